@@ -1,0 +1,6 @@
+"""heterolayout: apply a data layout to a program without rewriting the program."""
+
+from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
+
+__all__ = ["Layout", "LayoutError", "Packing", "element_type", "parse_layout"]
+__version__ = "0.1.0"

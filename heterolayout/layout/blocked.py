@@ -1,0 +1,127 @@
+"""The digit model shared by tags and HTP chunked layouts.
+
+A blocked layout lists physical dims outermost first; each is a term `(dim, size)`: a block
+of `size`, or (size None) the rest of that dim. For a dim with blocks b1 … bk in that order,
+the rest is `d floordiv (b1⋯bk)` with extent ceil(D / (b1⋯bk)) and block j is
+`(d floordiv (b(j+1)⋯bk)) mod bj`: the last block is the least significant digit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.expressions import digit_of
+
+
+@dataclass(frozen=True)
+class Term:
+    """One physical dim of a blocked layout: a block of `size` elements of logical dim `dim`,
+    or the rest of that dim when `size` is None."""
+
+    dim: int
+    size: int | None = None
+
+
+def check_terms(terms: Sequence[Term], rank: int, where: str, names: str | None = None) -> None:
+    """Every dim once without a size, positive blocks, dims in range."""
+
+    def name(dim: int) -> str:
+        return f"'{names[dim]}'" if names else str(dim)
+
+    rests: dict[int, int] = {}
+    for term in terms:
+        if not 0 <= term.dim < rank:
+            raise LayoutError(f"{where}: dim {term.dim} is out of range for rank {rank}")
+        if term.size is None:
+            if term.dim in rests:
+                raise LayoutError(f"{where}: dim {name(term.dim)} appears twice without a size")
+            rests[term.dim] = 1
+        elif term.size <= 0:
+            raise LayoutError(f"{where}: block size {term.size} of dim {name(term.dim)} must be positive")
+    missing = [d for d in range(rank) if d not in rests]
+    if missing:
+        raise LayoutError(
+            f"{where}: dim {name(missing[0])} does not appear without a size "
+            "(every logical dim needs one term for the rest of it)"
+        )
+
+
+def block_product(terms: Sequence[Term], dim: int) -> int:
+    return math.prod(t.size for t in terms if t.dim == dim and t.size is not None)
+
+
+def blocked_map(terms: Sequence[Term], rank: int) -> AffineMap:
+    results: list[AffineExpr] = []
+    for position, term in enumerate(terms):
+        d = AffineExpr.dimension(term.dim)
+        inner = math.prod(
+            t.size for t in terms[position + 1 :] if t.dim == term.dim and t.size is not None
+        )
+        if term.size is None:
+            below = block_product(terms, term.dim)
+            results.append(d if below == 1 else d // below)
+        else:
+            shifted = d if inner == 1 else d // inner
+            results.append(shifted % term.size)
+    return AffineMap(rank, 0, tuple(results))
+
+
+def blocked_physical_shape(
+    terms: Sequence[Term], shape: Sequence[int | None], where: str, names: str | None = None
+) -> tuple[int | None, ...]:
+    extents: list[int | None] = []
+    for term in terms:
+        if term.size is not None:
+            extents.append(term.size)
+            continue
+        extent, below = shape[term.dim], block_product(terms, term.dim)
+        if extent is None:
+            if below != 1:
+                raise LayoutError(
+                    f"{where}: dim {names[term.dim] if names else term.dim} is dynamic ('?') "
+                    "but has a block; "
+                    "'?' is allowed only on dims with no block and no padding"
+                )
+            extents.append(None)
+        else:
+            extents.append(-(-extent // below))
+    return tuple(extents)
+
+
+def recognize_terms(
+    index_map: AffineMap, shape: Sequence[int | None], physical_shape: Sequence[int | None]
+) -> tuple[Term, ...] | None:
+    """The terms whose digit model is exactly this map and physical shape, if any."""
+    digits = [digit_of(result) for result in index_map.results]
+    if any(digit is None for digit in digits):
+        return None
+    by_dim: dict[int, list[tuple[int, int | None]]] = {}
+    for digit in digits:
+        assert digit is not None
+        by_dim.setdefault(digit[0], []).append((digit[1], digit[2]))
+    if sorted(by_dim) != list(range(index_map.num_dims)):
+        return None
+    for dim_digits in by_dim.values():
+        dim_digits.sort()
+        expected = 1
+        for position, (divisor, modulus) in enumerate(dim_digits):
+            last = position == len(dim_digits) - 1
+            if divisor != expected or (modulus is None) != last:
+                return None
+            if modulus is not None:
+                expected *= modulus
+    terms = tuple(
+        Term(digit[0], digit[2]) for digit in digits  # type: ignore[index]
+    )
+    if blocked_map(terms, index_map.num_dims) != index_map:
+        return None
+    try:
+        expected_shape = blocked_physical_shape(terms, shape, "")
+    except LayoutError:
+        return None
+    return terms if tuple(expected_shape) == tuple(physical_shape) else None

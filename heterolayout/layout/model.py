@@ -1,0 +1,399 @@
+"""`Layout`: the one value every notation reduces to, and every pass and tool sees."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from heterolayout.layout.blocked import Term, recognize_terms
+from heterolayout.layout.element_types import ElementType
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.expressions import (
+    evaluate,
+    format_expr,
+    format_map,
+    index_grids,
+    is_quasi_affine,
+    linear_form,
+)
+from heterolayout.layout.packing import Packing
+
+Shape = tuple[int | None, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """A logical shape, an injective quasi-affine map to physical indices, and a physical shape.
+
+    Build one with `Layout.create` (which validates) or `parse_layout`. Equality is
+    structural on the map; `equivalent` compares what the layouts do.
+    """
+
+    logical_shape: Shape
+    index_map: AffineMap
+    physical_shape: Shape
+    pad: int | float = 0
+    dtype: ElementType | None = None
+    packing: Packing | None = None
+    dim_names: str | None = field(default=None, compare=False)
+
+    @staticmethod
+    def create(
+        logical_shape: Sequence[int | None],
+        index_map: AffineMap,
+        physical_shape: Sequence[int | None] | None = None,
+        *,
+        pad: int | float = 0,
+        dtype: ElementType | None = None,
+        packing: Packing | None = None,
+        dim_names: str | None = None,
+        where: str = "layout",
+        injective: bool | None = None,
+    ) -> Layout:
+        """Validate and build. `injective=True` skips the numeric injectivity check when the
+        caller's construction proves it (the digit model)."""
+        shape = tuple(None if e is None else int(e) for e in logical_shape)
+        for extent in shape:
+            if extent is not None and extent <= 0:
+                raise LayoutError(f"{where}: logical shape {format_shape(shape)} has a non-positive extent")
+        if index_map.num_dims != len(shape):
+            raise LayoutError(
+                f"{where}: the map takes {index_map.num_dims} dims but the shape "
+                f"{format_shape(shape)} has rank {len(shape)}"
+            )
+        if index_map.num_symbols:
+            raise LayoutError(f"{where}: layout maps take no symbols: {format_map(index_map)}")
+        if not index_map.results:
+            raise LayoutError(f"{where}: the map has no results")
+        for result in index_map.results:
+            if not is_quasi_affine(result):
+                raise LayoutError(f"{where}: '{format_expr(result)}' is not quasi-affine")
+        _check_dynamic(shape, index_map, where)
+        exact = _exact_extents(shape, index_map, where)
+        if physical_shape is None:
+            physical = exact
+        else:
+            physical = tuple(None if e is None else int(e) for e in physical_shape)
+            if len(physical) != len(index_map.results):
+                raise LayoutError(
+                    f"{where}: physical shape {format_shape(physical)} has rank {len(physical)} "
+                    f"but the map has {len(index_map.results)} results"
+                )
+            for position, (given, needed) in enumerate(zip(physical, exact, strict=True)):
+                if (given is None) != (needed is None) or (
+                    given is not None and needed is not None and given < needed
+                ):
+                    raise LayoutError(
+                        f"{where}: physical dim {position} has extent {_fmt(given)}, but result "
+                        f"'{format_expr(index_map.results[position])}' reaches {_fmt(needed)}"
+                    )
+        if dtype is not None:
+            pad = dtype.check_pad(pad, where)
+        layout = Layout(shape, index_map, physical, pad, dtype, packing, dim_names)
+        if packing is not None:
+            packing.validate(physical[-1], dtype, where)
+        if injective is None:
+            injective = layout.blocked_terms is not None
+        if not injective and not layout.is_dynamic:
+            layout._check_injective(where)
+        return layout
+
+    # ---- identity -------------------------------------------------------------------------
+    def _key(self) -> tuple:
+        pad = self.pad
+        if isinstance(pad, float) and math.isnan(pad):
+            pad = "nan"
+        return (self.logical_shape, self.index_map, self.physical_shape, pad, self.dtype, self.packing)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def equivalent(self, other: Layout) -> bool:
+        """Same logical and physical shapes, pad, type, packing, and the same offset for every index."""
+        if (self.logical_shape, self.physical_shape) != (other.logical_shape, other.physical_shape):
+            return False
+        if self._key()[3:] != other._key()[3:]:
+            return False
+        return bool(np.array_equal(self.offsets(), other.offsets()))
+
+    def __repr__(self) -> str:
+        parts = [
+            f"logical={format_shape(self.logical_shape)}",
+            f"map={format_map(self.index_map)}",
+            f"physical={format_shape(self.physical_shape)}",
+        ]
+        if self.pad != 0:
+            parts.append(f"pad={self.pad}")
+        if self.dtype is not None:
+            parts.append(f"dtype={self.dtype}")
+        if self.packing is not None:
+            parts.append(str(self.packing))
+        return f"Layout({', '.join(parts)})"
+
+    # ---- shape queries --------------------------------------------------------------------
+    @property
+    def rank(self) -> int:
+        return len(self.logical_shape)
+
+    @property
+    def physical_rank(self) -> int:
+        return len(self.physical_shape)
+
+    @property
+    def is_dynamic(self) -> bool:
+        return None in self.logical_shape
+
+    @property
+    def size(self) -> int:
+        """Physical slots (elements, lanes counted one by one), padding included."""
+        return math.prod(self._static("size", self.physical_shape))
+
+    @property
+    def logical_size(self) -> int:
+        return math.prod(self._static("logical_size", self.logical_shape))
+
+    @property
+    def storage_shape(self) -> Shape:
+        """Shape of the physical memref: the lanes dim folds into one container element."""
+        return self.physical_shape[:-1] if self.packing is not None else self.physical_shape
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the physical buffer."""
+        if self.packing is None:
+            if self.dtype is None:
+                raise LayoutError("nbytes needs the element type (dtype)")
+            return self.size * self.dtype.nbytes
+        containers = math.prod(self._static("nbytes", self.storage_shape))
+        if self.packing.is_vector:
+            assert self.dtype is not None
+            return containers * -(-self.physical_shape[-1] * self.dtype.bits // 8)  # type: ignore[operator]
+        return containers * self.packing.storage_dtype.itemsize
+
+    @property
+    def padding_share(self) -> float:
+        """Fraction of physical slots that hold no logical element."""
+        return 1.0 - self.logical_size / self.size
+
+    @cached_property
+    def blocked_terms(self) -> tuple[Term, ...] | None:
+        """The digit-model terms, when the map is a pure blocking (tags, chunked)."""
+        return recognize_terms(self.index_map, self.logical_shape, self.physical_shape)
+
+    @cached_property
+    def linear(self) -> tuple[tuple[int, ...], int] | None:
+        """(element strides, offset) when `offset(index)` is affine in the index (no div/mod)."""
+        if self.is_dynamic:
+            return None
+        physical_strides = _c_strides(self.physical_shape)  # type: ignore[arg-type]
+        coefficients, constant = [0] * self.rank, 0
+        for stride, result in zip(physical_strides, self.index_map.results, strict=True):
+            form = linear_form(result, self.rank)
+            if form is None:
+                return None
+            coefficients = [c + stride * f for c, f in zip(coefficients, form[0], strict=True)]
+            constant += stride * form[1]
+        return tuple(coefficients), constant
+
+    # ---- index queries --------------------------------------------------------------------
+    def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
+        self._check_index(index)
+        return self.index_map.eval(list(index), [])
+
+    def offset(self, index: Sequence[int]) -> int:
+        """Linear element offset in memory order (C order over the physical shape)."""
+        physical = self.physical_index(index)
+        total = 0
+        for value, extent in zip(physical, self._static("offset", self.physical_shape), strict=True):
+            total = total * extent + value
+        return total
+
+    def logical_index(self, offset: int) -> tuple[int, ...] | None:
+        """The logical index stored at `offset`, or None for a pad slot."""
+        if not 0 <= offset < self.size:
+            raise LayoutError(f"offset {offset} is outside the physical buffer of {self.size} slots")
+        flat = int(self._inverse[offset])
+        if flat < 0:
+            return None
+        return tuple(int(i) for i in np.unravel_index(flat, self.logical_shape))  # type: ignore[arg-type]
+
+    def offsets(self) -> np.ndarray:
+        """Offsets of every logical index, as an array of the logical shape (int64)."""
+        shape = self._static("offsets", self.logical_shape)
+        grids = index_grids(shape)
+        total: np.ndarray | int = 0
+        for result, extent in zip(self.index_map.results, self._static("offsets", self.physical_shape), strict=True):
+            total = total * extent + evaluate(result, grids)
+        return np.broadcast_to(np.asarray(total, dtype=np.int64), shape)
+
+    @cached_property
+    def _inverse(self) -> np.ndarray:
+        table = np.full(self.size, -1, dtype=np.int64)
+        table[self.offsets().ravel()] = np.arange(self.logical_size, dtype=np.int64)
+        return table
+
+    # ---- numpy reference ------------------------------------------------------------------
+    def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
+        """Logical array → physical buffer (C-contiguous; flattened order is memory order)."""
+        from heterolayout.layout.reference import pack
+
+        return pack(self, array, pad)
+
+    def unpack(self, physical: np.ndarray) -> np.ndarray:
+        """Physical buffer → logical array."""
+        from heterolayout.layout.reference import unpack
+
+        return unpack(self, physical)
+
+    # ---- derived layouts ------------------------------------------------------------------
+    def specialize(self, shape: Sequence[int]) -> Layout:
+        """The same layout on a static shape (fills in the `?` dims)."""
+        if len(shape) != self.rank:
+            raise LayoutError(f"shape {format_shape(tuple(shape))} does not have rank {self.rank}")
+        for given, extent in zip(shape, self.logical_shape, strict=True):
+            if extent is not None and given != extent:
+                raise LayoutError(
+                    f"shape {format_shape(tuple(shape))} does not match {format_shape(self.logical_shape)}"
+                )
+        return Layout.create(
+            shape,
+            self.index_map,
+            _specialized_physical(self, shape),
+            pad=self.pad,
+            dtype=self.dtype,
+            packing=self.packing,
+            dim_names=self.dim_names,
+        )
+
+    def with_params(
+        self,
+        *,
+        pad: int | float | None = None,
+        dtype: ElementType | None = None,
+        packing: Packing | None = None,
+    ) -> Layout:
+        return Layout.create(
+            self.logical_shape,
+            self.index_map,
+            self.physical_shape,
+            pad=self.pad if pad is None else pad,
+            dtype=self.dtype if dtype is None else dtype,
+            packing=self.packing if packing is None else packing,
+            dim_names=self.dim_names,
+            injective=True,
+        )
+
+    # ---- rendering ------------------------------------------------------------------------
+    def notations(self) -> dict[str, str]:
+        """Every notation that expresses this layout, as `parse_layout` specs (attribute text)."""
+        from heterolayout.layout.render import notations
+
+        return notations(self)
+
+    def to_map(self) -> str:
+        from heterolayout.layout.render import attribute_text
+
+        return attribute_text(self, "map")
+
+    # ---- checks ---------------------------------------------------------------------------
+    def _static(self, what: str, shape: Shape) -> tuple[int, ...]:
+        if None in shape:
+            raise LayoutError(
+                f"{what}: the layout has dynamic dims ({format_shape(self.logical_shape)}); "
+                "call specialize(shape) first"
+            )
+        return shape  # type: ignore[return-value]
+
+    def _check_index(self, index: Sequence[int]) -> None:
+        if len(index) != self.rank:
+            raise LayoutError(f"index {tuple(index)} does not have rank {self.rank}")
+        for value, extent in zip(index, self.logical_shape, strict=True):
+            if value < 0 or (extent is not None and value >= extent):
+                raise LayoutError(
+                    f"index {tuple(index)} is out of bounds for logical shape {format_shape(self.logical_shape)}"
+                )
+
+    def _check_injective(self, where: str) -> None:
+        offsets = self.offsets().ravel()
+        order = np.argsort(offsets, kind="stable")
+        ordered = offsets[order]
+        clashes = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if clashes.size:
+            first, second = order[clashes[0]], order[clashes[0] + 1]
+            shape = self.logical_shape
+            a = tuple(int(i) for i in np.unravel_index(first, shape))  # type: ignore[arg-type]
+            b = tuple(int(i) for i in np.unravel_index(second, shape))  # type: ignore[arg-type]
+            raise LayoutError(
+                f"{where}: the map is not injective on {format_shape(shape)}: logical indices "
+                f"{a} and {b} both map to physical index {self.index_map.eval(list(a), [])}"
+            )
+
+
+def format_shape(shape: Sequence[int | None]) -> str:
+    return "x".join(_fmt(e) for e in shape) if shape else "()"
+
+
+def _fmt(extent: int | None) -> str:
+    return "?" if extent is None else str(extent)
+
+
+def _c_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides, running = [], 1
+    for extent in reversed(shape):
+        strides.append(running)
+        running *= extent
+    return tuple(reversed(strides))
+
+
+def _check_dynamic(shape: Shape, index_map: AffineMap, where: str) -> None:
+    for dim, extent in enumerate(shape):
+        if extent is not None:
+            continue
+        uses = [r for r in index_map.results if dim in r.used_dims()]
+        bare = [r for r in uses if r == AffineExpr.dimension(dim)]
+        if len(uses) != 1 or len(bare) != 1:
+            raise LayoutError(
+                f"{where}: dim {dim} is dynamic ('?'); '?' is allowed only on dims with no block "
+                "and no padding (the dim must map to one physical dim as itself)"
+            )
+
+
+def _exact_extents(shape: Shape, index_map: AffineMap, where: str) -> tuple[int | None, ...]:
+    """max + 1 of every result over the logical box; a negative minimum is an error."""
+    dynamic = {d for d, e in enumerate(shape) if e is None}
+    grids = index_grids([1 if e is None else e for e in shape])
+    extents: list[int | None] = []
+    for result in index_map.results:
+        if result.used_dims() & dynamic:
+            extents.append(None)
+            continue
+        values = np.asarray(evaluate(result, grids))
+        low, high = int(values.min()), int(values.max())
+        if low < 0:
+            full = np.broadcast_to(values, [1 if e is None else e for e in shape])
+            at = tuple(int(i) for i in np.unravel_index(int(np.argmin(full)), full.shape))
+            raise LayoutError(
+                f"{where}: result '{format_expr(result)}' is negative ({low}) at logical index {at}"
+            )
+        extents.append(high + 1)
+    return tuple(extents)
+
+
+def _specialized_physical(layout: Layout, shape: Sequence[int]) -> tuple[int, ...] | None:
+    """Dynamic physical dims take the extent of the logical dim they carry."""
+    physical: list[int] = []
+    for result, extent in zip(layout.index_map.results, layout.physical_shape, strict=True):
+        if extent is None:
+            (dim,) = result.used_dims()
+            physical.append(shape[dim])
+        else:
+            physical.append(extent)
+    return tuple(physical)

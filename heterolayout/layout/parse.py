@@ -1,0 +1,214 @@
+"""`parse_layout`: every notation, one entry point, one `Layout` out."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from heterolayout.layout.attribute_text import (
+    parse_attribute_text,
+    parse_int_list,
+    parse_number,
+    unquote,
+)
+from heterolayout.layout.blocked import Term, blocked_map, blocked_physical_shape
+from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
+from heterolayout.layout.element_types import ElementType, element_type
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.maps import parse_affine_map, parse_strided, strided_map
+from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.packing import Packing
+from heterolayout.layout.tags import MEGENGINE_FORMATS, TagError, known_formats, parse_tag
+
+ShapeSpec = str | Sequence[int | None]
+_PARAMETERS = {"pad", "pack", "bit_order", "shape", "offset"}
+
+
+def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
+    """`(2, 17, 5, 4)`, `"2x17x5x4"` or `"2x?x5"`; `?`, None or -1 is a dynamic dim."""
+    if isinstance(shape, str):
+        items: list[str | int | None] = [s.strip() for s in shape.split("x")] if shape.strip() else []
+    else:
+        items = list(shape)
+    dims: list[int | None] = []
+    for item in items:
+        if item in ("?", None, -1):
+            dims.append(None)
+            continue
+        try:
+            value = int(item)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise LayoutError(f"shape {shape!r}: '{item}' is not an extent") from None
+        if value <= 0:
+            raise LayoutError(f"shape {shape!r}: extent {value} must be positive")
+        dims.append(value)
+    return tuple(dims)
+
+
+def parse_layout(
+    spec: str | Layout,
+    shape: ShapeSpec,
+    *,
+    dtype: str | ElementType | np.dtype | type | None = None,
+    pad: int | float | None = None,
+    pack: str | None = None,
+    bit_order: str | None = None,
+    physical_shape: ShapeSpec | None = None,
+) -> Layout:
+    """Build the `Layout` of `spec` on a logical `shape`.
+
+    `spec` is a tag (`"NCHW->nChw16c"`), a named format (`"nChw8c"`, `"NCHW4"`), HTP chunked
+    text or an alias, `affine_map<…>`, `strided<[…], offset: …>`, or `#layout.…` attribute
+    text. Parameters given here and in the spec must agree.
+    """
+    logical = parse_shape(shape)
+    element = None if dtype is None else element_type(dtype)
+    if isinstance(spec, Layout):
+        spec = spec.to_map()
+    text = spec.strip()
+    params: dict[str, str] = {}
+    kind = _kind_of(text)
+    if kind == "attribute":
+        attribute = parse_attribute_text(text)
+        unknown = set(attribute.params) - _PARAMETERS
+        if unknown:
+            raise LayoutError(f"#layout.{attribute.kind}: unknown parameter '{sorted(unknown)[0]}'")
+        kind, text, params = attribute.kind, attribute.body, attribute.params
+        if kind == "tag":
+            text = unquote(text, "#layout.tag")
+    where = f"layout '{spec.strip()}'"
+    resolved_pad = _merge(pad, params.get("pad"), "pad", where, lambda v: parse_number(v, where))
+    resolved_pack = _merge(pack, params.get("pack"), "pack", where, lambda v: v.strip())
+    resolved_order = _merge(bit_order, params.get("bit_order"), "bit_order", where, lambda v: unquote(v, where))
+    explicit_shape = _merge(
+        None if physical_shape is None else parse_shape(physical_shape),
+        params.get("shape"),
+        "shape",
+        where,
+        lambda v: tuple(parse_int_list(v, where)),
+    )
+    packing = _packing(resolved_pack, resolved_order, where)
+    common = {
+        "pad": 0 if resolved_pad is None else resolved_pad,
+        "dtype": element,
+        "packing": packing,
+        "where": where,
+    }
+    if kind == "tag":
+        try:
+            names, terms = parse_tag(text)
+        except TagError as error:
+            raise LayoutError(str(error)) from None
+        return _blocked(logical, terms, names, explicit_shape, where, common)
+    if kind == "chunked":
+        if text.startswith("["):
+            values = parse_int_list(text, where)
+            if None in values:
+                raise LayoutError(f"{where}: chunked pairs must be integers")
+            text = f"ChunkedMemoryLayout<{len(logical)}, {', '.join(str(v) for v in values)}>"
+        try:
+            rank, terms = parse_chunked(text)
+        except ChunkedError as error:
+            raise LayoutError(str(error)) from None
+        if rank != len(logical):
+            raise LayoutError(f"{where}: rank {rank} does not match the shape {format_shape(logical)}")
+        return _blocked(logical, terms, None, explicit_shape, where, common)
+    if kind == "map":
+        index_map = parse_affine_map(text)
+        return Layout.create(logical, index_map, explicit_shape, **common)  # type: ignore[arg-type]
+    if kind == "strided":
+        if "offset" in params:
+            text = f"strided<{text}, offset: {params['offset']}>"
+        elif text.startswith("["):
+            text = f"strided<{text}>"
+        strides, offset = parse_strided(text)
+        if len(strides) != len(logical):
+            raise LayoutError(
+                f"{where}: {len(strides)} strides but the shape {format_shape(logical)} has rank {len(logical)}"
+            )
+        if None in logical:
+            raise LayoutError(f"{where}: strided layouts need a static shape ('?' given)")
+        return Layout.create(logical, strided_map(strides, offset), explicit_shape, **common)  # type: ignore[arg-type]
+    if kind in ("tpu", "partition"):
+        raise LayoutError(f"{where}: #layout.{kind} is not supported yet")
+    raise LayoutError(f"{where}: unknown layout kind #layout.{kind} (expected tag, chunked, map or strided)")
+
+
+def _kind_of(text: str) -> str:
+    if text.startswith("#layout."):
+        return "attribute"
+    if text.startswith("affine_map"):
+        return "map"
+    if text.startswith("strided"):
+        return "strided"
+    if is_chunked_spec(text):
+        return "chunked"
+    if "->" in text or text.upper() in MEGENGINE_FORMATS or _looks_like_format(text):
+        return "tag"
+    names = [*ALIASES, *known_formats()]
+    suggestion = difflib.get_close_matches(text, names, n=1, cutoff=0.0)
+    hint = f"; did you mean '{suggestion[0]}'?" if suggestion else ""
+    raise LayoutError(f"unknown layout '{text}'{hint}")
+
+
+def _looks_like_format(text: str) -> bool:
+    if re.fullmatch(r"(\d*[A-Za-z])+", text) is None:
+        return False
+    if "Layout" in text or text.startswith("R4"):
+        close = difflib.get_close_matches(text, list(ALIASES), n=1, cutoff=0.0)
+        raise LayoutError(
+            f"unknown alias '{text}'" + (f"; did you mean '{close[0]}'?" if close else "")
+        )
+    return True
+
+
+def _merge(argument, from_spec, name: str, where: str, convert):  # type: ignore[no-untyped-def]
+    if from_spec is None:
+        return argument
+    value = convert(from_spec)
+    if argument is not None and argument != value:
+        raise LayoutError(f"{where}: {name} = {argument!r} contradicts {name} = {value!r} in the spec")
+    return value
+
+
+def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | None:
+    if pack is None:
+        if bit_order is not None:
+            raise LayoutError(f"{where}: bit_order = \"{bit_order}\" needs a pack = <container>")
+        return None
+    packing = Packing(pack)
+    if bit_order is not None:
+        if packing.is_vector:
+            raise LayoutError(
+                f"{where}: pack = {packing.container}: bit_order applies to integer containers "
+                "only, a vector container has no bit order"
+            )
+        packing = Packing(packing.container, bit_order)  # type: ignore[arg-type]
+    return packing
+
+
+def _blocked(
+    logical: tuple[int | None, ...],
+    terms: tuple[Term, ...],
+    names: str | None,
+    explicit_shape: tuple[int | None, ...] | None,
+    where: str,
+    common: dict,
+) -> Layout:
+    rank = max(t.dim for t in terms) + 1
+    if rank != len(logical):
+        raise LayoutError(
+            f"{where}: the layout has rank {rank} but the shape {format_shape(logical)} has rank {len(logical)}"
+        )
+    physical = blocked_physical_shape(terms, logical, where, names)
+    if explicit_shape is not None and tuple(explicit_shape) != physical:
+        raise LayoutError(
+            f"{where}: shape = {format_shape(explicit_shape)} contradicts the physical shape "
+            f"{format_shape(physical)} that the blocks define"
+        )
+    return Layout.create(
+        logical, blocked_map(terms, rank), physical, dim_names=names, injective=True, **common
+    )
