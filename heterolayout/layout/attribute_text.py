@@ -34,7 +34,7 @@ def split_top_level(text: str) -> list[str]:
             continue
         elif char in _OPEN:
             depth += 1
-        elif char in _CLOSE:
+        elif char in _CLOSE and not (char == ">" and text[position - 1 : position] == "-"):
             depth -= 1
         elif char == "," and depth == 0:
             parts.append(text[start:position].strip())

@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import linear_form
@@ -27,7 +28,10 @@ _STRIDED = re.compile(
 def parse_affine_map(text: str) -> AffineMap:
     """Parse with xDSL's own parser; errors become one-line `LayoutError`s."""
     try:
-        attribute = Parser(Context(), text.strip()).parse_attribute()
+        parser = Parser(Context(), text.strip())
+        attribute = parser.parse_attribute()
+        if parser._current_token.kind != MLIRTokenKind.EOF:  # xDSL has no public "expect end"
+            raise ParseError(parser._current_token.span, "unexpected text after the map")
     except ParseError as error:
         raise LayoutError(f"'{text.strip()}': {error.msg} (at column {error.span.start + 1})") from None
     if not isinstance(attribute, AffineMapAttr):
