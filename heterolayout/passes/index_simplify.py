@@ -1,0 +1,239 @@
+"""Range-aware simplification of quasi-affine index expressions.
+
+Lowered accesses compose a layout's map with the program's index expressions. Knowing the
+range of every leaf (a loop bound, or the extent of the dim a bare index addresses) lets
+`(a·k + b) floordiv k` become `a` when 0 ≤ b < k, `(x floordiv k)·k + x mod k` become `x`,
+and nested divisions merge, so loops that walk blocks in order carry no div/rem at all.
+
+Expressions are normalised to a linear form over atoms (dims, symbols, and irreducible
+floordiv/mod/ceildiv terms) and rebuilt deterministically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+
+Range = tuple[int, int]
+"""Inclusive bounds."""
+
+
+@dataclass
+class _Linear:
+    terms: dict[AffineExpr, int] = field(default_factory=dict)
+    constant: int = 0
+
+    def add(self, other: _Linear, scale: int = 1) -> _Linear:
+        terms = dict(self.terms)
+        for atom, coefficient in other.terms.items():
+            value = terms.get(atom, 0) + scale * coefficient
+            if value:
+                terms[atom] = value
+            else:
+                terms.pop(atom, None)
+        return _Linear(terms, self.constant + scale * other.constant)
+
+    def scale(self, factor: int) -> _Linear:
+        if factor == 0:
+            return _Linear()
+        return _Linear({a: c * factor for a, c in self.terms.items()}, self.constant * factor)
+
+
+class IndexSimplifier:
+    """Simplifies expressions over dims with known ranges (`dim_ranges[i]` for `d{i}`,
+    `symbol_ranges[j]` for `s{j}`; a missing entry is unbounded)."""
+
+    def __init__(
+        self,
+        dim_ranges: Mapping[int, Range] | None = None,
+        symbol_ranges: Mapping[int, Range] | None = None,
+    ) -> None:
+        self.dim_ranges = dict(dim_ranges or {})
+        self.symbol_ranges = dict(symbol_ranges or {})
+
+    def simplify(self, expr: AffineExpr) -> AffineExpr:
+        return self._rebuild(self._linear(expr))
+
+    def simplify_map(self, index_map: AffineMap) -> AffineMap:
+        return AffineMap(
+            index_map.num_dims,
+            index_map.num_symbols,
+            tuple(self.simplify(r) for r in index_map.results),
+        )
+
+    def range_of(self, expr: AffineExpr) -> Range | None:
+        return self._range(self._linear(expr))
+
+    # ---- normal form ----------------------------------------------------------------------
+    def _linear(self, expr: AffineExpr) -> _Linear:
+        if isinstance(expr, AffineConstantExpr):
+            return _Linear({}, expr.value)
+        if isinstance(expr, (AffineDimExpr, AffineSymExpr)):
+            return _Linear({expr: 1})
+        assert isinstance(expr, AffineBinaryOpExpr)
+        kind = expr.kind
+        if kind == AffineBinaryOpKind.Add:
+            return self._combine(self._linear(expr.lhs).add(self._linear(expr.rhs)))
+        lhs, rhs = self._linear(expr.lhs), self._linear(expr.rhs)
+        if kind == AffineBinaryOpKind.Mul:
+            if not rhs.terms:
+                return self._combine(lhs.scale(rhs.constant))
+            if not lhs.terms:
+                return self._combine(rhs.scale(lhs.constant))
+            return _Linear({self._rebuild(lhs) * self._rebuild(rhs): 1})
+        if rhs.terms or rhs.constant <= 0:
+            return _Linear({AffineBinaryOpExpr(kind, self._rebuild(lhs), self._rebuild(rhs)): 1})
+        divisor = rhs.constant
+        if kind == AffineBinaryOpKind.CeilDiv:
+            return self._floordiv(lhs.add(_Linear({}, divisor - 1)), divisor)
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return self._floordiv(lhs, divisor)
+        return self._mod(lhs, divisor)
+
+    def _floordiv(self, value: _Linear, divisor: int) -> _Linear:
+        if divisor == 1:
+            return value
+        quotient = _Linear({a: c // divisor for a, c in value.terms.items() if c % divisor == 0})
+        rest = _Linear({a: c for a, c in value.terms.items() if c % divisor})
+        quotient.constant, rest.constant = divmod(value.constant, divisor)
+        bounds = self._range(rest)
+        if bounds is not None and bounds[0] // divisor == bounds[1] // divisor:
+            return self._combine(quotient.add(_Linear({}, bounds[0] // divisor)))
+        if not rest.constant and len(rest.terms) == 1:
+            ((atom, coefficient),) = rest.terms.items()
+            if coefficient == 1 and isinstance(atom, AffineBinaryOpExpr):
+                inner = self._linear(atom.lhs)
+                inner_divisor = atom.rhs.value if isinstance(atom.rhs, AffineConstantExpr) else 0
+                if atom.kind == AffineBinaryOpKind.FloorDiv:
+                    return self._combine(quotient.add(self._floordiv(inner, inner_divisor * divisor)))
+                if atom.kind == AffineBinaryOpKind.Mod and inner_divisor % divisor == 0:
+                    reduced = self._mod(self._floordiv(inner, divisor), inner_divisor // divisor)
+                    return self._combine(quotient.add(reduced))
+        atom = AffineBinaryOpExpr(
+            AffineBinaryOpKind.FloorDiv, self._rebuild(rest), AffineConstantExpr(divisor)
+        )
+        return self._combine(quotient.add(_Linear({atom: 1})))
+
+    def _mod(self, value: _Linear, divisor: int) -> _Linear:
+        if divisor == 1:
+            return _Linear()
+        rest = _Linear(
+            {a: c % divisor for a, c in value.terms.items() if c % divisor},
+            value.constant % divisor,
+        )
+        bounds = self._range(rest)
+        if bounds is not None and bounds[0] // divisor == bounds[1] // divisor:
+            return rest.add(_Linear({}, -(bounds[0] // divisor) * divisor))
+        # Smaller coefficients are not always simpler: keep the original ones when reducing
+        # them did not prove anything, except for the constant.
+        original = _Linear(dict(value.terms), value.constant % divisor)
+        original_bounds = self._range(original)
+        if original_bounds is not None and original_bounds[0] // divisor == original_bounds[1] // divisor:
+            return original.add(_Linear({}, -(original_bounds[0] // divisor) * divisor))
+        if not rest.constant and len(rest.terms) == 1:
+            ((atom, coefficient),) = rest.terms.items()
+            if (
+                coefficient == 1
+                and isinstance(atom, AffineBinaryOpExpr)
+                and atom.kind == AffineBinaryOpKind.Mod
+                and isinstance(atom.rhs, AffineConstantExpr)
+                and atom.rhs.value % divisor == 0
+            ):
+                return self._mod(self._linear(atom.lhs), divisor)
+        atom = AffineBinaryOpExpr(
+            AffineBinaryOpKind.Mod, self._rebuild(rest), AffineConstantExpr(divisor)
+        )
+        return _Linear({atom: 1})
+
+    def _combine(self, value: _Linear) -> _Linear:
+        """Fold `(x floordiv k)·(c·k) + (x mod k)·c` back into `x·c`, to a fixed point."""
+        changed = True
+        while changed:
+            changed = False
+            for atom, coefficient in list(value.terms.items()):
+                if not (
+                    isinstance(atom, AffineBinaryOpExpr)
+                    and atom.kind == AffineBinaryOpKind.Mod
+                    and isinstance(atom.rhs, AffineConstantExpr)
+                ):
+                    continue
+                divisor = atom.rhs.value
+                partner = AffineBinaryOpExpr(AffineBinaryOpKind.FloorDiv, atom.lhs, atom.rhs)
+                if value.terms.get(partner) == coefficient * divisor:
+                    replacement = _Linear({atom: -coefficient, partner: -coefficient * divisor})
+                    value = value.add(replacement).add(self._linear(atom.lhs).scale(coefficient))
+                    changed = True
+                    break
+        return value
+
+    # ---- ranges ---------------------------------------------------------------------------
+    def _range(self, value: _Linear) -> Range | None:
+        low = high = value.constant
+        for atom, coefficient in value.terms.items():
+            bounds = self._atom_range(atom)
+            if bounds is None:
+                return None
+            a, b = coefficient * bounds[0], coefficient * bounds[1]
+            low, high = low + min(a, b), high + max(a, b)
+        return low, high
+
+    def _atom_range(self, atom: AffineExpr) -> Range | None:
+        if isinstance(atom, AffineDimExpr):
+            return self.dim_ranges.get(atom.position)
+        if isinstance(atom, AffineSymExpr):
+            return self.symbol_ranges.get(atom.position)
+        if isinstance(atom, AffineConstantExpr):
+            return atom.value, atom.value
+        assert isinstance(atom, AffineBinaryOpExpr)
+        if not isinstance(atom.rhs, AffineConstantExpr) or atom.rhs.value <= 0:
+            return None
+        divisor = atom.rhs.value
+        inner = self._range(self._linear(atom.lhs))
+        if atom.kind == AffineBinaryOpKind.Mod:
+            if inner is not None and inner[0] >= 0 and inner[1] < divisor:
+                return inner
+            return 0, divisor - 1
+        if inner is None:
+            return None
+        if atom.kind == AffineBinaryOpKind.FloorDiv:
+            return inner[0] // divisor, inner[1] // divisor
+        return -(-inner[0] // divisor), -(-inner[1] // divisor)
+
+    # ---- rebuilding -----------------------------------------------------------------------
+    def _rebuild(self, value: _Linear) -> AffineExpr:
+        ordered = sorted(value.terms.items(), key=lambda item: _order_key(item[0]))
+        result: AffineExpr | None = None
+        for atom, coefficient in ordered:
+            term = atom if coefficient == 1 else atom * coefficient
+            result = term if result is None else result + term
+        if result is None:
+            return AffineConstantExpr(value.constant)
+        if value.constant:
+            result = result + value.constant
+        return result
+
+
+def _order_key(atom: AffineExpr) -> tuple[int, int, str]:
+    if isinstance(atom, AffineDimExpr):
+        return 0, atom.position, ""
+    if isinstance(atom, AffineSymExpr):
+        return 1, atom.position, ""
+    return 2, min(atom.used_dims(), default=0), str(atom)
+
+
+def simplify_expr(
+    expr: AffineExpr,
+    dim_ranges: Mapping[int, Range] | None = None,
+    symbol_ranges: Mapping[int, Range] | None = None,
+) -> AffineExpr:
+    return IndexSimplifier(dim_ranges, symbol_ranges).simplify(expr)
