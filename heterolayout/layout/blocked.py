@@ -17,6 +17,9 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import digit_of
 
+MAX_EXTENT = 2**40
+"""Largest extent or block accepted: index arithmetic stays far inside int64."""
+
 
 @dataclass(frozen=True)
 class Term:
@@ -43,6 +46,8 @@ def check_terms(terms: Sequence[Term], rank: int, where: str, names: str | None 
             rests[term.dim] = 1
         elif term.size <= 0:
             raise LayoutError(f"{where}: block size {term.size} of dim {name(term.dim)} must be positive")
+        elif term.size > MAX_EXTENT:
+            raise LayoutError(f"{where}: block size {term.size} of dim {name(term.dim)} is too large")
     missing = [d for d in range(rank) if d not in rests]
     if missing:
         raise LayoutError(
@@ -107,7 +112,7 @@ def recognize_terms(
     if sorted(by_dim) != list(range(index_map.num_dims)):
         return None
     for dim_digits in by_dim.values():
-        dim_digits.sort()
+        dim_digits.sort(key=lambda digit: (digit[0], digit[1] is None, digit[1] or 0))
         expected = 1
         for position, (divisor, modulus) in enumerate(dim_digits):
             last = position == len(dim_digits) - 1

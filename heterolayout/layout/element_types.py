@@ -69,6 +69,8 @@ class ElementType:
             if isinstance(pad, bool) or not isinstance(pad, (int, float)):
                 raise LayoutError(f"{where}: pad {pad!r} is not a number for element type {self.name}")
             return float(pad)
+        if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
+            raise LayoutError(f"{where}: pad {pad!r} is not a number")
         if isinstance(pad, float) and not pad.is_integer():
             raise LayoutError(f"{where}: pad {pad!r} is not an integer, but the element type is {self.name}")
         value = int(pad)

@@ -37,6 +37,8 @@ def format_expr(expr: AffineExpr) -> str:
     assert isinstance(expr, AffineBinaryOpExpr)
     lhs, rhs = format_expr(expr.lhs), format_expr(expr.rhs)
     if expr.kind == AffineBinaryOpKind.Add:
+        if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value < 0:
+            return f"{lhs} - {-expr.rhs.value}"
         if isinstance(expr.rhs, AffineBinaryOpExpr) and expr.rhs.kind == AffineBinaryOpKind.Add:
             rhs = f"({rhs})"
         return f"{lhs} + {rhs}"

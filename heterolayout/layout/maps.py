@@ -34,6 +34,9 @@ def parse_affine_map(text: str) -> AffineMap:
             raise ParseError(parser._current_token.span, "unexpected text after the map")
     except ParseError as error:
         raise LayoutError(f"'{text.strip()}': {error.msg} (at column {error.span.start + 1})") from None
+    except NotImplementedError as error:
+        # xDSL's expression builder refuses semi-affine terms with NotImplementedError.
+        raise LayoutError(f"'{text.strip()}' is not quasi-affine: {error}") from None
     if not isinstance(attribute, AffineMapAttr):
         raise LayoutError(f"'{text.strip()}' is not an affine_map<…>")
     return attribute.data

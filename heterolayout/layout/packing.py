@@ -129,8 +129,8 @@ class Packing:
 def _canonical_container(text: str) -> str:
     compact = re.sub(r"\s+", "", text)
     if _INT_CONTAINER.match(compact):
-        if int(compact[1:]) <= 0:
-            raise LayoutError(f"pack = {text}: the container width must be positive")
+        if not 0 < int(compact[1:]) <= 64:
+            raise LayoutError(f"pack = {text}: integer containers from i1 to i64 are supported")
         return compact
     match = _VECTOR_CONTAINER.match(compact)
     if match:

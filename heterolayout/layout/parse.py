@@ -14,7 +14,7 @@ from heterolayout.layout.attribute_text import (
     parse_number,
     unquote,
 )
-from heterolayout.layout.blocked import Term, blocked_map, blocked_physical_shape
+from heterolayout.layout.blocked import MAX_EXTENT, Term, blocked_map, blocked_physical_shape
 from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
 from heterolayout.layout.element_types import ElementType, element_type
 from heterolayout.layout.errors import LayoutError
@@ -42,8 +42,12 @@ def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
             value = int(item)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise LayoutError(f"shape {shape!r}: '{item}' is not an extent") from None
+        if isinstance(item, float) and not item.is_integer():
+            raise LayoutError(f"shape {shape!r}: extent {item} is not an integer")
         if value <= 0:
             raise LayoutError(f"shape {shape!r}: extent {value} must be positive")
+        if value > MAX_EXTENT:
+            raise LayoutError(f"shape {shape!r}: extent {value} is too large")
         dims.append(value)
     return tuple(dims)
 
@@ -68,7 +72,13 @@ def parse_layout(
     element = None if dtype is None else element_type(dtype)
     if isinstance(spec, Layout):
         spec = spec.to_map()
-    text = spec.strip()
+    if not isinstance(spec, str):
+        raise LayoutError(f"layout spec {spec!r} is not a string")
+    spec = " ".join(spec.split())
+    if not spec:
+        raise LayoutError("empty layout spec")
+    _check_pad_argument(pad)
+    text = spec
     params: dict[str, str] = {}
     kind = _kind_of(text)
     if kind == "attribute":
@@ -137,6 +147,11 @@ def parse_layout(
     raise LayoutError(f"{where}: unknown layout kind #layout.{kind} (expected tag, chunked, map or strided)")
 
 
+def _check_pad_argument(pad: object) -> None:
+    if pad is not None and (isinstance(pad, bool) or not isinstance(pad, (int, float, np.number))):
+        raise LayoutError(f"pad {pad!r} is not a number")
+
+
 def _kind_of(text: str) -> str:
     if text.startswith("#layout."):
         return "attribute"
@@ -149,7 +164,7 @@ def _kind_of(text: str) -> str:
     if "->" in text or text.upper() in MEGENGINE_FORMATS or _looks_like_format(text):
         return "tag"
     names = [*ALIASES, *known_formats()]
-    suggestion = difflib.get_close_matches(text, names, n=1, cutoff=0.0)
+    suggestion = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
     hint = f"; did you mean '{suggestion[0]}'?" if suggestion else ""
     raise LayoutError(f"unknown layout '{text}'{hint}")
 
@@ -158,7 +173,7 @@ def _looks_like_format(text: str) -> bool:
     if re.fullmatch(r"(\d*[A-Za-z])+", text) is None:
         return False
     if "Layout" in text or text.startswith("R4"):
-        close = difflib.get_close_matches(text, list(ALIASES), n=1, cutoff=0.0)
+        close = difflib.get_close_matches(text, list(ALIASES), n=1, cutoff=0.6)
         raise LayoutError(
             f"unknown alias '{text}'" + (f"; did you mean '{close[0]}'?" if close else "")
         )

@@ -1,15 +1,22 @@
 """The numpy reference: `pack` and `unpack` for every layout.
 
-Three strategies, chosen from the layout's form: a blocked (digit-model) map is numpy's own
-pad / reshape / transpose / copy; a map that is affine in the index is one strided copy; any
-other map scatters through the offset table. Packing then folds the lane axis.
+Three strategies, chosen from the layout's form: a blocked (digit-model) map copies between
+the logical array and a transposed view of the physical buffer, box by box, filling only
+the pad slots (one pass, where numpy's pad / reshape / transpose / copy makes two); a map
+that is affine in the index is one strided copy; any other map scatters through the offset
+table. Packing then folds the lane axis. benchmarks/pack.py measures the first two.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
-from heterolayout.layout.blocked import block_product
+from heterolayout.layout.blocked import Term
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout, format_shape
 
@@ -25,6 +32,8 @@ def pack(layout: Layout, array: np.ndarray, pad: int | float | None = None) -> n
     fill = layout.pad if pad is None else pad
     if layout.dtype is not None:
         fill = layout.dtype.check_pad(fill, "pack")
+        if layout.dtype.is_integer:
+            fill = layout.dtype.wrap(int(fill))
         array = array.astype(layout.dtype.numpy_dtype, copy=False)
     physical = _scatter(layout, array, fill)
     if layout.packing is None or layout.packing.is_vector:
@@ -55,15 +64,15 @@ def unpack(layout: Layout, physical: np.ndarray) -> np.ndarray:
 
 def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:
     physical_shape = layout._static("pack", layout.physical_shape)
-    terms = layout.blocked_terms
-    if terms is not None:
-        padded_shape, digit_shape, order = _digit_view(layout)
-        if padded_shape != array.shape:
-            padded = np.full(padded_shape, fill, dtype=array.dtype)
-            padded[tuple(slice(0, e) for e in array.shape)] = array
-            array = padded
-        return np.ascontiguousarray(array.reshape(digit_shape).transpose(order))
     out = np.empty(physical_shape, dtype=array.dtype)
+    if layout.blocked_terms is not None:
+        plan = _digit_plan(layout)
+        digits = out.transpose(plan.axes)
+        for piece in plan.inside:
+            digits[piece.digit_box] = array[piece.logical_box].reshape(piece.digit_shape)
+        for box in plan.pad:
+            np.copyto(digits[box], fill, casting="unsafe")
+        return out
     view = _linear_view(layout, out)
     if view is not None:
         if layout.size != layout.logical_size:
@@ -77,12 +86,15 @@ def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray
 
 def _gather(layout: Layout, physical: np.ndarray) -> np.ndarray:
     logical = layout._static("unpack", layout.logical_shape)
-    terms = layout.blocked_terms
-    if terms is not None:
-        padded_shape, _, order = _digit_view(layout)
-        inverse = np.argsort(order)
-        padded = physical.transpose(inverse).reshape(padded_shape)
-        return np.ascontiguousarray(padded[tuple(slice(0, e) for e in logical)])
+    if layout.blocked_terms is not None:
+        out = np.empty(logical, dtype=physical.dtype)
+        plan = _digit_plan(layout)
+        digits = physical.transpose(plan.axes)
+        for piece in plan.inside:
+            target = out[piece.logical_box].reshape(piece.digit_shape)
+            assert np.may_share_memory(target, out), "splitting axes must not copy"
+            target[...] = digits[piece.digit_box]
+        return out
     physical = np.ascontiguousarray(physical)
     view = _linear_view(layout, physical)
     if view is not None:
@@ -90,30 +102,102 @@ def _gather(layout: Layout, physical: np.ndarray) -> np.ndarray:
     return physical.reshape(-1)[layout.offsets()]
 
 
-def _digit_view(layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Padded logical shape, its split into digits (most significant first per dim), and the
-    transpose from that digit order to the physical order."""
+Box = tuple[slice, ...]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A sub-box of the logical array and the box of the digit view that holds it; the
+    logical sub-box, its axes split into digits, has `digit_shape`."""
+
+    logical_box: Box
+    digit_box: Box
+    digit_shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DigitPlan:
+    """How a blocked layout's physical buffer meets the logical array, box by box.
+
+    The digit view is the physical buffer transposed by `axes`: logical dims in order, each
+    as its digits, most significant first, i.e. the padded logical array split into digits.
+    `inside` tiles the logical array and `pad` covers exactly the slots no logical element
+    maps to. Copying piece by piece writes each element once, where padding the logical
+    array first (`np.pad`) writes it twice, and only pad slots are filled.
+    """
+
+    axes: tuple[int, ...]
+    inside: tuple[Piece, ...]
+    pad: tuple[Box, ...]
+
+
+def _digit_plan(layout: Layout) -> DigitPlan:
     terms = layout.blocked_terms
     assert terms is not None
-    logical = layout._static("pack", layout.logical_shape)
-    physical = layout._static("pack", layout.physical_shape)
-    padded: list[int] = []
-    digit_shape: list[int] = []
-    digit_position: dict[int, int] = {}
-    for dim, extent in enumerate(logical):
-        block = block_product(terms, dim)
-        rest = -(-extent // block)
-        padded.append(rest * block)
-        for position, term in enumerate(terms):
-            if term.dim == dim and term.size is None:
-                digit_position[position] = len(digit_shape)
-                digit_shape.append(rest)
-        for position, term in enumerate(terms):
-            if term.dim == dim and term.size is not None:
-                digit_position[position] = len(digit_shape)
-                digit_shape.append(physical[position])
-    order = tuple(digit_position[p] for p in range(len(terms)))
-    return tuple(padded), tuple(digit_shape), order
+    return _plan_of_terms(
+        terms,
+        layout._static("pack", layout.logical_shape),
+        layout._static("pack", layout.physical_shape),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _plan_of_terms(
+    terms: tuple[Term, ...], logical: tuple[int, ...], physical: tuple[int, ...]
+) -> DigitPlan:
+    dim_axes = [
+        tuple(p for p, t in enumerate(terms) if t.dim == dim and t.size is None)
+        + tuple(p for p, t in enumerate(terms) if t.dim == dim and t.size is not None)
+        for dim in range(len(logical))
+    ]
+    radices = [tuple(physical[axis] for axis in axes) for axes in dim_axes]
+    per_dim = [_dim_boxes(extent, r) for extent, r in zip(logical, radices, strict=True)]
+    inside = tuple(
+        Piece(
+            logical_box=tuple(logical_slice for logical_slice, _, _ in parts),
+            digit_box=tuple(s for _, digit_box, _ in parts for s in digit_box),
+            digit_shape=tuple(size for _, _, sizes in parts for size in sizes),
+        )
+        for parts in itertools.product(*(dim_inside for dim_inside, _ in per_dim))
+    )
+    full = [(slice(None),) * len(r) for r in radices]
+    pad = tuple(
+        tuple(s for other in range(len(full)) for s in (box if other == dim else full[other]))
+        for dim, (_, dim_pad) in enumerate(per_dim)
+        for box in dim_pad
+    )
+    return DigitPlan(tuple(axis for axes in dim_axes for axis in axes), inside, pad)
+
+
+DimPiece = tuple[slice, Box, tuple[int, ...]]
+"""One dim's part of a Piece: logical slice, digit slices, digit extents."""
+
+
+def _dim_boxes(extent: int, radices: tuple[int, ...]) -> tuple[list[DimPiece], list[Box]]:
+    """One dim's range [0, extent) and its pad [extent, padded) as boxes of its digits.
+
+    In mixed radix, [0, extent) is a union of boxes that fix the leading digits of `extent`
+    and run one digit below its value (the rest free); [extent, padded) mirrors it.
+    """
+    weights = tuple(math.prod(radices[i + 1 :]) for i in range(len(radices)))
+    if extent == radices[0] * weights[0]:
+        return [(slice(None), (slice(None),) * len(radices), radices)], []
+    digits = [(extent // w) % r for w, r in zip(weights, radices, strict=True)]
+    inside: list[DimPiece] = []
+    pad: list[Box] = []
+    start = 0
+    for j, (digit, weight) in enumerate(zip(digits, weights, strict=True)):
+        prefix = tuple(slice(d, d + 1) for d in digits[:j])
+        free = (slice(None),) * (len(radices) - j - 1)
+        if digit:
+            box = (*prefix, slice(0, digit), *free)
+            sizes = (1,) * j + (digit,) + radices[j + 1 :]
+            inside.append((slice(start, start + digit * weight), box, sizes))
+        first_pad = digit if j == len(radices) - 1 else digit + 1
+        if first_pad < radices[j]:
+            pad.append((*prefix, slice(first_pad, radices[j]), *free))
+        start += digit * weight
+    return inside, pad
 
 
 def _linear_view(layout: Layout, buffer: np.ndarray) -> np.ndarray | None:

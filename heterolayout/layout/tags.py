@@ -55,6 +55,8 @@ def parse_tag(tag: str) -> tuple[str, tuple[Term, ...]]:
         source, target = source.strip(), target.strip()
     else:
         source, target = _named_source(text)
+    if not target:
+        raise TagError(f"tag '{tag}': the physical order after '->' is empty")
     if not source or not source.isalpha():
         raise TagError(f"tag '{tag}': the source '{source}' must be letters naming the logical dims")
     names = source.upper()
@@ -109,7 +111,7 @@ def _named_source(name: str) -> tuple[str, str]:
             if present <= set(family) and _family_fits(family, present):
                 source = "".join(letter for letter in family if letter in present)
                 return source, name
-    suggestion = difflib.get_close_matches(name, known_formats(), n=1, cutoff=0.0)
+    suggestion = difflib.get_close_matches(name, known_formats(), n=1, cutoff=0.6)
     hint = f"; did you mean '{suggestion[0]}'?" if suggestion else ""
     raise TagError(
         f"unknown format '{name}' (a tag without 'SRC->' must be a named oneDNN or MegEngine "
