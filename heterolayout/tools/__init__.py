@@ -1,0 +1,1 @@
+"""Command-line tools (console scripts declared in pyproject.toml)."""
