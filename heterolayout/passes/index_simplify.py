@@ -11,6 +11,7 @@ floordiv/mod/ceildiv terms) and rebuilt deterministically.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -103,6 +104,9 @@ class IndexSimplifier:
     def _floordiv(self, value: _Linear, divisor: int) -> _Linear:
         if divisor == 1:
             return value
+        common = _common_factor(value, divisor)
+        if common > 1:
+            return self._floordiv(_divide(value, common), divisor // common)
         quotient = _Linear({a: c // divisor for a, c in value.terms.items() if c % divisor == 0})
         rest = _Linear({a: c for a, c in value.terms.items() if c % divisor})
         quotient.constant, rest.constant = divmod(value.constant, divisor)
@@ -127,6 +131,9 @@ class IndexSimplifier:
     def _mod(self, value: _Linear, divisor: int) -> _Linear:
         if divisor == 1:
             return _Linear()
+        common = _common_factor(value, divisor)
+        if common > 1:
+            return self._mod(_divide(value, common), divisor // common).scale(common)
         rest = _Linear(
             {a: c % divisor for a, c in value.terms.items() if c % divisor},
             value.constant % divisor,
@@ -221,6 +228,15 @@ class IndexSimplifier:
         if value.constant:
             result = result + value.constant
         return result
+
+
+def _common_factor(value: _Linear, divisor: int) -> int:
+    """gcd of the divisor, every coefficient and the constant: floor(g·x / g·k) = floor(x / k)."""
+    return math.gcd(divisor, value.constant, *value.terms.values())
+
+
+def _divide(value: _Linear, factor: int) -> _Linear:
+    return _Linear({a: c // factor for a, c in value.terms.items()}, value.constant // factor)
 
 
 def _order_key(atom: AffineExpr) -> tuple[int, int, str]:

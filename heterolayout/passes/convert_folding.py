@@ -1,0 +1,51 @@
+"""Conversions that undo each other: `convert A→B` then `convert B→A'` with nothing in
+between that touches A or B. The second becomes a copy A→A' (or nothing when A' is A), and
+the first goes too when B has no other use, taking B's allocation with it."""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+from xdsl.traits import is_side_effect_free
+
+from heterolayout.dialects.layout import ConvertOp
+
+
+def fold_round_trip_converts(module: ModuleOp) -> None:
+    for op in list(module.walk()):
+        if isinstance(op, ConvertOp) and op.parent is not None:
+            _fold_from(op)
+
+
+def _fold_from(first: ConvertOp) -> None:
+    source, middle = first.source, first.destination
+    second = _next_touching(first, {source, middle})
+    if not (isinstance(second, ConvertOp) and second.source is middle):
+        return
+    target = second.destination
+    if target.type != source.type:
+        return
+    if target is source:
+        Rewriter.erase_op(second)
+    else:
+        Rewriter.replace_op(second, memref.CopyOp(source, target))
+    other_uses = [u.operation for u in middle.uses if u.operation is not first]
+    if all(isinstance(u, memref.DeallocOp) for u in other_uses):
+        Rewriter.erase_op(first)
+        allocation = middle.owner
+        if isinstance(allocation, (memref.AllocOp, memref.AllocaOp)):
+            for user in other_uses:
+                Rewriter.erase_op(user)
+            Rewriter.erase_op(allocation)
+
+
+def _next_touching(op: Operation, values: set[SSAValue]) -> Operation | None:
+    """The next op in the block that uses one of `values` or may have side effects."""
+    current = op.next_op
+    while current is not None:
+        if any(o in values for o in current.operands) or not is_side_effect_free(current):
+            return current
+        current = current.next_op
+    return None

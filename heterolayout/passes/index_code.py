@@ -1,0 +1,245 @@
+"""Index code: read a program's index values as affine expressions, and emit new ones.
+
+`IndexLeaves` walks an index SSA value back through `arith.constant/addi/subi/muli` and
+`affine.apply` to leaves (loop induction variables, arguments, anything else), recording
+each leaf's range where a loop's constant bounds give it. `IndexEmitter` turns simplified
+expressions over those leaves into `arith` ops (unsigned division where the operand is
+provably non-negative, floor semantics otherwise) or `affine.apply`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+
+from heterolayout.passes.index_simplify import IndexSimplifier, Range
+
+IndexMode = Literal["arith", "affine"]
+
+
+def constant_index(value: SSAValue) -> int | None:
+    """The value of an `arith.constant` of index or integer type."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def loop_range(value: SSAValue) -> Range | None:
+    """Inclusive range of a loop induction variable with constant bounds."""
+    bounds = loop_bounds(value)
+    return None if bounds is None else (bounds[0], bounds[1])
+
+
+def loop_bounds(value: SSAValue) -> tuple[int, int, int] | None:
+    """(first, last, step) of a loop induction variable with constant bounds."""
+    block = value.owner
+    if not isinstance(block, Block) or value.index != 0 or block.parent_op() is None:  # type: ignore[union-attr]
+        return None
+    loop = block.parent_op()
+    bounds: tuple[int | None, int | None, int | None]
+    if isinstance(loop, scf.ForOp):
+        bounds = (constant_index(loop.lb), constant_index(loop.ub), constant_index(loop.step))
+    elif isinstance(loop, affine.ForOp):
+        bounds = (
+            _constant_map(loop.lowerBoundMap.data, min),
+            _constant_map(loop.upperBoundMap.data, max),
+            loop.step.value.data,
+        )
+    else:
+        return None
+    low, high, step = bounds
+    if low is None or high is None or step is None or step <= 0 or high <= low:
+        return None
+    return low, low + (high - low - 1) // step * step, step
+
+
+def _constant_map(index_map: AffineMap, pick: Callable[..., int]) -> int | None:
+    values = [r.value for r in index_map.results if isinstance(r, AffineConstantExpr)]
+    if not values or len(values) != len(index_map.results):
+        return None
+    return pick(values)
+
+
+class IndexLeaves:
+    """The leaves of one access's index expressions, with their ranges."""
+
+    def __init__(self) -> None:
+        self.values: list[SSAValue] = []
+        self.ranges: dict[int, Range] = {}
+
+    def leaf(self, value: SSAValue) -> AffineExpr:
+        if value not in self.values:
+            self.values.append(value)
+            found = loop_range(value)
+            if found is not None:
+                self.ranges[len(self.values) - 1] = found
+        return AffineExpr.dimension(self.values.index(value))
+
+    def recover(self, value: SSAValue) -> AffineExpr:
+        owner = value.owner
+        constant = constant_index(value)
+        if constant is not None:
+            return AffineExpr.constant(constant)
+        if isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp)):
+            lhs, rhs = self.recover(owner.lhs), self.recover(owner.rhs)
+            if isinstance(owner, arith.AddiOp):
+                return lhs + rhs
+            if isinstance(owner, arith.SubiOp):
+                return lhs + rhs * -1
+            if isinstance(rhs, AffineConstantExpr) or isinstance(lhs, AffineConstantExpr):
+                return lhs * rhs
+        if isinstance(owner, affine.ApplyOp):
+            operands = [self.recover(o) for o in owner.mapOperands]
+            return self.substitute(owner.map.data, operands)[0]
+        return self.leaf(value)
+
+    def map_results(self, index_map: AffineMap, operands: Sequence[SSAValue]) -> list[AffineExpr]:
+        """An affine op's access map over its operands (each operand a leaf, unrecovered:
+        the operands of affine ops must stay valid affine dims and symbols)."""
+        return self.substitute(index_map, [self.leaf(o) for o in operands])
+
+    @staticmethod
+    def substitute(index_map: AffineMap, operands: Sequence[AffineExpr]) -> list[AffineExpr]:
+        dims, symbols = operands[: index_map.num_dims], operands[index_map.num_dims :]
+        return [r.replace_dims_and_symbols(dims, symbols) for r in index_map.results]
+
+    def bound_bare_indices(self, exprs: Sequence[AffineExpr], shape: Sequence[int | None]) -> None:
+        """An index used as it is into a dim of extent D lies in [0, D) (else the access is
+        undefined), which bounds leaves that no loop bounds."""
+        for expr, extent in zip(exprs, shape, strict=True):
+            if isinstance(expr, AffineDimExpr) and expr.position not in self.ranges:
+                self.ranges[expr.position] = (0, extent - 1) if extent is not None else (0, 2**62)
+
+    def simplifier(self) -> IndexSimplifier:
+        return IndexSimplifier(self.ranges)
+
+    def strided(self) -> tuple[list[AffineExpr], dict[int, Range]]:
+        """Each leaf as an expression that shows its stride: a loop variable stepping by s
+        from b is `b + s·k` with a fresh dim k counting iterations. Proofs about alignment
+        (a vector that stays inside a block) need this; emitted code does not."""
+        exprs: list[AffineExpr] = []
+        ranges = dict(self.ranges)
+        fresh = len(self.values)
+        for position, value in enumerate(self.values):
+            bounds = loop_bounds(value)
+            if bounds is None or bounds[2] == 1:
+                exprs.append(AffineExpr.dimension(position))
+                continue
+            first, last, step = bounds
+            exprs.append(AffineExpr.dimension(fresh) * step + first)
+            ranges[fresh] = (0, (last - first) // step)
+            fresh += 1
+        return exprs, ranges
+
+
+def _cost(expr: AffineExpr) -> int:
+    """Ops the expression takes, divisions and remainders weighing most."""
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return 0
+    weight = 1 if expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul) else 4
+    return weight + _cost(expr.lhs) + _cost(expr.rhs)
+
+
+class IndexEmitter:
+    """Emits index expressions over `leaves`; `insert` places each new op before the access."""
+
+    def __init__(
+        self,
+        leaves: IndexLeaves,
+        insert: Callable[[Operation], None],
+        mode: IndexMode = "arith",
+    ) -> None:
+        self.leaves = leaves
+        self.insert = insert
+        self.mode = mode
+        self.simplifier = leaves.simplifier()
+        self._emitted: dict[AffineExpr, SSAValue] = {}
+
+    def emit_all(self, exprs: Sequence[AffineExpr]) -> list[SSAValue]:
+        return [self.emit(self.best_form(e)) for e in exprs]
+
+    def best_form(self, expr: AffineExpr) -> AffineExpr:
+        """The cheaper of the expression simplified as it is, and simplified with every
+        stepping loop variable written `first + step·k` (which knows its alignment) and then
+        rewritten back in the loop variable."""
+        plain = self.simplifier.simplify(expr)
+        strided, ranges = self.leaves.strided()
+        if len(ranges) == len(self.leaves.ranges):
+            return plain
+        in_steps = IndexSimplifier(ranges).simplify(expr.replace_dims_and_symbols(strided, []))
+        back = list(AffineExpr.dimension(d) for d in range(max(ranges, default=0) + 1))
+        for position, leaf_expr in enumerate(strided):
+            if leaf_expr != AffineExpr.dimension(position):
+                first, _, step = loop_bounds(self.leaves.values[position])  # type: ignore[misc]
+                fresh = max(leaf_expr.used_dims())
+                back[fresh] = (AffineExpr.dimension(position) + -first) // step
+        restored = self.simplifier.simplify(in_steps.replace_dims_and_symbols(back, []))
+        return restored if _cost(restored) < _cost(plain) else plain
+
+    def emit(self, expr: AffineExpr) -> SSAValue:
+        if expr in self._emitted:
+            return self._emitted[expr]
+        if isinstance(expr, AffineDimExpr):
+            value = self.leaves.values[expr.position]
+        elif isinstance(expr, AffineConstantExpr):
+            value = self._add(arith.ConstantOp(IntegerAttr(expr.value, IndexType())))
+        elif isinstance(expr, AffineSymExpr):
+            raise ValueError(f"symbol s{expr.position} in an index expression over leaves")
+        elif self.mode == "affine":
+            value = self._apply(expr)
+        else:
+            value = self._arith(expr)
+        self._emitted[expr] = value
+        return value
+
+    def _add(self, op: Operation) -> SSAValue:
+        self.insert(op)
+        return op.results[0]
+
+    def _apply(self, expr: AffineExpr) -> SSAValue:
+        used = sorted(expr.used_dims())
+        renumber = [AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+                    for d in range(len(self.leaves.values))]
+        compact = AffineMap(len(used), 0, (expr.replace_dims_and_symbols(renumber, []),))
+        operands = [self.leaves.values[d] for d in used]
+        return self._add(affine.ApplyOp(operands, AffineMapAttr(compact)))
+
+    def _arith(self, expr: AffineExpr) -> SSAValue:
+        assert isinstance(expr, AffineBinaryOpExpr)
+        kind = expr.kind
+        if kind == AffineBinaryOpKind.Add:
+            if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value < 0:
+                positive = self.emit(AffineExpr.constant(-expr.rhs.value))
+                return self._add(arith.SubiOp(self.emit(expr.lhs), positive))
+            return self._add(arith.AddiOp(self.emit(expr.lhs), self.emit(expr.rhs)))
+        if kind == AffineBinaryOpKind.Mul:
+            return self._add(arith.MuliOp(self.emit(expr.lhs), self.emit(expr.rhs)))
+        lhs, rhs = self.emit(expr.lhs), self.emit(expr.rhs)
+        bounds = self.simplifier.range_of(expr.lhs)
+        non_negative = bounds is not None and bounds[0] >= 0
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return self._add(arith.DivUIOp(lhs, rhs) if non_negative else arith.FloorDivSIOp(lhs, rhs))
+        if kind == AffineBinaryOpKind.CeilDiv:
+            return self._add(arith.CeilDivUIOp(lhs, rhs) if non_negative else arith.CeilDivSIOp(lhs, rhs))
+        if non_negative:
+            return self._add(arith.RemUIOp(lhs, rhs))
+        # Floor modulo from the signed remainder: remsi takes the dividend's sign.
+        remainder = self._add(arith.RemSIOp(lhs, rhs))
+        zero = self.emit(AffineExpr.constant(0))
+        negative = self._add(arith.CmpiOp(remainder, zero, "slt"))
+        shifted = self._add(arith.AddiOp(remainder, rhs))
+        return self._add(arith.SelectOp(negative, shifted, remainder))

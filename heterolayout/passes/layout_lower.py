@@ -1,0 +1,463 @@
+"""`layout-lower`: every layout-typed memref becomes a plain physical buffer.
+
+The pass runs in three steps. It first refuses what it cannot lower, naming the op (an
+unknown user of a layout-typed memref, an external function whose ABI would change, a layout
+kind not supported yet). It then retypes every layout-typed value where it is defined
+(allocations, globals, arguments, loop-carried values, call results, casts), remembering the
+logical layout of each. Finally it rewrites each access through its remembered layout:
+index code for loads and stores, vector accesses kept only over provably contiguous runs,
+loop nests for conversions, pad fills for new buffers, logical sizes for `memref.dim`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, func, memref, scf, vector
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.dialects.verification import verify_layouts
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_loops import access_indices, convert, fill
+from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode, constant_index
+from heterolayout.passes.index_simplify import IndexSimplifier
+from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
+
+ACCESS_OPS = (
+    memref.LoadOp,
+    memref.StoreOp,
+    affine.LoadOp,
+    affine.StoreOp,
+    vector.LoadOp,
+    vector.StoreOp,
+    memref.DimOp,
+    memref.CopyOp,
+    memref.DeallocOp,
+    ConvertOp,
+)
+PASS_THROUGH_OPS = (
+    memref.CastOp,
+    func.CallOp,
+    func.ReturnOp,
+    scf.YieldOp,
+    scf.ForOp,
+    scf.WhileOp,
+    scf.ConditionOp,
+    affine.YieldOp,
+    affine.ForOp,
+)
+DEFINING_OPS = (
+    memref.AllocOp,
+    memref.AllocaOp,
+    memref.GetGlobalOp,
+    memref.CastOp,
+    func.CallOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    affine.ForOp,
+)
+
+
+def fail(op: Operation, message: str) -> None:
+    op.emit_error(message, PassFailedException(message))
+
+
+def _layout(memref_type: Attribute) -> Layout | None:
+    if not isinstance(memref_type, MemRefType):
+        return None
+    return layout_of(memref_type)
+
+
+@dataclass
+class Lowering:
+    """The state of one run: options, and the logical layout of every retyped value."""
+
+    mode: IndexMode
+    flatten: bool
+    layouts: dict[SSAValue, Layout] = field(default_factory=dict)
+    flattened: set[SSAValue] = field(default_factory=set)
+    pad_fills: list[tuple[memref.AllocOp | memref.AllocaOp, Layout]] = field(default_factory=list)
+
+    # ---- step 1: what cannot be lowered --------------------------------------------------
+    def check(self, module: ModuleOp) -> None:
+        for op in module.walk():
+            if isinstance(op, func.FuncOp) and op.is_declaration:
+                types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
+                if any(_layout(t) is not None for t in types):
+                    fail(
+                        op,
+                        f"layout-lower: external function @{op.sym_name.data} has a layout-typed "
+                        "memref in its signature; lowering would change its ABI. Declare it with "
+                        "the physical type, or define it in this module",
+                    )
+            for value in (*op.operands, *op.results):
+                layout = _layout(value.type)
+                if layout is None:
+                    continue
+                self._check_supported(op, value, layout)
+                if value in op.operands and not isinstance(op, ACCESS_OPS + PASS_THROUGH_OPS):
+                    fail(
+                        op,
+                        f"layout-lower: {op.name} uses the layout-typed memref {value.type} and "
+                        "has no lowering; nothing is skipped silently",
+                    )
+                if value in op.results and not isinstance(op, DEFINING_OPS):
+                    fail(
+                        op,
+                        f"layout-lower: {op.name} defines a layout-typed memref {value.type} and "
+                        "has no lowering",
+                    )
+
+    def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
+        if layout.packing is not None:
+            fail(
+                op,
+                f"layout-lower: packed layouts ({layout.packing}) are not supported yet, in "
+                f"{op.name} on {value.type}",
+            )
+        if self.flatten and layout.is_dynamic:
+            fail(op, f"layout-lower: flatten=true needs static shapes, {value.type} has '?'")
+
+    # ---- step 2: retype definitions --------------------------------------------------------
+    def retype(self, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if isinstance(op, memref.GlobalOp):
+                self._retype_global(op)
+            elif isinstance(op, func.FuncOp):
+                op.function_type = FunctionType.from_lists(
+                    [self._physical(t) for t in op.function_type.inputs.data],
+                    [self._physical(t) for t in op.function_type.outputs.data],
+                )
+            if isinstance(op, (memref.AllocOp, memref.AllocaOp)):
+                self._retype_alloc(op)
+                continue
+            for result in op.results:
+                self._retype_value(result)
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        self._retype_value(arg)
+
+    def _physical(self, memref_type: Attribute) -> Attribute:
+        layout = _layout(memref_type)
+        if layout is None:
+            return memref_type
+        assert isinstance(memref_type, MemRefType)
+        return physical_type(memref_type, layout, self.flatten)
+
+    def _retype_value(self, value: SSAValue) -> SSAValue:
+        layout = _layout(value.type)
+        if layout is None:
+            return value
+        new = Rewriter.replace_value_with_new_type(value, self._physical(value.type))
+        self.layouts[new] = layout
+        if self.flatten:
+            self.flattened.add(new)
+        return new
+
+    def _retype_alloc(self, op: memref.AllocOp | memref.AllocaOp) -> None:
+        layout = _layout(op.memref.type)
+        if layout is None:
+            return
+        physical = self._physical(op.memref.type)
+        dynamic = list(op.dynamic_sizes)
+        logical_dynamic = [d for d, e in enumerate(layout.logical_shape) if e is None]
+        ordered = []
+        for result, extent in zip(layout.index_map.results, layout.physical_shape, strict=True):
+            if extent is None:
+                (dim,) = result.used_dims()
+                ordered.append(dynamic[logical_dynamic.index(dim)])
+        new = type(op)(ordered, list(op.symbol_operands), physical, op.alignment)
+        Rewriter.replace_op(op, new)
+        self.layouts[new.memref] = layout
+        if self.flatten:
+            self.flattened.add(new.memref)
+        if layout.size != layout.logical_size:
+            self.pad_fills.append((new, layout))
+
+    def _retype_global(self, op: memref.GlobalOp) -> None:
+        layout = _layout(op.type)
+        if layout is None:
+            return
+        physical = self._physical(op.type)
+        assert isinstance(physical, MemRefType)
+        initial = op.initial_value
+        if isinstance(initial, DenseIntOrFPElementsAttr):
+            logical = _dense_array(initial, layout)
+            packed = layout.pack(logical)
+            initial = DenseIntOrFPElementsAttr.from_list(
+                type(initial.type)(physical.element_type, physical.get_shape()),  # type: ignore[call-arg]
+                packed.ravel().tolist(),
+            )
+        elif layout.size != layout.logical_size:
+            # An uninitialised global still has defined pad slots.
+            count = int(np.prod(physical.get_shape()))
+            initial = DenseIntOrFPElementsAttr.from_list(
+                _tensor_type(physical), [layout.pad] * count
+            )
+        op.properties["type"] = physical
+        op.properties["initial_value"] = initial
+
+    # ---- step 3: rewrite accesses ----------------------------------------------------------
+    def rewrite(self, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if op.parent is None:
+                continue
+            if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+                self._lower_memref_access(op)
+            elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
+                self._lower_affine_access(op)
+            elif isinstance(op, (vector.LoadOp, vector.StoreOp)):
+                self._lower_vector_access(op)
+            elif isinstance(op, memref.DimOp):
+                self._lower_dim(op)
+            elif isinstance(op, ConvertOp):
+                self._lower_convert(op, op.source, op.destination)
+            elif isinstance(op, memref.CopyOp):
+                self._lower_copy(op)
+            elif isinstance(op, memref.CastOp):
+                self._lower_cast(op)
+        for allocation, layout in self.pad_fills:
+            element = allocation.memref.type.element_type  # type: ignore[attr-defined]
+            fill(allocation.memref, layout, layout.pad, element, _inserter_after(allocation))
+
+    def _layout_of(self, value: SSAValue) -> Layout | None:
+        return self.layouts.get(value)
+
+    def _indices(
+        self, op: Operation, value: SSAValue, layout: Layout, logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+    ) -> list[SSAValue]:
+        return access_indices(
+            layout, logical, leaves, _inserter_before(op), self.mode, value in self.flattened
+        )
+
+    def _lower_memref_access(self, op: memref.LoadOp | memref.StoreOp) -> None:
+        layout = self._layout_of(op.memref)
+        if layout is None:
+            return
+        leaves = IndexLeaves()
+        logical = [leaves.recover(i) for i in op.indices]
+        leaves.bound_bare_indices(logical, layout.logical_shape)
+        indices = self._indices(op, op.memref, layout, logical, leaves)
+        if isinstance(op, memref.LoadOp):
+            Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
+        else:
+            Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+
+    def _lower_affine_access(self, op: affine.LoadOp | affine.StoreOp) -> None:
+        layout = self._layout_of(op.memref)
+        if layout is None:
+            return
+        leaves = IndexLeaves()
+        logical = leaves.map_results(op.map.data, list(op.indices))
+        leaves.bound_bare_indices(logical, layout.logical_shape)
+        flat = op.memref in self.flattened
+        exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
+        if self.mode == "affine":
+            simplifier = leaves.simplifier()
+            access_map = AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
+            if isinstance(op, affine.LoadOp):
+                new: Operation = affine.LoadOp(op.memref, leaves.values, AffineMapAttr(access_map))
+            else:
+                new = affine.StoreOp(op.value, op.memref, leaves.values, AffineMapAttr(access_map))
+            Rewriter.replace_op(op, new)
+            return
+        # affine.load may take only affine dims and symbols: computed indices need memref ops.
+        indices = IndexEmitter(leaves, _inserter_before(op), self.mode).emit_all(exprs)
+        if isinstance(op, affine.LoadOp):
+            Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
+        else:
+            Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+
+    def _lower_vector_access(self, op: vector.LoadOp | vector.StoreOp) -> None:
+        base = op.base
+        layout = self._layout_of(base)
+        if layout is None:
+            return
+        vector_type = op.result.type if isinstance(op, vector.LoadOp) else op.vector.type
+        assert isinstance(vector_type, VectorType)
+        if vector_type.get_num_dims() != 1:
+            fail(op, f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
+                     "1-D vectors are supported")
+        length = vector_type.get_shape()[0]
+        leaves = IndexLeaves()
+        logical = [leaves.recover(i) for i in op.indices]
+        leaves.bound_bare_indices(logical, layout.logical_shape)
+        flat = base in self.flattened
+        insert = _inserter_before(op)
+        if self._contiguous(layout, logical, leaves, length, flat):
+            indices = access_indices(layout, logical, leaves, insert, self.mode, flat)
+            if isinstance(op, vector.LoadOp):
+                Rewriter.replace_op(op, vector.LoadOp(base, indices, vector_type))
+            else:
+                Rewriter.replace_op(op, vector.StoreOp(op.vector, base, indices))
+            return
+        elements: list[SSAValue] = []
+        for lane in range(length):
+            shifted = [*logical[:-1], logical[-1] + lane]
+            indices = access_indices(layout, shifted, leaves, insert, self.mode, flat)
+            if isinstance(op, vector.LoadOp):
+                load = memref.LoadOp.get(base, indices)
+                insert(load)
+                elements.append(load.res)
+            else:
+                extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)
+                insert(extract)
+                insert(memref.StoreOp.get(extract.result, base, indices))
+        if isinstance(op, vector.LoadOp):
+            Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
+        else:
+            Rewriter.erase_op(op)
+
+    def _contiguous(
+        self, layout: Layout, logical: Sequence[AffineExpr], leaves: IndexLeaves, length: int,
+        flat: bool,
+    ) -> bool:
+        """Lane t of the vector lands at the physical index of lane 0 plus t, in the innermost
+        physical dim, for every t < length: proven with a fresh bounded dim for t, and the
+        loop variables written as `first + step·k` so their alignment is known."""
+        if length == 1:
+            return True
+        strided, ranges = leaves.strided()
+        lane = AffineExpr.dimension(max([len(leaves.values) - 1, *ranges]) + 1)
+        ranges[lane.position] = (0, length - 1)
+        simplifier = IndexSimplifier(ranges)
+        start = [e.replace_dims_and_symbols(strided, []) for e in logical]
+        shifted = [*start[:-1], start[-1] + lane]
+        results = physical_exprs(layout, flat)
+        for position, result in enumerate(results):
+            base = result.replace_dims_and_symbols(start, [])
+            moved = result.replace_dims_and_symbols(shifted, [])
+            difference = simplifier.simplify(moved + base * -1)
+            expected = lane if position == len(results) - 1 else AffineExpr.constant(0)
+            if difference != expected:
+                return False
+        last_extent = (layout.storage_shape if not flat else (layout.size,))[-1]
+        first = simplifier.range_of(results[-1].replace_dims_and_symbols(start, []))
+        return last_extent is not None and first is not None and first[1] + length <= last_extent
+
+    def _lower_dim(self, op: memref.DimOp) -> None:
+        layout = self._layout_of(op.source)
+        if layout is None:
+            return
+        position = constant_index(op.index)
+        insert = _inserter_before(op)
+        if position is None:
+            fail(op, "layout-lower: memref.dim of a layout-typed memref needs a constant index")
+        assert position is not None
+        extent = layout.logical_shape[position]
+        if extent is not None:
+            Rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(extent, IndexType())))
+            return
+        physical_position = layout.index_map.results.index(AffineExpr.dimension(position))
+        index = arith.ConstantOp(IntegerAttr(physical_position, IndexType()))
+        insert(index)
+        Rewriter.replace_op(op, memref.DimOp.from_source_and_index(op.source, index))
+
+    def _lower_convert(self, op: Operation, source: SSAValue, destination: SSAValue) -> None:
+        source_layout = self._layout_of(source) or identity_layout(source.type)  # type: ignore[arg-type]
+        destination_layout = self._layout_of(destination) or identity_layout(destination.type)  # type: ignore[arg-type]
+        element = destination.type.element_type  # type: ignore[attr-defined]
+        convert(
+            source, source_layout, source in self.flattened,
+            destination, destination_layout, destination in self.flattened,
+            element, _inserter_before(op), self.mode,
+        )
+        Rewriter.erase_op(op)
+
+    def _lower_copy(self, op: memref.CopyOp) -> None:
+        source_layout, destination_layout = self._layout_of(op.source), self._layout_of(op.destination)
+        if source_layout is None and destination_layout is None:
+            return
+        same = source_layout == destination_layout and op.source.type == op.destination.type
+        if same:
+            return
+        self._lower_convert(op, op.source, op.destination)
+
+    def _lower_cast(self, op: memref.CastOp) -> None:
+        if op.source.type == op.dest.type and op.source in self.layouts:
+            op.dest.replace_all_uses_with(op.source)
+            Rewriter.erase_op(op)
+
+
+def _inserter_before(op: Operation):  # type: ignore[no-untyped-def]
+    return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
+
+
+def _inserter_after(op: Operation):  # type: ignore[no-untyped-def]
+    anchor = [op]
+
+    def insert(new: Operation) -> None:
+        Rewriter.insert_op(new, InsertPoint.after(anchor[0]))
+        anchor[0] = new
+
+    return insert
+
+
+def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    values = np.array(initial.get_values())
+    shape = tuple(layout.logical_shape)
+    if values.size == 1 and int(np.prod(shape)) != 1:  # splat
+        return np.full(shape, values.ravel()[0])
+    return values.reshape(shape)  # type: ignore[arg-type]
+
+
+def _tensor_type(physical: MemRefType) -> Attribute:
+    from xdsl.dialects.builtin import TensorType
+
+    return TensorType(physical.element_type, physical.get_shape())
+
+
+@dataclass(frozen=True)
+class LayoutLowerPass(ModulePass):
+    """Rewrite every layout-typed memref into its physical buffer and index code.
+
+    Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
+    buffers indexed by linear offsets)."""
+
+    name = "layout-lower"
+
+    index: str = "arith"
+    flatten: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.index not in ("arith", "affine"):
+            raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        verify_layouts(op)
+        if any(isinstance(o, AssignOp) for o in op.walk()):
+            from heterolayout.passes.layout_apply import LayoutApplyPass
+
+            LayoutApplyPass().apply(ctx, op)
+        from heterolayout.passes.convert_folding import fold_round_trip_converts
+
+        fold_round_trip_converts(op)
+        lowering = Lowering(self.index, self.flatten)  # type: ignore[arg-type]
+        try:
+            lowering.check(op)
+            lowering.retype(op)
+            lowering.rewrite(op)
+        except LayoutError as error:
+            raise PassFailedException(f"layout-lower: {error}") from None
