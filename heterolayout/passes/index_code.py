@@ -28,6 +28,15 @@ from xdsl.ir.affine import (
 from heterolayout.passes.index_simplify import IndexSimplifier, Range
 
 IndexMode = Literal["arith", "affine"]
+DIVISIONS = (
+    arith.DivUIOp,
+    arith.DivSIOp,
+    arith.FloorDivSIOp,
+    arith.CeilDivUIOp,
+    arith.CeilDivSIOp,
+    arith.RemUIOp,
+    arith.RemSIOp,
+)
 
 
 def constant_index(value: SSAValue) -> int | None:
@@ -105,7 +114,31 @@ class IndexLeaves:
         if isinstance(owner, affine.ApplyOp):
             operands = [self.recover(o) for o in owner.mapOperands]
             return self.substitute(owner.map.data, operands)[0]
+        if isinstance(owner, DIVISIONS):
+            divided = self._division(owner)
+            if divided is not None:
+                return divided
         return self.leaf(value)
+
+    def _division(self, op: Operation) -> AffineExpr | None:
+        """Division and remainder by a positive constant, as floordiv/mod: always for the
+        floor forms, and for unsigned and truncating ones when the dividend is provably
+        non-negative (where all of them agree)."""
+        lhs_value, rhs_value = op.operands
+        divisor = constant_index(rhs_value)
+        if divisor is None or divisor <= 0:
+            return None
+        lhs = self.recover(lhs_value)
+        floor_form = isinstance(op, (arith.FloorDivSIOp, arith.CeilDivSIOp))
+        if not floor_form:
+            bounds = self.simplifier().range_of(lhs)
+            if bounds is None or bounds[0] < 0:
+                return None
+        if isinstance(op, (arith.DivUIOp, arith.DivSIOp, arith.FloorDivSIOp)):
+            return lhs // divisor
+        if isinstance(op, (arith.CeilDivUIOp, arith.CeilDivSIOp)):
+            return lhs.ceil_div(divisor)
+        return lhs % divisor
 
     def map_results(self, index_map: AffineMap, operands: Sequence[SSAValue]) -> list[AffineExpr]:
         """An affine op's access map over its operands (each operand a leaf, unrecovered:
@@ -146,12 +179,12 @@ class IndexLeaves:
         return exprs, ranges
 
 
-def _cost(expr: AffineExpr) -> int:
+def cost(expr: AffineExpr) -> int:
     """Ops the expression takes, divisions and remainders weighing most."""
     if not isinstance(expr, AffineBinaryOpExpr):
         return 0
     weight = 1 if expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul) else 4
-    return weight + _cost(expr.lhs) + _cost(expr.rhs)
+    return weight + cost(expr.lhs) + cost(expr.rhs)
 
 
 class IndexEmitter:
@@ -188,7 +221,7 @@ class IndexEmitter:
                 fresh = max(leaf_expr.used_dims())
                 back[fresh] = (AffineExpr.dimension(position) + -first) // step
         restored = self.simplifier.simplify(in_steps.replace_dims_and_symbols(back, []))
-        return restored if _cost(restored) < _cost(plain) else plain
+        return restored if cost(restored) < cost(plain) else plain
 
     def emit(self, expr: AffineExpr) -> SSAValue:
         if expr in self._emitted:

@@ -31,6 +31,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
@@ -51,6 +53,8 @@ ACCESS_OPS = (
     affine.StoreOp,
     vector.LoadOp,
     vector.StoreOp,
+    affine.VectorLoadOp,
+    affine.VectorStoreOp,
     memref.DimOp,
     memref.CopyOp,
     memref.DeallocOp,
@@ -229,7 +233,7 @@ class Lowering:
                 self._lower_memref_access(op)
             elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
                 self._lower_affine_access(op)
-            elif isinstance(op, (vector.LoadOp, vector.StoreOp)):
+            elif isinstance(op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
                 self._lower_vector_access(op)
             elif isinstance(op, memref.DimOp):
                 self._lower_dim(op)
@@ -292,45 +296,72 @@ class Lowering:
         else:
             Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
 
-    def _lower_vector_access(self, op: vector.LoadOp | vector.StoreOp) -> None:
-        base = op.base
+    def _lower_vector_access(
+        self, op: vector.LoadOp | vector.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp
+    ) -> None:
+        is_affine = isinstance(op, (affine.VectorLoadOp, affine.VectorStoreOp))
+        base = op.memref if is_affine else op.base  # type: ignore[union-attr]
         layout = self._layout_of(base)
         if layout is None:
             return
-        vector_type = op.result.type if isinstance(op, vector.LoadOp) else op.vector.type
+        is_load = isinstance(op, (vector.LoadOp, affine.VectorLoadOp))
+        stored = None if is_load else (op.value if is_affine else op.vector)  # type: ignore[union-attr]
+        vector_type = op.result.type if is_load else stored.type  # type: ignore[union-attr]
         assert isinstance(vector_type, VectorType)
         if vector_type.get_num_dims() != 1:
             fail(op, f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
                      "1-D vectors are supported")
         length = vector_type.get_shape()[0]
         leaves = IndexLeaves()
-        logical = [leaves.recover(i) for i in op.indices]
+        if is_affine:
+            logical = leaves.map_results(op.map.data, list(op.indices))  # type: ignore[union-attr]
+        else:
+            logical = [leaves.recover(i) for i in op.indices]
         leaves.bound_bare_indices(logical, layout.logical_shape)
         flat = base in self.flattened
         insert = _inserter_before(op)
         if self._contiguous(layout, logical, leaves, length, flat):
-            indices = access_indices(layout, logical, leaves, insert, self.mode, flat)
-            if isinstance(op, vector.LoadOp):
-                Rewriter.replace_op(op, vector.LoadOp(base, indices, vector_type))
-            else:
-                Rewriter.replace_op(op, vector.StoreOp(op.vector, base, indices))
+            Rewriter.replace_op(op, self._vector_access(
+                is_affine, is_load, base, stored, vector_type, layout, logical, leaves, insert, flat
+            ))
             return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = [*logical[:-1], logical[-1] + lane]
             indices = access_indices(layout, shifted, leaves, insert, self.mode, flat)
-            if isinstance(op, vector.LoadOp):
+            if is_load:
                 load = memref.LoadOp.get(base, indices)
                 insert(load)
                 elements.append(load.res)
             else:
-                extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)
+                extract = vector.ExtractOp(stored, [lane], vector_type.element_type)  # type: ignore[arg-type]
                 insert(extract)
                 insert(memref.StoreOp.get(extract.result, base, indices))
-        if isinstance(op, vector.LoadOp):
+        if is_load:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
             Rewriter.erase_op(op)
+
+    def _vector_access(
+        self, is_affine: bool, is_load: bool, base: SSAValue, stored: SSAValue | None,
+        vector_type: VectorType, layout: Layout, logical: Sequence[AffineExpr],
+        leaves: IndexLeaves, insert, flat: bool,  # type: ignore[no-untyped-def]
+    ) -> Operation:
+        """A contiguous vector access: affine when it was affine and the index code is, else
+        a `vector` op on computed indices."""
+        if is_affine and self.mode == "affine":
+            simplifier = leaves.simplifier()
+            exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)]
+            access_map = AffineMapAttr(
+                AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
+            )
+            if is_load:
+                return affine.VectorLoadOp(base, leaves.values, access_map, vector_type)  # type: ignore[arg-type]
+            return affine.VectorStoreOp(stored, base, leaves.values, access_map)  # type: ignore[arg-type]
+        indices = access_indices(layout, logical, leaves, insert, self.mode, flat)
+        if is_load:
+            return vector.LoadOp(base, indices, vector_type)
+        return vector.StoreOp(stored, base, indices)  # type: ignore[arg-type]
 
     def _contiguous(
         self, layout: Layout, logical: Sequence[AffineExpr], leaves: IndexLeaves, length: int,
@@ -433,7 +464,8 @@ def _tensor_type(physical: MemRefType) -> Attribute:
 
 @dataclass(frozen=True)
 class LayoutLowerPass(ModulePass):
-    """Rewrite every layout-typed memref into its physical buffer and index code.
+    """Rewrite every layout-typed memref into its physical buffer and index code, then
+    canonicalize and CSE so no index arithmetic is left that the output does not need.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
     buffers indexed by linear offsets)."""
@@ -461,3 +493,5 @@ class LayoutLowerPass(ModulePass):
             lowering.rewrite(op)
         except LayoutError as error:
             raise PassFailedException(f"layout-lower: {error}") from None
+        CanonicalizePass().apply(ctx, op)
+        CommonSubexpressionElimination().apply(ctx, op)

@@ -1,0 +1,82 @@
+"""`layout-simplify-index`: the index simplification of `layout-lower`, for any IR.
+
+Each index operand of a memory access is read back as a quasi-affine expression over its
+leaves (see `index_code`); when the range-aware simplifier finds a cheaper form, that form is
+emitted and the access uses it. The old computation is left for dead-code elimination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, vector
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from heterolayout.passes.index_code import DIVISIONS, IndexEmitter, IndexLeaves, constant_index, cost
+
+ACCESSES = (memref.LoadOp, memref.StoreOp, vector.LoadOp, vector.StoreOp)
+INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, *DIVISIONS)
+
+
+class SimplifyAccessIndices(RewritePattern):
+    """Replace an access's index operands by their simplest equivalent form."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, ACCESSES):
+            return
+        indices = list(op.indices)
+        leaves = IndexLeaves()
+        exprs = [leaves.recover(i) for i in indices]
+        emitter = IndexEmitter(leaves, rewriter.insert_op)
+        changed = False
+        for position, (value, expr) in enumerate(zip(indices, exprs, strict=True)):
+            better = emitter.best_form(expr)
+            if cost(better) < cost(expr):
+                new = emitter.emit(better)
+                if new is not value:
+                    op.operands[_index_operand(op, position)] = new
+                    changed = True
+        if changed:
+            rewriter.notify_op_modified(op)
+
+
+def _index_operand(op: Operation, position: int) -> int:
+    """Operand number of the `position`-th index of an access."""
+    return len(op.operands) - len(op.indices) + position  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class SimplifyIndexPass(ModulePass):
+    name = "layout-simplify-index"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([SimplifyAccessIndices()]), apply_recursively=False
+        ).rewrite_module(op)
+        _erase_dead_index_code(op)
+        region_dce(op.body)
+
+
+def _erase_dead_index_code(module: ModuleOp) -> None:
+    """xDSL gives divisions and remainders no `Pure` trait (they trap on zero), so generic DCE
+    keeps them; an unused one by a non-zero constant is safe to drop."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(module.walk()):
+            if isinstance(op, INDEX_ARITHMETIC) and not op.results[0].uses:
+                divisor = constant_index(op.operands[1])
+                if not isinstance(op, DIVISIONS) or (divisor is not None and divisor != 0):
+                    Rewriter.erase_op(op)
+                    changed = True
