@@ -103,8 +103,12 @@ def parse_number(text: str, what: str) -> int | float:
 
 
 def format_number(value: int | float) -> str:
+    """MLIR's literal spelling: a float always has a '.' before any exponent."""
     if isinstance(value, float):
-        if value.is_integer():
+        if value.is_integer() and abs(value) < 1e16:
             return f"{value:.1f}"
-        return repr(value)
+        mantissa, _, exponent = repr(value).partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return f"{mantissa}e{exponent}" if exponent else mantissa
     return str(value)

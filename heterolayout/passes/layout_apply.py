@@ -106,12 +106,12 @@ class Application:
         when the function writes it."""
         block = function.body.blocks[0]
         uses = list(argument.uses)
+        writes = _may_write(argument)
         allocation = memref.AllocOp(_dynamic_sizes(argument, block), [], wanted)
         Rewriter.insert_op(allocation, InsertPoint.at_start(block))
         Rewriter.insert_op(ConvertOp(argument, allocation.memref), InsertPoint.after(allocation))
         for use in uses:
             use.operation.operands[use.index] = allocation.memref
-        writes = _may_write(allocation.memref)
         for op in list(function.walk()):
             if isinstance(op, func.ReturnOp):
                 if writes:

@@ -1,0 +1,66 @@
+"""The `layout` dialect: `import heterolayout.dialects` and `load(ctx)` (or
+`ctx.load_dialect(LayoutDialect)`) make a Context parse, verify and print layout IR."""
+
+from xdsl.context import Context
+
+from heterolayout.dialects.conversion import (
+    element_dtype,
+    layout_attr,
+    layout_of,
+    memref_shape,
+    preferred_kind,
+    with_layout,
+)
+from heterolayout.dialects.layout import (
+    LAYOUT_ATTRIBUTES,
+    AssignOp,
+    ChunkedLayoutAttr,
+    ConvertOp,
+    LayoutAttr,
+    LayoutDialect,
+    MapLayoutAttr,
+    StridedLayoutAttr,
+    TagLayoutAttr,
+)
+from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.dialects.verification import buffer_root, verify_layouts
+
+
+def load(ctx: Context) -> None:
+    """Load the layout dialect into `ctx`; a no-op when `ctx` already has it (loaded, or
+    registered through the `xdsl.universe` entry point, which loads it on first use).
+    Also teaches `ctx` `vector.from_elements`, which lowered code uses and xDSL lacks."""
+    if LayoutDialect.name not in ctx.registered_dialect_names:
+        ctx.load_dialect(LayoutDialect)
+    load_from_elements(ctx)
+
+
+def load_from_elements(ctx: Context) -> None:
+    """A loaded op is found before its dialect is loaded lazily, so this works whether or
+    not `vector` is loaded yet."""
+    if FromElementsOp.name not in {op.name for op in ctx.loaded_ops}:
+        ctx.load_op(FromElementsOp)
+
+
+__all__ = [
+    "LAYOUT_ATTRIBUTES",
+    "AssignOp",
+    "ChunkedLayoutAttr",
+    "ConvertOp",
+    "FromElementsOp",
+    "LayoutAttr",
+    "LayoutDialect",
+    "MapLayoutAttr",
+    "StridedLayoutAttr",
+    "TagLayoutAttr",
+    "buffer_root",
+    "element_dtype",
+    "layout_attr",
+    "layout_of",
+    "load",
+    "load_from_elements",
+    "memref_shape",
+    "preferred_kind",
+    "verify_layouts",
+    "with_layout",
+]

@@ -1,0 +1,143 @@
+"""The verification walk: the layout checks that need a memref's shape.
+
+An attribute cannot see the memref it sits in, so rank, injectivity on the shape, pack
+capacity, pad range and the `?` rules are checked here, on every layout-typed memref of the
+IR: op results, block arguments, and memref types inside attributes and properties (function
+signatures, `memref.global`). The walk also rejects two different `layout.assign`s on one
+buffer. `layout-opt` runs it after parsing and every layout pass runs it on entry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    MemRefType,
+    UnregisteredOp,
+)
+from xdsl.dialects.memref import CastOp
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from heterolayout.dialects.conversion import layout_of, with_layout
+from heterolayout.dialects.layout import AssignOp, LayoutAttr
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.model import Layout
+
+_LAYOUT_PREFIX = re.compile(r"^layout '[^']*': ")
+
+
+def verify_layouts(root: Operation) -> None:
+    """Check every layout-typed memref under `root` (and `root` itself); raise a
+    `VerifyException` naming the op, where the memref is, and what is wrong. The exception
+    carries the IR with the message under the offending op, as xDSL's own verifier does."""
+    checked: set[MemRefType] = set()
+    assigned: dict[SSAValue, tuple[AssignOp, Layout | None]] = {}
+    for op in root.walk():
+        for memref_type, where in _memref_types(op):
+            if memref_type in checked or not _needs_check(memref_type):
+                continue
+            try:
+                layout_of(memref_type)
+            except LayoutError as error:
+                reason = _LAYOUT_PREFIX.sub("", str(error))  # the type already shows it
+                _fail(op, f"invalid layout in {_op_name(op)} ({where}): {memref_type}: {reason}")
+            checked.add(memref_type)
+        if isinstance(op, AssignOp):
+            _check_single_assign(op, assigned)
+
+
+def buffer_root(value: SSAValue) -> SSAValue:
+    """The buffer a memref value stands for: through `memref.cast` to its source."""
+    while isinstance(value.owner, CastOp):
+        value = value.owner.source
+    return value
+
+
+def _check_single_assign(
+    op: AssignOp, assigned: dict[SSAValue, tuple[AssignOp, Layout | None]]
+) -> None:
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    try:
+        layout = layout_of(with_layout(memref_type, op.layout))
+    except LayoutError:
+        return  # the op's own verifier reports it
+    root = buffer_root(op.memref)
+    if root not in assigned:
+        assigned[root] = (op, layout)
+        return
+    first, first_layout = assigned[root]
+    if first.layout == op.layout or _same_layout(first_layout, layout):
+        return
+    _fail(
+        op,
+        f"two different layouts assigned to one buffer in {op.name}: {op.layout} here, "
+        f"{first.layout} by an earlier layout.assign",
+    )
+
+
+def _same_layout(a: Layout | None, b: Layout | None) -> bool:
+    """One layout seen through types that differ only in which dims are `?` (memref.cast):
+    the same map, pad, element type and packing, and physical extents that agree wherever
+    both are static."""
+    if a is None or b is None:
+        return a is b
+    if (a.index_map, a.pad, a.dtype, a.packing) != (b.index_map, b.pad, b.dtype, b.packing):
+        return False
+    return all(
+        x is None or y is None or x == y
+        for x, y in zip(a.physical_shape, b.physical_shape, strict=True)
+    )
+
+
+def _op_name(op: Operation) -> str:
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
+def _fail(op: Operation, message: str) -> None:
+    op.emit_error(message, VerifyException(message))
+
+
+def _needs_check(memref_type: MemRefType) -> bool:
+    """Our attributes, and builtin affine maps without symbols (heterolayout treats them as
+    `#layout.map`). Builtin strided layouts are valid by construction."""
+    layout = memref_type.layout
+    if isinstance(layout, LayoutAttr):
+        return True
+    return isinstance(layout, AffineMapAttr) and not layout.data.num_symbols
+
+
+def _memref_types(op: Operation) -> Iterator[tuple[MemRefType, str]]:
+    for index, result in enumerate(op.results):
+        yield from _types_in(result.type, f"result {_value_name(result, index)}")
+    for kind, attributes in (("property", op.properties), ("attribute", op.attributes)):
+        for name, attribute in attributes.items():
+            yield from _types_in(attribute, f"{kind} '{name}'")
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.args:
+                yield from _types_in(arg.type, f"block argument {_value_name(arg, arg.index)}")
+
+
+def _value_name(value: SSAValue, index: int) -> str:
+    return f"%{value.name_hint}" if value.name_hint else f"#{index}"
+
+
+def _types_in(attribute: Attribute, where: str) -> Iterator[tuple[MemRefType, str]]:
+    if isinstance(attribute, MemRefType):
+        yield attribute, where
+        yield from _types_in(attribute.element_type, where)
+    elif isinstance(attribute, ArrayAttr):
+        for item in attribute.data:
+            yield from _types_in(item, where)
+    elif isinstance(attribute, DictionaryAttr):
+        for item in attribute.data.values():
+            yield from _types_in(item, where)
+    elif isinstance(attribute, ParametrizedAttribute) and not isinstance(attribute, LayoutAttr):
+        for item in attribute.parameters:
+            yield from _types_in(item, where)

@@ -1,0 +1,43 @@
+"""heterolayout's passes, by name, for `layout-opt`, `xdsl-opt` (through the `xdsl.universe`
+entry point) and any pipeline that registers them.
+
+Each factory imports its pass only when called, so listing the passes stays cheap.
+"""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def get_layout_apply() -> type[ModulePass]:
+    from heterolayout.passes.layout_apply import LayoutApplyPass
+
+    return LayoutApplyPass
+
+
+def get_layout_lower() -> type[ModulePass]:
+    from heterolayout.passes.layout_lower import LayoutLowerPass
+
+    return LayoutLowerPass
+
+
+def get_layout_simplify_index() -> type[ModulePass]:
+    from heterolayout.passes.simplify_index import SimplifyIndexPass
+
+    return SimplifyIndexPass
+
+
+def get_layout_verify() -> type[ModulePass]:
+    from heterolayout.passes.layout_verify import LayoutVerifyPass
+
+    return LayoutVerifyPass
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name → factory returning the pass class (xDSL's registry convention)."""
+    return {
+        "layout-apply": get_layout_apply,
+        "layout-lower": get_layout_lower,
+        "layout-simplify-index": get_layout_simplify_index,
+        "layout-verify": get_layout_verify,
+    }

@@ -1,0 +1,157 @@
+"""`layout-opt`: xdsl-opt with the layout dialect and heterolayout's passes.
+
+Everything xdsl-opt does (all of xDSL's dialects and passes, `-p` pipelines,
+`--split-input-file`, `--verify-diagnostics`, `--print-op-generic`, targets) plus:
+the layout verification walk after parsing and after every pass, diagnostics without a
+Python traceback and exit code 1 on failure, and `-o FILE` written only when the run succeeds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from heterolayout import __version__
+from heterolayout.dialects import load_from_elements
+from heterolayout.dialects.verification import verify_layouts
+from heterolayout.passes import get_all_passes
+from heterolayout.universe import get_layout_dialect
+
+TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
+
+
+class _PendingOutput(StringIO):
+    """The output of a run to `-o FILE`, kept in memory until the run has succeeded.
+
+    Workaround: xDSLOptMain opens `-o FILE` for writing before it parses anything, so a
+    failing run leaves a truncated or half-written file (and `-o` naming the input file
+    empties the input before it is read). Its `run` also closes the stream in a `finally`,
+    so `close` must keep the buffer readable.
+    """
+
+    def close(self) -> None:
+        pass
+
+
+class LayoutOptMain(xDSLOptMain):
+    version_format = f"layout-opt (heterolayout) {__version__}"
+
+    def __init__(self, args: Sequence[str] | None = None) -> None:
+        super().__init__(description="heterolayout modular optimizer driver", args=args)
+
+    def register_all_dialects(self) -> None:
+        super().register_all_dialects()
+        # Without `pip install` there is no entry point, so the multiverse lacks us.
+        if "layout" not in self.ctx.registered_dialect_names:
+            self.ctx.register_dialect("layout", get_layout_dialect)
+        load_from_elements(self.ctx)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in get_all_passes().items():
+            self.available_passes.setdefault(name, factory)
+
+    def setup_pipeline(self) -> None:
+        """Run the layout verification walk wherever xDSL verifies: after parsing (before
+        the first pass, also when there is none) and after every pass."""
+        super().setup_pipeline()
+        upstream = self.pipeline.callback
+
+        def callback(
+            previous_pass: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
+        ) -> None:
+            if upstream is not None:
+                upstream(previous_pass, module, next_pass)  # verifies the ops
+            if not self.args.disable_verify:
+                verify_layouts(module)
+
+        self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        self.pending_output = _PendingOutput()
+        return self.pending_output
+
+    def run(self) -> None:
+        output_file = self.args.output_file
+        if output_file is not None and _same_file(self.args.input_file, output_file):
+            raise ValueError(
+                f"-o {output_file} is the input file; layout-opt never overwrites its input"
+            )
+        self.pending_output: _PendingOutput | None = None
+        super().run()
+        if output_file is not None and self.pending_output is not None:
+            _write_atomically(output_file, self.pending_output.getvalue())
+
+
+def _same_file(input_file: str | None, output_file: str) -> bool:
+    if input_file is None or not os.path.exists(output_file):
+        return False
+    return os.path.samefile(input_file, output_file)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write to a temporary file next to `path`, then rename: readers never see half a file."""
+    directory = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".layout-opt-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _print_diagnostic(error: DiagnosticException) -> None:
+    """The message, then (as xDSL's verifier attaches them) the IR with the message under
+    the offending op."""
+    print(error, file=sys.stderr)
+    for note in getattr(error, "__notes__", ()):
+        print(note, file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console script entry point; returns the exit code (0 success, 1 any error)."""
+    try:
+        LayoutOptMain(args=argv).run()
+    except ParseError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except DiagnosticException as error:
+        _print_diagnostic(error)
+        return 1
+    except ArgSpecParseError as error:  # a BaseException in xDSL: a malformed -p pipeline
+        print(f"layout-opt: error: {error}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as error:
+        print(f"layout-opt: error: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:
+        if os.environ.get(TRACEBACK_VARIABLE):
+            traceback.print_exc()
+        else:
+            print(
+                f"layout-opt: internal error: {type(error).__name__}: {error} "
+                f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
+                file=sys.stderr,
+            )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
