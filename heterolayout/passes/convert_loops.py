@@ -2,9 +2,10 @@
 layouts, and the pad fill of a new physical buffer.
 
 A convert walks the destination in its memory order. For a blocked destination the loops
-run over its physical dims and rebuild each logical index from its digits, so the source
-index code simplifies to plain sums and the destination needs none; pad slots receive the
-pad value. Other destinations are pre-filled with their pad and walked in logical order.
+run over its physical dims and rebuild each logical index from its digits, so the index code
+simplifies to plain sums on the source side and to the loop variables on the destination
+side; pad slots receive the pad value. Other destinations are pre-filled with their pad and
+walked in logical order.
 """
 
 from __future__ import annotations
@@ -13,24 +14,16 @@ import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
-from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode
-from heterolayout.passes.physical import physical_exprs
+from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
+from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 Insert = Callable[[Operation], None]
-
-
-def constant_of(value: int | float, element: Attribute) -> arith.ConstantOp:
-    if isinstance(element, IntegerType):
-        return arith.ConstantOp(IntegerAttr(int(value), element))
-    if isinstance(element, IndexType):
-        return arith.ConstantOp(IntegerAttr(int(value), IndexType()))
-    return arith.ConstantOp(FloatAttr(float(value), element))  # type: ignore[arg-type]
 
 
 class LoopNest:
@@ -74,8 +67,8 @@ def _appender(block: Block) -> Insert:
 def extents_of(
     layout: Layout, physical: SSAValue, physical_dims: bool, nest: LoopNest, insert: Insert
 ) -> list[SSAValue]:
-    """Loop extents: the physical (storage) dims, or the logical dims, of a buffer."""
-    shape = layout.storage_shape if physical_dims else layout.logical_shape
+    """Loop extents: the physical dims (lanes included), or the logical dims, of a buffer."""
+    shape = layout.physical_shape if physical_dims else layout.logical_shape
     values = []
     for position, extent in enumerate(shape):
         if extent is not None:
@@ -92,16 +85,10 @@ def _bare_position(layout: Layout, dim: int) -> int:
     return layout.index_map.results.index(AffineExpr.dimension(dim))
 
 
-def fill(
-    physical: SSAValue,
-    layout: Layout,
-    value: int | float,
-    element: Attribute,
-    insert: Insert,
-) -> None:
-    """Store `value` into every slot of a physical buffer, in memory order."""
+def fill(physical: SSAValue, layout: Layout, insert: Insert) -> None:
+    """Store the all-pad slot value into every slot of a physical buffer, in memory order."""
     nest = LoopNest(insert)
-    constant = constant_of(value, element)
+    constant = pad_constant(layout, physical.type.element_type)  # type: ignore[attr-defined]
     insert(constant)
     shape = physical.type.get_shape()  # type: ignore[attr-defined]
     extents = [
@@ -121,72 +108,47 @@ def _dynamic_extent(physical: SSAValue, position: int, nest: LoopNest, insert: I
     return dim.result
 
 
-def access_indices(
-    layout: Layout,
-    logical: Sequence[AffineExpr],
-    leaves: IndexLeaves,
-    insert: Insert,
-    mode: IndexMode,
-    flatten: bool,
-) -> list[SSAValue]:
-    exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flatten)]
-    return IndexEmitter(leaves, insert, mode).emit_all(exprs)
-
-
 def convert(
-    source: SSAValue,
-    source_layout: Layout,
-    source_flat: bool,
-    destination: SSAValue,
-    destination_layout: Layout,
-    destination_flat: bool,
-    element: Attribute,
+    source: ElementAccess,
+    destination: ElementAccess,
     insert: Insert,
-    mode: IndexMode,
 ) -> None:
-    """Copy the logical contents of `source` into `destination` (physical buffers)."""
+    """Copy the logical contents of one physical buffer into another."""
     nest = LoopNest(insert)
-    terms = destination_layout.blocked_terms
+    layout = destination.layout
+    terms = layout.blocked_terms
     if terms is None:
-        if destination_layout.size != destination_layout.logical_size:
-            fill(destination, destination_layout, destination_layout.pad, element, insert)
-        extents = extents_of(destination_layout, destination, False, nest, insert)
+        if layout.size != layout.logical_size:
+            fill(destination.buffer, layout, insert)
+        extents = extents_of(layout, destination.buffer, False, nest, insert)
 
         def logical_body(ivs: list[SSAValue], add: Insert) -> None:
             leaves = IndexLeaves()
             logical = [leaves.leaf(iv) for iv in ivs]
-            for position, extent in enumerate(destination_layout.logical_shape):
-                if extent is not None:
-                    leaves.ranges[position] = (0, extent - 1)
-            _move(source, source_layout, source_flat, destination, destination_layout,
-                  destination_flat, logical, leaves, add, mode)
+            _move(source, destination, logical, leaves, add)
 
         nest.build(extents, logical_body)
         return
 
-    extents = extents_of(destination_layout, destination, True, nest, insert)
+    extents = extents_of(layout, destination.buffer, True, nest, insert)
 
     def blocked_body(ivs: list[SSAValue], add: Insert) -> None:
         leaves = IndexLeaves()
         digits = [leaves.leaf(iv) for iv in ivs]
-        for position, extent in enumerate(destination_layout.storage_shape):
-            if extent is not None:
-                leaves.ranges[position] = (0, extent - 1)
-        logical = _logical_from_digits(destination_layout, digits)
+        logical = _logical_from_digits(layout, digits)
         padded = [
-            d for d, extent in enumerate(destination_layout.logical_shape)
+            d for d, extent in enumerate(layout.logical_shape)
             if extent is not None and extent % block_product(terms, d)
         ]
         if not padded:
-            _move(source, source_layout, source_flat, destination, destination_layout,
-                  destination_flat, logical, leaves, add, mode, digits)
+            _move(source, destination, logical, leaves, add)
             return
-        emitter = IndexEmitter(leaves, add, mode)
+        emitter = IndexEmitter(leaves, add, destination.mode)
         condition: SSAValue | None = None
         for d in padded:
             inside = arith.CmpiOp(
-                emitter.emit(emitter.simplifier.simplify(logical[d])),
-                emitter.emit(AffineExpr.constant(destination_layout.logical_shape[d])),  # type: ignore[arg-type]
+                emitter.emit(emitter.best_form(logical[d])),
+                emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
                 "ult",
             )
             add(inside)
@@ -199,58 +161,25 @@ def convert(
         assert condition is not None
         then_block, else_block = Block(), Block()
         add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _move(source, source_layout, source_flat, destination, destination_layout,
-              destination_flat, logical, leaves, then_block.add_op, mode, digits)
+        _move(source, destination, logical, leaves, then_block.add_op)
         then_block.add_op(scf.YieldOp())
-        pad = constant_of(destination_layout.pad, element)
+        pad = scalar_constant(layout.pad, destination.element)
         else_block.add_op(pad)
-        store_at = _digit_indices(destination_layout, digits, leaves, else_block.add_op, mode,
-                                  destination_flat)
-        else_block.add_op(memref.StoreOp.get(pad.result, destination, store_at))
+        destination.store(pad.result, logical, leaves, else_block.add_op)
         else_block.add_op(scf.YieldOp())
 
     nest.build(extents, blocked_body)
 
 
 def _move(
-    source: SSAValue,
-    source_layout: Layout,
-    source_flat: bool,
-    destination: SSAValue,
-    destination_layout: Layout,
-    destination_flat: bool,
+    source: ElementAccess,
+    destination: ElementAccess,
     logical: Sequence[AffineExpr],
     leaves: IndexLeaves,
     add: Insert,
-    mode: IndexMode,
-    digits: Sequence[AffineExpr] | None = None,
 ) -> None:
-    load_at = access_indices(source_layout, logical, leaves, add, mode, source_flat)
-    load = memref.LoadOp.get(source, load_at)
-    add(load)
-    if digits is not None:
-        store_at = _digit_indices(destination_layout, digits, leaves, add, mode, destination_flat)
-    else:
-        store_at = access_indices(destination_layout, logical, leaves, add, mode, destination_flat)
-    add(memref.StoreOp.get(load.res, destination, store_at))
-
-
-def _digit_indices(
-    layout: Layout,
-    digits: Sequence[AffineExpr],
-    leaves: IndexLeaves,
-    add: Insert,
-    mode: IndexMode,
-    flatten: bool,
-) -> list[SSAValue]:
-    """The destination's own loop variables are its physical index (or its flat offset)."""
-    if not flatten:
-        return IndexEmitter(leaves, add, mode).emit_all(list(digits))
-    offset: AffineExpr = AffineExpr.constant(0)
-    for digit, extent in zip(digits, layout.storage_shape, strict=True):
-        assert extent is not None
-        offset = offset * extent + digit
-    return IndexEmitter(leaves, add, mode).emit_all([offset])
+    value = source.load(logical, leaves, add)
+    destination.store(value, logical, leaves, add)
 
 
 def _logical_from_digits(layout: Layout, digits: Sequence[AffineExpr]) -> list[AffineExpr]:

@@ -41,7 +41,8 @@ from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert_loops import access_indices, convert, fill
+from heterolayout.passes.convert_loops import convert, fill
+from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode, constant_index
 from heterolayout.passes.index_simplify import IndexSimplifier
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
@@ -102,6 +103,8 @@ class Lowering:
     flatten: bool
     layouts: dict[SSAValue, Layout] = field(default_factory=dict)
     flattened: set[SSAValue] = field(default_factory=set)
+    elements: dict[SSAValue, Attribute] = field(default_factory=dict)
+    """The logical element type of each retyped value (packed buffers hold containers)."""
     pad_fills: list[tuple[memref.AllocOp | memref.AllocaOp, Layout]] = field(default_factory=list)
 
     # ---- step 1: what cannot be lowered --------------------------------------------------
@@ -135,12 +138,6 @@ class Lowering:
                     )
 
     def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
-        if layout.packing is not None:
-            fail(
-                op,
-                f"layout-lower: packed layouts ({layout.packing}) are not supported yet, in "
-                f"{op.name} on {value.type}",
-            )
         if self.flatten and layout.is_dynamic:
             fail(op, f"layout-lower: flatten=true needs static shapes, {value.type} has '?'")
 
@@ -175,8 +172,10 @@ class Lowering:
         layout = _layout(value.type)
         if layout is None:
             return value
+        element = value.type.element_type  # type: ignore[attr-defined]
         new = Rewriter.replace_value_with_new_type(value, self._physical(value.type))
         self.layouts[new] = layout
+        self.elements[new] = element
         if self.flatten:
             self.flattened.add(new)
         return new
@@ -198,7 +197,8 @@ class Lowering:
         self.layouts[new.memref] = layout
         if self.flatten:
             self.flattened.add(new.memref)
-        if layout.size != layout.logical_size:
+        self.elements[new.memref] = op.memref.type.element_type  # type: ignore[attr-defined]
+        if layout.size != layout.logical_size or layout.packing is not None:
             self.pad_fills.append((new, layout))
 
     def _retype_global(self, op: memref.GlobalOp) -> None:
@@ -207,20 +207,26 @@ class Lowering:
             return
         physical = self._physical(op.type)
         assert isinstance(physical, MemRefType)
+        if layout.packing is not None and layout.packing.is_vector:
+            fail(
+                op,
+                f"layout-lower: memref.global @{op.sym_name.data} has a vector-packed layout; "
+                "MLIR's dense initializers cannot hold vectors (use an integer container)",
+            )
         initial = op.initial_value
         if isinstance(initial, DenseIntOrFPElementsAttr):
             logical = _dense_array(initial, layout)
-            packed = layout.pack(logical)
-            initial = DenseIntOrFPElementsAttr.from_list(
-                type(initial.type)(physical.element_type, physical.get_shape()),  # type: ignore[call-arg]
-                packed.ravel().tolist(),
-            )
-        elif layout.size != layout.logical_size:
-            # An uninitialised global still has defined pad slots.
-            count = int(np.prod(physical.get_shape()))
-            initial = DenseIntOrFPElementsAttr.from_list(
-                _tensor_type(physical), [layout.pad] * count
-            )
+        elif layout.size != layout.logical_size or layout.packing is not None:
+            # An uninitialised global still has defined pad slots and unused bits.
+            logical = np.full(layout.logical_shape, layout.pad)  # type: ignore[arg-type]
+        else:
+            logical = None
+        if logical is not None:
+            words = layout.pack(logical).ravel().tolist()
+            if layout.packing is not None:
+                width = layout.packing.container_bits
+                words = [w - (1 << width) if w >> (width - 1) else w for w in words]
+            initial = DenseIntOrFPElementsAttr.from_list(_tensor_type(physical), words)
         op.properties["type"] = physical
         op.properties["initial_value"] = initial
 
@@ -244,19 +250,16 @@ class Lowering:
             elif isinstance(op, memref.CastOp):
                 self._lower_cast(op)
         for allocation, layout in self.pad_fills:
-            element = allocation.memref.type.element_type  # type: ignore[attr-defined]
-            fill(allocation.memref, layout, layout.pad, element, _inserter_after(allocation))
+            fill(allocation.memref, layout, _inserter_after(allocation))
 
     def _layout_of(self, value: SSAValue) -> Layout | None:
         return self.layouts.get(value)
 
-    def _indices(
-        self, op: Operation, value: SSAValue, layout: Layout, logical: Sequence[AffineExpr],
-        leaves: IndexLeaves,
-    ) -> list[SSAValue]:
-        return access_indices(
-            layout, logical, leaves, _inserter_before(op), self.mode, value in self.flattened
-        )
+    def _access(self, buffer: SSAValue, layout: Layout) -> ElementAccess:
+        element = self.elements.get(buffer)
+        if element is None:
+            element = buffer.type.element_type  # type: ignore[attr-defined]
+        return ElementAccess(buffer, layout, buffer in self.flattened, self.mode, element)
 
     def _lower_memref_access(self, op: memref.LoadOp | memref.StoreOp) -> None:
         layout = self._layout_of(op.memref)
@@ -265,11 +268,22 @@ class Lowering:
         leaves = IndexLeaves()
         logical = [leaves.recover(i) for i in op.indices]
         leaves.bound_bare_indices(logical, layout.logical_shape)
-        indices = self._indices(op, op.memref, layout, logical, leaves)
-        if isinstance(op, memref.LoadOp):
-            Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
+        self._replace_access(op, layout, logical, leaves)
+
+    def _replace_access(
+        self,
+        op: Operation,
+        layout: Layout,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+    ) -> None:
+        access = self._access(op.memref, layout)  # type: ignore[attr-defined]
+        insert = _inserter_before(op)
+        if isinstance(op, (memref.LoadOp, affine.LoadOp)):
+            op.results[0].replace_all_uses_with(access.load(logical, leaves, insert))
         else:
-            Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+            access.store(op.value, logical, leaves, insert)  # type: ignore[attr-defined]
+        Rewriter.erase_op(op)
 
     def _lower_affine_access(self, op: affine.LoadOp | affine.StoreOp) -> None:
         layout = self._layout_of(op.memref)
@@ -279,8 +293,8 @@ class Lowering:
         logical = leaves.map_results(op.map.data, list(op.indices))
         leaves.bound_bare_indices(logical, layout.logical_shape)
         flat = op.memref in self.flattened
-        exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
-        if self.mode == "affine":
+        if self.mode == "affine" and layout.packing is None:
+            exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
             simplifier = leaves.simplifier()
             access_map = AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
             if isinstance(op, affine.LoadOp):
@@ -290,11 +304,7 @@ class Lowering:
             Rewriter.replace_op(op, new)
             return
         # affine.load may take only affine dims and symbols: computed indices need memref ops.
-        indices = IndexEmitter(leaves, _inserter_before(op), self.mode).emit_all(exprs)
-        if isinstance(op, affine.LoadOp):
-            Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
-        else:
-            Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+        self._replace_access(op, layout, logical, leaves)
 
     def _lower_vector_access(
         self, op: vector.LoadOp | vector.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp
@@ -320,23 +330,21 @@ class Lowering:
         leaves.bound_bare_indices(logical, layout.logical_shape)
         flat = base in self.flattened
         insert = _inserter_before(op)
-        if self._contiguous(layout, logical, leaves, length, flat):
+        if layout.packing is None and self._contiguous(layout, logical, leaves, length, flat):
             Rewriter.replace_op(op, self._vector_access(
                 is_affine, is_load, base, stored, vector_type, layout, logical, leaves, insert, flat
             ))
             return
+        access = self._access(base, layout)
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = [*logical[:-1], logical[-1] + lane]
-            indices = access_indices(layout, shifted, leaves, insert, self.mode, flat)
             if is_load:
-                load = memref.LoadOp.get(base, indices)
-                insert(load)
-                elements.append(load.res)
+                elements.append(access.load(shifted, leaves, insert))
             else:
                 extract = vector.ExtractOp(stored, [lane], vector_type.element_type)  # type: ignore[arg-type]
                 insert(extract)
-                insert(memref.StoreOp.get(extract.result, base, indices))
+                access.store(extract.result, shifted, leaves, insert)
         if is_load:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
@@ -358,7 +366,8 @@ class Lowering:
             if is_load:
                 return affine.VectorLoadOp(base, leaves.values, access_map, vector_type)  # type: ignore[arg-type]
             return affine.VectorStoreOp(stored, base, leaves.values, access_map)  # type: ignore[arg-type]
-        indices = access_indices(layout, logical, leaves, insert, self.mode, flat)
+        exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)]
+        indices = IndexEmitter(leaves, insert, self.mode).emit_all(exprs)
         if is_load:
             return vector.LoadOp(base, indices, vector_type)
         return vector.StoreOp(stored, base, indices)  # type: ignore[arg-type]
@@ -409,15 +418,13 @@ class Lowering:
         Rewriter.replace_op(op, memref.DimOp.from_source_and_index(op.source, index))
 
     def _lower_convert(self, op: Operation, source: SSAValue, destination: SSAValue) -> None:
-        source_layout = self._layout_of(source) or identity_layout(source.type)  # type: ignore[arg-type]
-        destination_layout = self._layout_of(destination) or identity_layout(destination.type)  # type: ignore[arg-type]
-        element = destination.type.element_type  # type: ignore[attr-defined]
-        convert(
-            source, source_layout, source in self.flattened,
-            destination, destination_layout, destination in self.flattened,
-            element, _inserter_before(op), self.mode,
-        )
+        convert(self._access_any(source), self._access_any(destination), _inserter_before(op))
         Rewriter.erase_op(op)
+
+    def _access_any(self, buffer: SSAValue) -> ElementAccess:
+        """Plain memrefs take part in conversions with the identity layout."""
+        layout = self._layout_of(buffer) or identity_layout(buffer.type)  # type: ignore[arg-type]
+        return self._access(buffer, layout)
 
     def _lower_copy(self, op: memref.CopyOp) -> None:
         source_layout, destination_layout = self._layout_of(op.source), self._layout_of(op.destination)

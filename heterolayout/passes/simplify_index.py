@@ -23,7 +23,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from heterolayout.passes.index_code import DIVISIONS, IndexEmitter, IndexLeaves, constant_index, cost
+from heterolayout.passes.index_code import (
+    DIVISIONS,
+    IndexEmitter,
+    IndexLeaves,
+    constant_index,
+    cost,
+)
 
 ACCESSES = (memref.LoadOp, memref.StoreOp, vector.LoadOp, vector.StoreOp)
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, *DIVISIONS)
