@@ -1,6 +1,6 @@
 """Conversions that undo each other: `convert A→B` then `convert B→A'` with nothing in
 between that touches A or B. The second becomes a copy A→A' (or nothing when A' is A), and
-the first goes too when B has no other use, taking B's allocation with it."""
+the first goes too when B is a local allocation with no other use, taking it along."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def _fold_from(first: ConvertOp) -> None:
     else:
         Rewriter.replace_op(second, memref.CopyOp(source, target))
     other_uses = [u.operation for u in middle.uses if u.operation is not first]
-    if all(isinstance(u, memref.DeallocOp) for u in other_uses):
+    allocation = middle.owner
+    local = isinstance(allocation, (memref.AllocOp, memref.AllocaOp))
+    if local and all(isinstance(u, memref.DeallocOp) for u in other_uses):
         Rewriter.erase_op(first)
-        allocation = middle.owner
-        if isinstance(allocation, (memref.AllocOp, memref.AllocaOp)):
-            for user in other_uses:
-                Rewriter.erase_op(user)
-            Rewriter.erase_op(allocation)
+        for user in other_uses:
+            Rewriter.erase_op(user)
+        Rewriter.erase_op(allocation)
 
 
 def _next_touching(op: Operation, values: set[SSAValue]) -> Operation | None:

@@ -118,7 +118,7 @@ def convert(
     layout = destination.layout
     terms = layout.blocked_terms
     if terms is None:
-        if layout.size != layout.logical_size:
+        if layout.has_pad_slots:
             fill(destination.buffer, layout, insert)
         extents = extents_of(layout, destination.buffer, False, nest, insert)
 

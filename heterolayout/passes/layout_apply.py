@@ -103,13 +103,14 @@ class Application:
 
     def _convert_at_entry(self, function: func.FuncOp, argument: BlockArgument, wanted: MemRefType) -> None:
         """A public signature stays: the body works on a converted copy, written back on return
-        when the function writes it."""
+        when the function writes it. Returning the argument still returns the caller's buffer."""
         block = function.body.blocks[0]
-        uses = list(argument.uses)
+        uses = [u for u in argument.uses if not isinstance(u.operation, func.ReturnOp)]
         writes = _may_write(argument)
-        allocation = memref.AllocOp(_dynamic_sizes(argument, block), [], wanted)
-        Rewriter.insert_op(allocation, InsertPoint.at_start(block))
-        Rewriter.insert_op(ConvertOp(argument, allocation.memref), InsertPoint.after(allocation))
+        sizes, size_ops = _dynamic_sizes(argument)
+        allocation = memref.AllocOp(sizes, [], wanted)
+        entry = [*size_ops, allocation, ConvertOp(argument, allocation.memref)]
+        Rewriter.insert_op(entry, InsertPoint.at_start(block))
         for use in uses:
             use.operation.operands[use.index] = allocation.memref
         for op in list(function.walk()):
@@ -165,6 +166,17 @@ class Application:
             if carried.type != value.type:
                 fail(op, "layout-apply: a loop-carried buffer would change its layout between iterations")
         elif isinstance(parent, scf.IfOp):
+            yielded = {
+                block.last_op.operands[index].type  # type: ignore[union-attr]
+                for region in parent.regions
+                for block in region.blocks
+            }
+            if len(yielded) != 1:
+                fail(
+                    op,
+                    "layout-apply: the branches of scf.if yield buffers of different layouts "
+                    f"({', '.join(sorted(str(t) for t in yielded))}); assign one layout to both",
+                )
             self._retype(parent.results[index], value.type)
 
     def _propagate_return(self, op: func.ReturnOp, index: int, value: SSAValue) -> None:
@@ -174,8 +186,7 @@ class Application:
         if declared == value.type:
             return
         if is_public(function):
-            copy = memref.AllocOp(_dynamic_sizes(value, None, before=op), [], declared)
-            Rewriter.insert_op(copy, InsertPoint.before(op))
+            copy = _allocate_like(value, declared, op)
             Rewriter.insert_op(ConvertOp(value, copy.memref), InsertPoint.before(op))
             op.operands[index] = copy.memref
             return
@@ -228,8 +239,7 @@ class Application:
     def _convert_around_call(
         self, call: func.CallOp, index: int, operand: SSAValue, wanted: MemRefType, callee: func.FuncOp
     ) -> None:
-        temporary = memref.AllocOp(_dynamic_sizes(operand, None, before=call), [], wanted)
-        Rewriter.insert_op(temporary, InsertPoint.before(call))
+        temporary = _allocate_like(operand, wanted, call)
         Rewriter.insert_op(ConvertOp(operand, temporary.memref), InsertPoint.before(call))
         call.operands[index] = temporary.memref
         anchor: Operation = call
@@ -243,33 +253,37 @@ class Application:
         """A call result typed with a layout its callee does not return: convert after the call."""
         wanted = result.type
         new = Rewriter.replace_value_with_new_type(result, declared)
-        copy = memref.AllocOp(_dynamic_sizes(new, None, before=call), [], wanted)
-        Rewriter.insert_op(copy, InsertPoint.after(call))
+        sizes, size_ops = _dynamic_sizes(new)
+        copy = memref.AllocOp(sizes, [], wanted)
         convert = ConvertOp(new, copy.memref)
-        Rewriter.insert_op(convert, InsertPoint.after(copy))
+        Rewriter.insert_op([*size_ops, copy, convert], InsertPoint.after(call))
         for use in list(new.uses):
             if use.operation is not convert:
                 use.operation.operands[use.index] = copy.memref
 
 
-def _dynamic_sizes(value: SSAValue, block: Block | None, before: Operation | None = None) -> list[SSAValue]:
-    """`memref.dim` of every `?` of `value`, inserted at the start of `block` or before `before`."""
+def _dynamic_sizes(value: SSAValue) -> tuple[list[SSAValue], list[Operation]]:
+    """`memref.dim` of every `?` of `value`, and the ops that compute them (to insert)."""
     memref_type = value.type
     assert isinstance(memref_type, MemRefType)
     sizes: list[SSAValue] = []
+    ops: list[Operation] = []
     for position, extent in enumerate(memref_type.get_shape()):
         if extent >= 0:
             continue
         index = arith.ConstantOp(IntegerAttr(position, IndexType()))
         dim = memref.DimOp.from_source_and_index(value, index)
-        for op in (index, dim):
-            if before is not None:
-                Rewriter.insert_op(op, InsertPoint.before(before))
-            else:
-                assert block is not None
-                Rewriter.insert_op(op, InsertPoint.at_start(block) if op is index else InsertPoint.after(index))
+        ops += [index, dim]
         sizes.append(dim.result)
-    return sizes
+    return sizes, ops
+
+
+def _allocate_like(value: SSAValue, memref_type: Attribute, before: Operation) -> memref.AllocOp:
+    """A new buffer of `memref_type` with `value`'s dynamic sizes, inserted before `before`."""
+    sizes, size_ops = _dynamic_sizes(value)
+    allocation = memref.AllocOp(sizes, [], memref_type)
+    Rewriter.insert_op([*size_ops, allocation], InsertPoint.before(before))
+    return allocation
 
 
 def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:

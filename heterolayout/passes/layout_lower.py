@@ -46,6 +46,7 @@ from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode, constant_index
 from heterolayout.passes.index_simplify import IndexSimplifier
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
+from heterolayout.passes.simplify_index import erase_dead_index_code
 
 ACCESS_OPS = (
     memref.LoadOp,
@@ -110,6 +111,15 @@ class Lowering:
     # ---- step 1: what cannot be lowered --------------------------------------------------
     def check(self, module: ModuleOp) -> None:
         for op in module.walk():
+            if isinstance(op, func.FuncOp) and self.flatten:
+                for memref_type in [*op.function_type.inputs.data, *op.function_type.outputs.data]:
+                    layout = _layout(memref_type)
+                    if layout is not None and layout.is_dynamic:
+                        fail(
+                            op,
+                            f"layout-lower: flatten=true needs static shapes, but @{op.sym_name.data} "
+                            f"takes or returns {memref_type}",
+                        )
             if isinstance(op, func.FuncOp) and op.is_declaration:
                 types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
                 if any(_layout(t) is not None for t in types):
@@ -192,13 +202,17 @@ class Lowering:
             if extent is None:
                 (dim,) = result.used_dims()
                 ordered.append(dynamic[logical_dynamic.index(dim)])
-        new = type(op)(ordered, list(op.symbol_operands), physical, op.alignment)
+        new = type(op).build(
+            operands=[ordered, list(op.symbol_operands)],
+            result_types=[physical],
+            properties={"alignment": op.alignment} if op.alignment is not None else {},
+        )
         Rewriter.replace_op(op, new)
         self.layouts[new.memref] = layout
         if self.flatten:
             self.flattened.add(new.memref)
         self.elements[new.memref] = op.memref.type.element_type  # type: ignore[attr-defined]
-        if layout.size != layout.logical_size or layout.packing is not None:
+        if layout.has_pad_slots or layout.packing is not None:
             self.pad_fills.append((new, layout))
 
     def _retype_global(self, op: memref.GlobalOp) -> None:
@@ -216,7 +230,7 @@ class Lowering:
         initial = op.initial_value
         if isinstance(initial, DenseIntOrFPElementsAttr):
             logical = _dense_array(initial, layout)
-        elif layout.size != layout.logical_size or layout.packing is not None:
+        elif layout.has_pad_slots or layout.packing is not None:
             # An uninitialised global still has defined pad slots and unused bits.
             logical = np.full(layout.logical_shape, layout.pad)  # type: ignore[arg-type]
         else:
@@ -501,4 +515,5 @@ class LayoutLowerPass(ModulePass):
         except LayoutError as error:
             raise PassFailedException(f"layout-lower: {error}") from None
         CanonicalizePass().apply(ctx, op)
+        erase_dead_index_code(op)
         CommonSubexpressionElimination().apply(ctx, op)

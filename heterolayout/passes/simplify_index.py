@@ -70,11 +70,11 @@ class SimplifyIndexPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier([SimplifyAccessIndices()]), apply_recursively=False
         ).rewrite_module(op)
-        _erase_dead_index_code(op)
+        erase_dead_index_code(op)
         region_dce(op.body)
 
 
-def _erase_dead_index_code(module: ModuleOp) -> None:
+def erase_dead_index_code(module: ModuleOp) -> None:
     """xDSL gives divisions and remainders no `Pure` trait (they trap on zero), so generic DCE
     keeps them; an unused one by a non-zero constant is safe to drop."""
     changed = True
