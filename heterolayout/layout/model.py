@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -22,6 +23,9 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.packing import Packing
+
+if TYPE_CHECKING:
+    from heterolayout.layout.targets import TargetSpec
 
 Shape = tuple[int | None, ...]
 
@@ -41,6 +45,9 @@ class Layout:
     dtype: ElementType | None = None
     packing: Packing | None = None
     dim_names: str | None = field(default=None, compare=False)
+    target: TargetSpec | None = field(default=None, compare=False, repr=False)
+    """The `#layout.tpu` / `#layout.partition` parameters that built it (provenance, like
+    `dim_names`: what the notations name it by; not part of what the layout does)."""
 
     @staticmethod
     def create(
@@ -177,6 +184,14 @@ class Layout:
             assert self.dtype is not None
             return containers * -(-self.physical_shape[-1] * self.dtype.bits // 8)  # type: ignore[operator]
         return containers * self.packing.storage_dtype.itemsize
+
+    @property
+    def has_pad_slots(self) -> bool:
+        """Whether some physical slot holds no logical element. `?` dims carry no padding,
+        so a dynamic layout answers for any extent of them."""
+        if not self.is_dynamic:
+            return self.size != self.logical_size
+        return self.specialize([1 if e is None else e for e in self.logical_shape]).has_pad_slots
 
     @property
     def padding_share(self) -> float:
