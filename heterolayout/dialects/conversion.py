@@ -26,8 +26,10 @@ from heterolayout.dialects.layout import (
     ChunkedLayoutAttr,
     LayoutAttr,
     MapLayoutAttr,
+    PartitionLayoutAttr,
     StridedLayoutAttr,
     TagLayoutAttr,
+    TpuLayoutAttr,
 )
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
@@ -36,6 +38,7 @@ from heterolayout.layout.maps import format_strided, strides_of
 from heterolayout.layout.model import Layout
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.render import spec_text
+from heterolayout.layout.targets import PartitionSpec, TpuSpec, recognize
 
 Extent = int | None
 
@@ -96,10 +99,16 @@ def _row_major_strides(shape: tuple[Extent, ...]) -> tuple[Extent, ...]:
 
 
 def preferred_kind(layout: Layout) -> str:
-    """The most telling notation: a tag when the dims have names, chunked for other
-    blockings, strided for pure strides, else a map."""
+    """The most telling notation: a tag when the dims have names, a target layout (tpu,
+    partition) when one builds it, chunked for other blockings, strided for pure strides,
+    else a map."""
+    if layout.blocked_terms is not None and layout.dim_names:
+        return "tag"
+    target = recognize(layout)
+    if target is not None:
+        return "tpu" if isinstance(target, TpuSpec) else "partition"
     if layout.blocked_terms is not None:
-        return "tag" if layout.dim_names else "chunked"
+        return "chunked"
     if layout.physical_rank == 1 and spec_text(layout, "strided") is not None:
         return "strided"
     return "map"
@@ -133,7 +142,14 @@ def layout_attr(layout: Layout, kind: str | None = None) -> LayoutAttr:
         strided = strides_of(layout.index_map)
         assert strided is not None
         return StridedLayoutAttr(strided[0], strided[1], **common)
-    raise LayoutError(f"unknown layout kind '{kind}' (expected tag, chunked, map or strided)")
+    target = recognize(layout)
+    if kind == "tpu" and isinstance(target, TpuSpec):
+        return TpuLayoutAttr.from_spec(target, **common)
+    if kind == "partition" and isinstance(target, PartitionSpec):
+        return PartitionLayoutAttr.from_spec(target, **common)
+    raise LayoutError(
+        f"unknown layout kind '{kind}' (expected tag, chunked, map, strided, tpu or partition)"
+    )
 
 
 def with_layout(memref_type: MemRefType, layout: Attribute | None) -> MemRefType:

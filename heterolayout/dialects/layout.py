@@ -55,6 +55,14 @@ from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.tags import TagError, parse_tag
+from heterolayout.layout.targets import (
+    PARTITION_KINDS,
+    PARTITION_PARAMETERS,
+    TPU_PARAMETERS,
+    TPU_STRIDE_KINDS,
+    PartitionSpec,
+    TpuSpec,
+)
 
 PadAttr = IntAttr | FloatData | NoneAttr
 Extent = int | None
@@ -159,7 +167,9 @@ class LayoutAttr(MemRefLayoutAttr, ParametrizedAttribute, ABC):
         parser.parse_punctuation("<", f" after #{cls.name}")
         body = cls.parse_body(parser)
         keywords: dict[str, Attribute] = {}
-        while parser.parse_optional_punctuation(",") is not None:
+        first_keyword = not body  # a kind without a body starts with its first keyword
+        while first_keyword or parser.parse_optional_punctuation(",") is not None:
+            first_keyword = False
             key_start = parser.pos
             key = parser.parse_identifier(f" (a parameter of #{cls.name})")
             allowed = (*cls.EXTRA_PARAMETERS, "pad", "pack", "bit_order")
@@ -547,6 +557,299 @@ class StridedLayoutAttr(LayoutAttr):
         printer.print_string(f", offset = {self.get_offset()}")
 
 
+class _TargetLayoutAttr(LayoutAttr, ABC):
+    """What the target kinds share: the map needs the memref's shape (and, for `tpu`, its
+    element type), so `index_map()` has none and `to_layout` goes straight to the model."""
+
+    def index_map(self) -> AffineMap:
+        raise LayoutError(
+            f"#{self.name}: the index map depends on the memref's shape; "
+            "take it from layout_of(memref type) instead"
+        )
+
+    def to_layout(self, shape: Sequence[Extent], dtype: str | None) -> Layout:
+        return parse_layout(str(self), tuple(shape), dtype=dtype)
+
+    def check_body(self) -> None:
+        try:
+            self.spec()
+        except LayoutError as error:
+            raise LayoutError(str(error).removeprefix(f"#{self.name}: ")) from None
+
+    @abstractmethod
+    def spec(self) -> TpuSpec | PartitionSpec:
+        """The checked parameters (raises LayoutError)."""
+
+    @abstractmethod
+    def spec_text(self) -> str:
+        """The parameters' text, checked or not (errors print the attribute too)."""
+
+    def print_body(self, printer: Printer) -> None:
+        printer.print_string(self.spec_text())
+
+
+def _optional_int(value: Attribute | None) -> int | None:
+    return value.data if isinstance(value, IntAttr) else None
+
+
+def _ints(values: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+    return tuple(v.data for v in values.data)
+
+
+@irdl_attr_definition
+class TpuLayoutAttr(_TargetLayoutAttr):
+    """`#layout.tpu<lanes = 4, start = 2, stride = aligned>`: Sophgo TPU local memory, an NCHW
+    tensor over X lanes (NPUs); also `lmem`, `address`, `matrix = W` and `mode = "4N"`."""
+
+    name = "layout.tpu"
+    KIND = "tpu"
+    EXTRA_PARAMETERS = TPU_PARAMETERS
+    lanes: IntAttr | NoneAttr
+    start: IntAttr
+    stride: StringAttr | ArrayAttr[IntAttr]
+    lmem: IntAttr | NoneAttr
+    address: IntAttr | NoneAttr
+    matrix: IntAttr | NoneAttr
+    mode: StringAttr | NoneAttr
+
+    @staticmethod
+    def from_spec(
+        spec: TpuSpec,
+        *,
+        pad: int | float | Attribute | None = None,
+        pack: str | Attribute | None = None,
+        bit_order: str | StringAttr | None = None,
+    ) -> TpuLayoutAttr:
+        return TpuLayoutAttr.new((*_common(pad, pack, bit_order), *_tpu_parameters(spec)))
+
+    def _raw(self) -> dict[str, object]:
+        stride = self.stride.data if isinstance(self.stride, StringAttr) else _ints(self.stride)
+        return {
+            "lanes": _optional_int(self.lanes),
+            "start": self.start.data,
+            "stride": stride,
+            "lmem": _optional_int(self.lmem),
+            "address": _optional_int(self.address),
+            "matrix": _optional_int(self.matrix),
+            "mode": self.mode.data if isinstance(self.mode, StringAttr) else None,
+        }
+
+    def spec(self) -> TpuSpec:
+        return TpuSpec.create(**self._raw())  # type: ignore[arg-type]
+
+    def spec_text(self) -> str:
+        return TpuSpec(**self._raw()).text()  # type: ignore[arg-type]
+
+    @property
+    def rank(self) -> int:
+        return self.spec().rank
+
+    @classmethod
+    def parse_body(cls, parser: AttrParser) -> dict[str, Attribute]:
+        return {}
+
+    @classmethod
+    def parse_keyword_value(cls, parser: AttrParser, key: str) -> Attribute:
+        if key == "stride":
+            start = parser.pos
+            kind = parser.parse_optional_identifier()
+            if kind in TPU_STRIDE_KINDS:
+                return StringAttr(kind)
+            if kind is not None:
+                parser.raise_error(
+                    f"#{cls.name}: stride = {kind} (expected aligned, compact or [Ns, Cs, Hs, Ws])",
+                    start,
+                    parser.pos,
+                )
+            values = _parse_int_list(parser, "stride (aligned, compact or [Ns, Cs, Hs, Ws])")
+            return ArrayAttr(IntAttr(v) for v in values)  # type: ignore[arg-type]
+        if key == "mode":
+            return StringAttr(parser.parse_str_literal(' (a storage mode: "4N", "2N" or "2IC")'))
+        if key in TPU_PARAMETERS:
+            return IntAttr(parser.parse_integer(allow_boolean=False, context_msg=f" as {key}"))
+        return super().parse_keyword_value(parser, key)
+
+    @classmethod
+    def assemble(
+        cls, body: dict[str, Attribute], keywords: dict[str, Attribute]
+    ) -> tuple[Attribute, ...]:
+        raw = {key: keywords.get(key, NoneAttr()) for key in TPU_PARAMETERS}
+        try:
+            stride = raw["stride"]
+            spec = TpuSpec.create(
+                _optional_int(raw["lanes"]),
+                _optional_int(raw["start"]),
+                "aligned" if isinstance(stride, NoneAttr) else _stride_value(stride),
+                _optional_int(raw["lmem"]),
+                _optional_int(raw["address"]),
+                _optional_int(raw["matrix"]),
+                raw["mode"].data if isinstance(raw["mode"], StringAttr) else None,
+            )
+        except LayoutError:
+            return super().assemble(body, keywords)  # `verify` reports it, at its position
+        normalized = dict(zip(TPU_PARAMETERS, _tpu_parameters(spec), strict=True))
+        return super().assemble(body, {**keywords, **normalized})
+
+    @classmethod
+    def defaults(cls) -> dict[str, Attribute]:
+        return {
+            "lanes": NoneAttr(),
+            "start": IntAttr(0),
+            "stride": StringAttr("aligned"),
+            "lmem": NoneAttr(),
+            "address": NoneAttr(),
+            "matrix": NoneAttr(),
+            "mode": NoneAttr(),
+        }
+
+
+def _stride_value(stride: Attribute) -> str | tuple[int, ...]:
+    if isinstance(stride, StringAttr):
+        return stride.data
+    assert isinstance(stride, ArrayAttr)
+    return _ints(stride)  # type: ignore[arg-type]
+
+
+def _tpu_parameters(spec: TpuSpec) -> tuple[Attribute, ...]:
+    def optional(value: int | None) -> IntAttr | NoneAttr:
+        return NoneAttr() if value is None else IntAttr(value)
+
+    stride = (
+        StringAttr(spec.stride)
+        if isinstance(spec.stride, str)
+        else ArrayAttr(IntAttr(v) for v in spec.stride)
+    )
+    return (
+        IntAttr(spec.lanes),
+        IntAttr(spec.start),
+        stride,
+        optional(spec.lmem),
+        optional(spec.address),
+        optional(spec.matrix),
+        NoneAttr() if spec.mode is None else StringAttr(spec.mode),
+    )
+
+
+@irdl_attr_definition
+class PartitionLayoutAttr(_TargetLayoutAttr):
+    """`#layout.partition<cyclic, dims = [0], factor = 4>`: FPGA memory banks (Vivado
+    `array_partition`), bank dims first; `[cyclic, block]` and `factor = [2, 4]` partition
+    several dims in one attribute."""
+
+    name = "layout.partition"
+    KIND = "partition"
+    EXTRA_PARAMETERS = PARTITION_PARAMETERS
+    kinds: ArrayAttr[StringAttr]
+    dims: ArrayAttr[IntAttr] | NoneAttr
+    factor: IntAttr | ArrayAttr[IntAttr] | NoneAttr
+
+    @staticmethod
+    def from_spec(
+        spec: PartitionSpec,
+        *,
+        pad: int | float | Attribute | None = None,
+        pack: str | Attribute | None = None,
+        bit_order: str | StringAttr | None = None,
+    ) -> PartitionLayoutAttr:
+        return PartitionLayoutAttr.new(
+            (*_common(pad, pack, bit_order), *_partition_parameters(spec))
+        )
+
+    def _raw(self) -> dict[str, object]:
+        factor: int | tuple[int, ...] | None = None
+        if isinstance(self.factor, IntAttr):
+            factor = self.factor.data
+        elif isinstance(self.factor, ArrayAttr):
+            factor = _ints(self.factor)
+        return {
+            "kinds": tuple(k.data for k in self.kinds.data),
+            "dims": None if isinstance(self.dims, NoneAttr) else _ints(self.dims),
+            "factor": factor,
+        }
+
+    def spec(self) -> PartitionSpec:
+        return PartitionSpec.create(**self._raw())  # type: ignore[arg-type]
+
+    def spec_text(self) -> str:
+        raw = self._raw()
+        return PartitionSpec(raw["kinds"], raw["dims"] or (), raw["factor"]).text()  # type: ignore[arg-type]
+
+    @property
+    def rank(self) -> int:
+        """The smallest rank the partitioned dims fit in."""
+        return max(self.spec().dims) + 1
+
+    @classmethod
+    def parse_body(cls, parser: AttrParser) -> dict[str, Attribute]:
+        def kind() -> StringAttr:
+            start = parser.pos
+            name = parser.parse_optional_identifier()
+            if name not in PARTITION_KINDS:
+                parser.raise_error(
+                    f"#{cls.name}: expected a partition kind (cyclic, block or complete)",
+                    start,
+                    parser.pos,
+                )
+            return StringAttr(name)
+
+        if parser.parse_optional_punctuation("[") is not None:
+            kinds = [kind()]
+            while parser.parse_optional_punctuation(",") is not None:
+                kinds.append(kind())
+            parser.parse_punctuation("]", " after the partition kinds")
+        else:
+            kinds = [kind()]
+        return {"kinds": ArrayAttr(kinds)}
+
+    @classmethod
+    def parse_keyword_value(cls, parser: AttrParser, key: str) -> Attribute:
+        if key == "dims":
+            return ArrayAttr(IntAttr(v) for v in _parse_int_list(parser, "dims"))  # type: ignore[arg-type]
+        if key == "factor":
+            value = parser.parse_optional_integer(allow_boolean=False)
+            if value is not None:
+                return IntAttr(value)
+            return ArrayAttr(IntAttr(v) for v in _parse_int_list(parser, "factor"))  # type: ignore[arg-type]
+        return super().parse_keyword_value(parser, key)
+
+    @classmethod
+    def assemble(
+        cls, body: dict[str, Attribute], keywords: dict[str, Attribute]
+    ) -> tuple[Attribute, ...]:
+        kinds = body["kinds"]
+        dims, factor = keywords.get("dims"), keywords.get("factor")
+        assert isinstance(kinds, ArrayAttr)
+        try:
+            spec = PartitionSpec.create(
+                tuple(k.data for k in kinds.data),
+                _ints(dims) if isinstance(dims, ArrayAttr) else None,
+                _ints(factor) if isinstance(factor, ArrayAttr) else _optional_int(factor),
+            )
+        except LayoutError:
+            return super().assemble(body, keywords)  # `verify` reports it, at its position
+        kinds, dims, factor = _partition_parameters(spec)
+        return super().assemble({"kinds": kinds}, {**keywords, "dims": dims, "factor": factor})
+
+    @classmethod
+    def defaults(cls) -> dict[str, Attribute]:
+        return {"dims": NoneAttr(), "factor": NoneAttr()}
+
+
+def _partition_parameters(spec: PartitionSpec) -> tuple[Attribute, Attribute, Attribute]:
+    factor: Attribute
+    if spec.factor is None:
+        factor = NoneAttr()
+    elif isinstance(spec.factor, int):
+        factor = IntAttr(spec.factor)
+    else:
+        factor = ArrayAttr(IntAttr(v) for v in spec.factor)
+    return (
+        ArrayAttr(StringAttr(k) for k in spec.kinds),
+        ArrayAttr(IntAttr(d) for d in spec.dims),
+        factor,
+    )
+
+
 def _string(value: str | StringAttr) -> StringAttr:
     return value if isinstance(value, StringAttr) else StringAttr(value)
 
@@ -556,6 +859,8 @@ LAYOUT_ATTRIBUTES: tuple[type[LayoutAttr], ...] = (
     ChunkedLayoutAttr,
     MapLayoutAttr,
     StridedLayoutAttr,
+    TpuLayoutAttr,
+    PartitionLayoutAttr,
 )
 
 

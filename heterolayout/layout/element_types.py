@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -66,9 +67,13 @@ class ElementType:
     def check_pad(self, pad: int | float, where: str) -> int | float:
         """Return `pad` as this type's Python value, or raise if it does not fit."""
         if self.is_float:
-            if isinstance(pad, bool) or not isinstance(pad, (int, float)):
+            if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
                 raise LayoutError(f"{where}: pad {pad!r} is not a number for element type {self.name}")
-            return float(pad)
+            if not math.isfinite(pad):
+                raise LayoutError(
+                    f"{where}: pad {pad} is not finite (MLIR's attribute text has no literal for it)"
+                )
+            return float(pad) + 0.0  # -0.0 is the default pad 0 too
         if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
             raise LayoutError(f"{where}: pad {pad!r} is not a number")
         if isinstance(pad, float) and not pad.is_integer():

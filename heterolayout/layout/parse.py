@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Sequence
 
@@ -22,6 +23,12 @@ from heterolayout.layout.maps import parse_affine_map, parse_strided, strided_ma
 from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import MEGENGINE_FORMATS, TagError, known_formats, parse_tag
+from heterolayout.layout.targets import (
+    TARGET_KINDS,
+    is_target_spec,
+    target_attribute,
+    target_layout,
+)
 
 ShapeSpec = str | Sequence[int | None]
 _PARAMETERS = {"pad", "pack", "bit_order", "shape", "offset"}
@@ -78,13 +85,15 @@ def parse_layout(
     if not spec:
         raise LayoutError("empty layout spec")
     _check_pad_argument(pad)
-    text = spec
+    text = "#layout." + spec if is_target_spec(spec) else spec
     params: dict[str, str] = {}
     kind = _kind_of(text)
     if kind == "attribute":
         attribute = parse_attribute_text(text)
+        if attribute.kind in TARGET_KINDS:
+            attribute = target_attribute(attribute, f"layout '{spec}'")
         unknown = set(attribute.params) - _PARAMETERS
-        if unknown:
+        if unknown and attribute.kind not in TARGET_KINDS:
             raise LayoutError(f"#layout.{attribute.kind}: unknown parameter '{sorted(unknown)[0]}'")
         kind, text, params = attribute.kind, attribute.body, attribute.params
         if kind == "tag":
@@ -142,14 +151,19 @@ def parse_layout(
         if None in logical:
             raise LayoutError(f"{where}: strided layouts need a static shape ('?' given)")
         return Layout.create(logical, strided_map(strides, offset), explicit_shape, **common)  # type: ignore[arg-type]
-    if kind in ("tpu", "partition"):
-        raise LayoutError(f"{where}: #layout.{kind} is not supported yet")
-    raise LayoutError(f"{where}: unknown layout kind #layout.{kind} (expected tag, chunked, map or strided)")
+    if kind in TARGET_KINDS:
+        return target_layout(kind, text, params, logical, explicit_shape, common)
+    raise LayoutError(
+        f"{where}: unknown layout kind #layout.{kind} "
+        "(expected tag, chunked, map or strided, or a target layout: tpu or partition)"
+    )
 
 
 def _check_pad_argument(pad: object) -> None:
     if pad is not None and (isinstance(pad, bool) or not isinstance(pad, (int, float, np.number))):
         raise LayoutError(f"pad {pad!r} is not a number")
+    if pad is not None and not math.isfinite(pad):
+        raise LayoutError(f"pad {pad} is not finite (MLIR's attribute text has no literal for it)")
 
 
 def _kind_of(text: str) -> str:

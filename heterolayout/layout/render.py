@@ -8,6 +8,7 @@ from heterolayout.layout.expressions import format_map
 from heterolayout.layout.maps import format_strided, strided_map, strides_of
 from heterolayout.layout.model import Layout
 from heterolayout.layout.tags import render_tag
+from heterolayout.layout.targets import TARGET_KINDS, target_text
 
 _DEFAULT_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -32,6 +33,8 @@ def spec_text(layout: Layout, kind: str) -> str | None:
         if rebuilt.physical_shape != layout.physical_shape:
             return None
         return format_strided(*strided)
+    if kind in TARGET_KINDS:
+        return target_text(layout, kind)
     return None
 
 
@@ -47,6 +50,8 @@ def attribute_text(layout: Layout, kind: str) -> str:
         head = "[" + ", ".join(f"{t.dim}, {t.size or 0}" for t in layout.blocked_terms) + "]"
     elif kind == "strided":
         head = body[len("strided<") : -1].replace("offset:", "offset =")
+    elif kind in TARGET_KINDS:
+        head = body
     else:
         shape = ", ".join("?" if e is None else str(e) for e in layout.physical_shape)
         head = f"{body}, shape = [{shape}]"
@@ -61,6 +66,6 @@ def attribute_text(layout: Layout, kind: str) -> str:
 def notations(layout: Layout) -> dict[str, str]:
     return {
         kind: attribute_text(layout, kind)
-        for kind in ("tag", "chunked", "map", "strided")
+        for kind in ("tag", "chunked", "map", "strided", *TARGET_KINDS)
         if spec_text(layout, kind) is not None
     }

@@ -9,11 +9,14 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+import numpy as np
+
 from heterolayout.layout.attribute_text import format_number
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
 from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.parse import parse_layout
+from heterolayout.layout.targets import Placement, placement
 from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots, format_index
 from heterolayout.tools.svg import render_svg
 
@@ -35,10 +38,18 @@ picture:
   The first block: the two innermost physical dims at outer physical index 0 (a 1-D
   buffer: its memory rows), each cell the logical index stored there or `pad`.
 
+target layouts (#layout.tpu, #layout.partition):
+  The lanes (TPU NPUs) or banks (FPGA partitions) are the leading physical dims. The
+  report lists how many elements each holds and the lane/bank of every element; the memory
+  walk has one line per lane/bank, the picture one row per lane/bank, and the SVG colours
+  cells by lane/bank.
+
 examples:
   layout-explain nChw8c --shape 2x17x5x4 --dtype f32
   layout-explain R4CroutonLayout --shape 1x3x5x30 --dtype ui8 --pad 31 --svg crouton.svg
   layout-explain '#layout.tag<"NHWC->NHWC6c", pack = i6>' --shape 1x4x4x12 --dtype i1
+  layout-explain 'tpu<lanes = 4, start = 2, stride = aligned>' --shape 2x3x4x5 --dtype f32
+  layout-explain 'partition<cyclic, dims = [0], factor = 4>' --shape 10
 """
 
 
@@ -92,10 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"shape {format_shape(layout.logical_shape)} has dynamic dims ('?'); "
                 f"{PROG} needs a static shape"
             )
-        walk = MemoryWalk(layout)
-        report = explain(layout, args.spec.strip(), walk, args.walk_limit or None)
+        target = placement(layout)
+        walk = MemoryWalk(layout, target.slots_per_unit if target else None)
+        report = explain(layout, args.spec.strip(), walk, args.walk_limit or None, target)
         if args.svg:
-            write_file(args.svg, render_svg(layout, args.spec.strip(), walk))
+            units = (target.unit, target.units) if target else None
+            write_file(args.svg, render_svg(layout, args.spec.strip(), walk, units=units))
             report.append(f"svg:            {args.svg} ({_count_of(layout.size, 'cell')})")
     except ValueError as error:  # LayoutError, and element type or container errors
         return _fail(str(error))
@@ -110,8 +123,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def explain(layout: Layout, spec: str, walk: MemoryWalk, walk_limit: int | None) -> list[str]:
-    """The report, line by line."""
+def explain(
+    layout: Layout,
+    spec: str,
+    walk: MemoryWalk,
+    walk_limit: int | None,
+    target: Placement | None = None,
+) -> list[str]:
+    """The report, line by line; `target` adds the lanes or banks of a target layout (the
+    walk then has one row per lane or bank)."""
     lines = [f"layout:         {spec}", "notations:"]
     lines += [f"  {kind + ':':<13} {text}" for kind, text in layout.notations().items()]
     lines.append(
@@ -135,14 +155,81 @@ def explain(layout: Layout, spec: str, walk: MemoryWalk, walk_limit: int | None)
     lines.append(f"padding:        {layout.padding_share * 100:.2f}% ({pad_slots} pad slots)")
     lines.append(f"pad value:      {format_number(layout.pad)}")
     lines.append(f"index map:      {format_map(layout.index_map)}")
+    if target is not None:
+        lines += target_report(layout, target, walk_limit)
+    rows = f" (one per {target.unit})" if target is not None else ""
     lines.append(
         f"memory walk:    {_count_of(walk.row_count, 'row')} of "
-        f"{_count_of(walk.row_length, 'slot')}, in memory order"
+        f"{_count_of(walk.row_length, 'slot')}, in memory order{rows}"
     )
-    lines += walk.lines(walk_limit)
+    shown = walk.row_count if walk_limit is None else min(walk_limit, walk.row_count)
+    for row, line in zip(range(shown), walk.lines(walk_limit), strict=True):
+        lines.append(f"{target.unit_label(row)}: {line}" if target is not None else line)
     if walk_limit is not None and walk.row_count > walk_limit:
         lines.append(f"... {walk.row_count - walk_limit} more lines")
-    lines += picture(layout, walk)
+    lines += picture(layout, walk) if target is None else target_picture(layout, walk, target)
+    return lines
+
+
+def target_report(layout: Layout, target: Placement, limit: int | None) -> list[str]:
+    """What the target does, how full each lane or bank is, and where every element goes."""
+    unit = target.unit
+    lines = [f"target:         {target.summary(layout)}"]
+    counts = target.element_counts(layout)
+    lines.append(
+        f"{unit + 's:':<16}{_count_of(target.units, unit)} of "
+        f"{_count_of(target.slots_per_unit, 'slot')}"
+    )
+    shown_units = target.units if limit is None else min(limit, target.units)
+    for index in range(shown_units):
+        count = int(counts[index])
+        lines.append(
+            f"  {target.unit_label(index)}: {_count_of(count, 'element')}, "
+            f"{_count_of(target.slots_per_unit - count, 'pad slot')}"
+        )
+    if shown_units < target.units:
+        lines.append(f"  ... {_count_of(target.units - shown_units, 'more ' + unit)}")
+    total = layout.logical_size
+    shown = total if limit is None else min(limit, total)
+    names = f" ({','.join(layout.dim_names).lower()})" if layout.dim_names else ""
+    place = "offset in it" if unit == "lane" else "index inside it"
+    lines.append(
+        f"placement:      the {unit} and the {place} of each element{names}, in logical order"
+        + ("" if shown == total else f" (first {shown} of {total})")
+    )
+    for flat in range(shown):
+        index = tuple(int(i) for i in np.unravel_index(flat, layout.logical_shape))  # type: ignore[arg-type]
+        lines.append(f"  {format_index(index)} -> {target.describe(layout.physical_index(index))}")
+    if shown < total:
+        lines.append(f"  ... {total - shown} more elements")
+    return lines
+
+
+def target_picture(layout: Layout, walk: MemoryWalk, target: Placement) -> list[str]:
+    """One row per lane or bank: the slots inside it in memory order."""
+    columns = target.slots_per_unit
+    shown_rows, shown_columns = _shown(target.units), _shown(columns)
+    cells = []
+    for row in shown_rows:
+        if row is None:
+            cells.append(["…"] * len(shown_columns))
+            continue
+        slots = walk.slots(row * columns, (row + 1) * columns)
+        cells.append([_cell(slots, column) for column in shown_columns])
+    labels = ["…" if r is None else target.unit_label(r).split(" ", 1)[1] for r in shown_rows]
+    width = max(len(text) for row in cells for text in row)
+    label = max(len(text) for text in labels)
+    header = " " * (label + 3) + "  ".join(
+        "…".rjust(width) if c is None else str(c).rjust(width) for c in shown_columns
+    )
+    names = f" ({','.join(layout.dim_names)})" if layout.dim_names else ""
+    lines = [
+        f"picture:        rows = {target.unit}s, columns = slots of a {target.unit} in "
+        f"memory order; cell = logical index{names} or pad",
+        header,
+    ]
+    for text, row in zip(labels, cells, strict=True):
+        lines.append(f"{text.rjust(label)} | " + "  ".join(c.rjust(width) for c in row).rstrip())
     return lines
 
 

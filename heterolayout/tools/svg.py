@@ -36,8 +36,15 @@ def colour_dim(layout: Layout) -> int:
     return used[-1] if used else 0
 
 
-def render_svg(layout: Layout, title: str, walk: MemoryWalk | None = None) -> str:
-    """The whole drawing as one string (nothing is written here)."""
+def render_svg(
+    layout: Layout,
+    title: str,
+    walk: MemoryWalk | None = None,
+    *,
+    units: tuple[str, int] | None = None,
+) -> str:
+    """The whole drawing as one string (nothing is written here). `units` (a name and a
+    count: lanes, banks) colours the cells by memory row instead, one row per unit."""
     walk = walk or MemoryWalk(layout)
     if layout.size > MAX_CELLS:
         raise LayoutError(
@@ -52,6 +59,8 @@ def render_svg(layout: Layout, title: str, walk: MemoryWalk | None = None) -> st
     extent: int = layout.logical_shape[dim] if layout.rank else 1  # type: ignore[assignment]
     name = layout.dim_names[dim] if layout.dim_names else f"d{dim}"
     hue_text = f"hue = logical dim {dim} ({name})" if layout.rank else "rank 0"
+    if units is not None:
+        hue_text = f"hue = {units[0]}, one row per {units[0]}"
     caption = (
         f"{title} on {format_shape(layout.logical_shape)} → physical "
         f"{format_shape(layout.physical_shape)}; {hue_text}; hatched = pad"
@@ -84,7 +93,12 @@ def render_svg(layout: Layout, title: str, walk: MemoryWalk | None = None) -> st
             index = slots.index(k)
             pad = bool(slots.pad[k])
             label = "pad" if index is None else ",".join(str(v) for v in index) or "()"
-            fill = "url(#pad)" if pad else _hue(int(index[dim]) / extent if index else 0.0)
+            if pad:
+                fill = "url(#pad)"
+            elif units is not None:
+                fill = _hue(row / units[1])
+            else:
+                fill = _hue(int(index[dim]) / extent if index else 0.0)
             kind = "cell pad" if pad else "cell"
             parts.append(
                 f'<rect class="{kind}" x="{x}" y="{y}" width="{width}" height="{height}" '

@@ -1,0 +1,62 @@
+"""`run` and `check`: run a program, and compare a program with its lowered form.
+
+Arguments and results cross this boundary in logical form: a layout-typed memref argument
+takes a logical numpy array (packed into the layout's physical buffer), and comes back
+unpacked. `check` gives the unlowered program logical arrays and the lowered program the
+physical buffers the layouts pack them into, and compares everything in logical form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from heterolayout.interpreter.arguments import bind_arguments, from_value
+from heterolayout.interpreter.comparison import CheckReport, compare_programs
+from heterolayout.interpreter.engines import engine_for, load_module
+from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.source import apply_pipeline
+
+
+def run(
+    module_or_text: ModuleOp | str,
+    entry: str = "main",
+    args: Sequence[Any] = (),
+    engine: str = "compiled",
+) -> tuple[Any, ...]:
+    """Run `entry` and return its results, one entry per result: Python ints and floats for
+    scalars, numpy arrays for vectors and memrefs (layout-typed memrefs in logical form).
+
+    A numpy array passed for a memref argument sees the function's writes (in logical form),
+    like a buffer passed to a compiled function.
+    """
+    module = load_module(module_or_text)
+    function = find_function(module, entry)
+    values = bind_arguments(function, args)
+    results = engine_for(module, engine).call(entry, tuple(values))
+    for arg, value in zip(args, values, strict=True):
+        if isinstance(arg, np.ndarray) and value is not arg and arg.flags.writeable:
+            logical = from_value(value)
+            if isinstance(logical, np.ndarray) and logical.shape == arg.shape:
+                arg[...] = logical
+    return tuple(from_value(r) for r in results)
+
+
+def check(
+    module_or_text: ModuleOp | str,
+    pipeline: str | Sequence[str | ModulePass] = "layout-lower",
+    seed: int = 0,
+    *,
+    entry: str = "main",
+    engine: str = "compiled",
+) -> CheckReport:
+    """Lower a copy of the program with `pipeline` (a spec, or specs and pass instances) and compare it
+    with the original on seeded random arguments: the results and every memref argument
+    after the call."""
+    module = load_module(module_or_text)
+    lowered = apply_pipeline(module, pipeline)
+    return compare_programs(module, lowered, entry, seed, engine)

@@ -1,0 +1,127 @@
+"""Comparing a program with its lowered form: the first mismatch, in logical coordinates."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute
+
+from heterolayout.interpreter.arguments import (
+    from_value,
+    holds_physical,
+    logical_of_physical,
+    physical_argument,
+    random_arguments,
+    to_value,
+)
+from heterolayout.interpreter.engines import engine_for
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.program import find_function
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first difference: what differs, where (logical coordinates), and both values."""
+
+    what: str
+    index: tuple[int, ...]
+    expected: Any
+    actual: Any
+
+    def __str__(self) -> str:
+        at = f" at [{', '.join(str(i) for i in self.index)}]" if self.index else ""
+        return f"{self.what}{at}: unlowered {self.expected!r}, lowered {self.actual!r}"
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of `check`: equal, or the first mismatch."""
+
+    compared: int
+    mismatch: Mismatch | None = None
+
+    @property
+    def equal(self) -> bool:
+        return self.mismatch is None
+
+    def __bool__(self) -> bool:
+        return self.equal
+
+    def __str__(self) -> str:
+        if self.mismatch is None:
+            return f"OK: {self.compared} elements compared"
+        return f"MISMATCH in {self.mismatch}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Bit-identical for floats (NaN equals NaN, -0.0 differs from 0.0)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return struct.pack("<d", a) == struct.pack("<d", b)
+    return bool(a == b)
+
+
+def first_difference(what: str, expected: Any, actual: Any) -> tuple[int, Mismatch | None]:
+    """Elements compared and the first mismatch (C order) of two values in logical form."""
+    if not isinstance(expected, np.ndarray) and not isinstance(actual, np.ndarray):
+        return 1, None if _same(expected, actual) else Mismatch(what, (), expected, actual)
+    expected, actual = np.asarray(expected), np.asarray(actual)
+    if expected.shape != actual.shape:
+        return 0, Mismatch(f"{what} (shape)", (), list(expected.shape), list(actual.shape))
+    if expected.dtype.kind == "f" or actual.dtype.kind == "f":
+        left, right = expected.astype(np.float64), actual.astype(np.float64)
+        differs = left.view(np.uint64) != right.view(np.uint64)
+    else:
+        differs = expected != actual
+    if not differs.any():
+        return expected.size, None
+    index = tuple(int(i) for i in np.unravel_index(int(np.argmax(differs.ravel())), expected.shape))
+    return expected.size, Mismatch(what, index, expected[index].item(), actual[index].item())
+
+
+def _copy(value: Any) -> Any:
+    """Each program gets buffers of its own (`to_value` may alias an array)."""
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def compare_programs(
+    source: ModuleOp, lowered: ModuleOp, entry: str = "main", seed: int = 0, engine: str = "compiled"
+) -> CheckReport:
+    """Run both programs on the same seeded data; compare results and memref arguments."""
+    source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
+    source_types = source_function.function_type
+    lowered_types = lowered_function.function_type
+    if len(source_types.inputs) != len(lowered_types.inputs) or len(source_types.outputs) != len(lowered_types.outputs):
+        raise ExecutionError(
+            f"@{entry} changed its signature from {source_types} to {lowered_types}: cannot compare"
+        )
+    logical = random_arguments(source_function, seed)
+    source_args, lowered_args = [], []
+    for i, (arg, s, t) in enumerate(zip(logical, source_types.inputs, lowered_types.inputs, strict=True)):
+        what = f"argument {i} of @{entry}"
+        source_args.append(to_value(_copy(arg), s, what))
+        lowered_args.append(physical_argument(arg, s, t, what) if holds_physical(s, t) else to_value(_copy(arg), t, what))
+    expected = engine_for(source, engine).call(entry, tuple(source_args))
+    actual = engine_for(lowered, engine).call(entry, tuple(lowered_args))
+
+    def logical_form(value: Any, s: Attribute, t: Attribute) -> Any:
+        return logical_of_physical(value, s) if holds_physical(s, t) else from_value(value)
+
+    compared = 0
+    pairs = [
+        (f"result {i}", e, a, s, t)
+        for i, (e, a, s, t) in enumerate(zip(expected, actual, source_types.outputs, lowered_types.outputs, strict=True))
+    ] + [
+        (f"argument {i} ({s})", e, a, s, t)
+        for i, (e, a, s, t) in enumerate(zip(source_args, lowered_args, source_types.inputs, lowered_types.inputs, strict=True))
+        if isinstance(s, MemRefType)
+    ]
+    for what, e, a, s, t in pairs:
+        count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t))
+        compared += count
+        if mismatch is not None:
+            return CheckReport(compared, mismatch)
+    return CheckReport(compared)

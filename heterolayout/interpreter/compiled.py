@@ -1,0 +1,440 @@
+"""The compiled engine: each function becomes Python source once, with no per-op dispatch.
+
+Every op is a line of Python: value ops paste their `semantics` expression, plain memref
+accesses become a bounds check and a numpy access, layout-aware memrefs and the rarer ops
+call the same `memref` helpers as the interpreter. scf/affine loops and ifs become Python
+loops and ifs; a loop's iteration values are the variables of its block arguments. An op
+neither engine supports is reported when the function is compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from xdsl.dialects import affine, memref, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.traits import SymbolTable
+
+from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.program import reachable_functions, too_deep
+from heterolayout.interpreter.semantics import (
+    VALUE_OPS,
+    ExprContext,
+    affine_condition,
+    affine_results,
+    value_expression,
+)
+from heterolayout.interpreter.source import location, op_name, where
+from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
+
+
+class RunState:
+    """What one call of the entry function shares across functions: the globals' buffers."""
+
+    __slots__ = ("buffers",)
+
+    def __init__(self) -> None:
+        self.buffers: dict[str, memory.MemRef] = {}
+
+    def global_buffer(self, name: str, info: memory.MemRefInfo, initial: Any) -> memory.MemRef:
+        found = self.buffers.get(name)
+        if found is None:
+            found = self.buffers[name] = memory.global_value(info, initial)
+        return found
+
+
+def _step_error(where: str, step: int) -> ExecutionError:
+    return ExecutionError(f"{where}: the step must be positive, got {step}")
+
+
+_HELPERS: dict[str, Any] = {
+    **RUNTIME,
+    "_oob": memory.out_of_bounds,
+    "_load": memory.load,
+    "_store": memory.store,
+    "_vload": memory.vector_load,
+    "_vstore": memory.vector_store,
+    "_alloc": memory.allocate,
+    "_copy": memory.copy,
+    "_dim": memory.dim,
+    "_shape": memory.shape_of,
+    "_cast": memory.cast,
+    "_step_error": _step_error,
+}
+
+Terminator = Callable[[Operation, list[str]], None]
+
+
+class _Writer:
+    """Python source for the functions of one module, sharing one namespace of constants."""
+
+    def __init__(self, function_names: dict[str, str]) -> None:
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+        self.lines: list[str] = []
+        self.function_names = function_names
+        self._depth = 0
+        self._names: dict[SSAValue, str] = {}
+        self._counter = 0
+
+    # ---- names ------------------------------------------------------------------------------
+    def bind(self, value: object) -> str:
+        name = f"_c{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def fresh(self, prefix: str = "v") -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def define(self, value: SSAValue, name: str | None = None) -> str:
+        self._names[value] = name or self.fresh()
+        return self._names[value]
+
+    def use(self, value: SSAValue) -> str:
+        return self._names[value]
+
+    def uses(self, values: Sequence[SSAValue]) -> list[str]:
+        return [self._names[v] for v in values]
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self._depth + text)
+
+    def indented(self, emit: Callable[[], None]) -> None:
+        self._depth += 1
+        start = len(self.lines)
+        emit()
+        if len(self.lines) == start:
+            self.line("pass")
+        self._depth -= 1
+
+    # ---- functions and blocks -----------------------------------------------------------------
+    def function(self, function: FuncOp) -> None:
+        block = function.body.blocks.first
+        assert block is not None
+        params = [self.define(arg, f"a{i}") for i, arg in enumerate(block.args)]
+        self.line(f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):")
+        self.indented(lambda: self.block(block, self._return))
+        self.line("")
+
+    def _return(self, op: Operation, values: list[str]) -> None:
+        self.line(f"return ({''.join(v + ', ' for v in values)})")
+
+    def block(self, block: Block, terminator: Terminator) -> None:
+        for op in block.ops:
+            if op is block.last_op and op_name(op) in TERMINATORS:
+                terminator(op, self.uses(op.operands))
+            else:
+                self.op(op)
+
+    def region(self, region: Region, args: Sequence[str], terminator: Terminator) -> None:
+        block = region.blocks.first
+        assert block is not None
+        for arg, name in zip(block.args, args, strict=True):
+            self.define(arg, name)
+        self.indented(lambda: self.block(block, terminator))
+
+    def assign_to(self, targets: Sequence[str]) -> Terminator:
+        def terminator(op: Operation, values: list[str]) -> None:
+            if targets:
+                self.line(f"{', '.join(targets)}, = {''.join(v + ', ' for v in values)}")
+
+        return terminator
+
+    # ---- ops ----------------------------------------------------------------------------------
+    def op(self, op: Operation) -> None:
+        name = op_name(op)
+        emit = _EMITTERS.get(name)
+        if emit is not None:
+            emit(self, op)
+        elif name in VALUE_OPS:
+            expression = value_expression(name, op, self.uses(op.operands), ExprContext(self.bind, where(op)))
+            if name == "arith.constant":
+                self.define(op.results[0], expression)  # a literal or a bound name: used in place
+            else:
+                self.line(f"{self.define(op.results[0])} = {expression}")
+        else:
+            raise ExecutionError(f"unsupported op '{name}' at {location(op)}")
+
+    def indices(self, op: Operation, affine_map: Any, operands: Sequence[SSAValue]) -> list[str]:
+        """Index variables of an access: its operands, or its affine map's results."""
+        names = self.uses(operands)
+        if affine_map is None:
+            return names
+        temporaries = []
+        for expression in affine_results(affine_map, names, ExprContext(self.bind, where(op))):
+            if expression.isidentifier():
+                temporaries.append(expression)
+                continue
+            temporary = self.fresh("t")
+            self.line(f"{temporary} = {expression}")
+            temporaries.append(temporary)
+        return temporaries
+
+    def load(self, op: Operation, memref_value: SSAValue, index: list[str]) -> None:
+        info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
+        target, source, at = self.define(op.results[0]), self.use(memref_value), self.bind(where(op))
+        if info.layout is not None:
+            self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
+        elif info.lanes:
+            self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
+        else:
+            self._bounds_check(info, source, index, at)
+            self.line(f"{target} = {source}.item({', '.join(index)})")
+
+    def store(self, op: Operation, value: SSAValue, memref_value: SSAValue, index: list[str]) -> None:
+        info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
+        stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
+        if info.layout is not None:
+            self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
+        elif info.lanes:
+            self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
+        else:
+            self._bounds_check(info, target, index, at)
+            self.line(f"{target}[{', '.join(index) or '()'}] = {stored}")
+
+    def _bounds_check(self, info: memory.MemRefInfo, memref_name: str, index: list[str], at: str) -> None:
+        if not index:
+            return
+        bounds = [str(e) if e is not None else f"{memref_name}.shape[{d}]" for d, e in enumerate(info.shape)]
+        test = " and ".join(f"0 <= {i} < {b}" for i, b in zip(index, bounds, strict=True))
+        self.line(f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])")
+
+
+# ---- emitters of memory and control ops ---------------------------------------------------------
+def _alloc(w: _Writer, op: Operation) -> None:
+    info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
+    sizes = w.uses(op.dynamic_sizes)  # type: ignore[attr-defined]
+    w.line(f"{w.define(op.results[0])} = _alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})")
+
+
+def _nothing(w: _Writer, op: Operation) -> None:
+    """dealloc (memory is garbage-collected) and layout.assign (a layout never changes what
+    a buffer holds)."""
+
+
+def _memref_load(w: _Writer, op: Operation) -> None:
+    w.load(op, op.operands[0], w.uses(op.operands[1:]))
+
+
+def _memref_store(w: _Writer, op: Operation) -> None:
+    w.store(op, op.operands[0], op.operands[1], w.uses(op.operands[2:]))
+
+
+def _affine_load(w: _Writer, op: Operation) -> None:
+    w.load(op, op.operands[0], w.indices(op, op.map.data, op.operands[1:]))  # type: ignore[attr-defined]
+
+
+def _affine_store(w: _Writer, op: Operation) -> None:
+    w.store(op, op.operands[0], op.operands[1], w.indices(op, op.map.data, op.operands[2:]))  # type: ignore[attr-defined]
+
+
+def _vector_load(w: _Writer, op: Operation, index: list[str]) -> None:
+    result_type = op.results[0].type
+    lanes, dtype = vector_shape(result_type), w.bind(element_of(result_type).numpy_dtype)
+    w.line(
+        f"{w.define(op.results[0])} = _vload({w.use(op.operands[0])}, ({''.join(i + ', ' for i in index)}), "
+        f"{lanes}, {dtype}, {w.bind(where(op))})"
+    )
+
+
+def _vector_store(w: _Writer, op: Operation, index: list[str]) -> None:
+    vector, target = w.use(op.operands[0]), w.use(op.operands[1])
+    w.line(f"_vstore({vector}, {target}, ({''.join(i + ', ' for i in index)}), {w.bind(where(op))})")
+
+
+def _dim(w: _Writer, op: Operation) -> None:
+    source, index = w.uses(op.operands)
+    w.line(f"{w.define(op.results[0])} = _dim({source}, {index}, {w.bind(where(op))})")
+
+
+def _rank(w: _Writer, op: Operation) -> None:
+    w.line(f"{w.define(op.results[0])} = len(_shape({w.use(op.operands[0])}))")
+
+
+def _copy(w: _Writer, op: Operation) -> None:
+    source, target = w.uses(op.operands)
+    w.line(f"_copy({source}, {target}, {w.bind(where(op))})")
+
+
+def _cast(w: _Writer, op: Operation) -> None:
+    info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
+    w.line(f"{w.define(op.results[0])} = _cast({w.use(op.operands[0])}, {w.bind(info)}, {w.bind(where(op))})")
+
+
+def _get_global(w: _Writer, op: Operation) -> None:
+    assert isinstance(op, memref.GetGlobalOp)
+    name = op.name_.root_reference.data
+    declaration = SymbolTable.lookup_symbol(op, op.name_)
+    if not isinstance(declaration, memref.GlobalOp):
+        raise ExecutionError(f"{where(op)}: no memref.global @{name}")
+    initial = declaration.initial_value if hasattr(declaration.initial_value, "get_values") else None
+    info = memory.memref_info(declaration.type)
+    w.line(f"{w.define(op.results[0])} = S.global_buffer({name!r}, {w.bind(info)}, {w.bind(initial)})")
+
+
+def _call(w: _Writer, op: Operation) -> None:
+    assert isinstance(op, CallOp)
+    callee = w.function_names[op.callee.root_reference.data]
+    results = [w.define(r) for r in op.results]
+    call = f"{callee}({', '.join(['S', *w.uses(op.operands)])})"
+    w.line(f"{', '.join(results)}, = {call}" if results else call)
+
+
+def _scf_for(w: _Writer, op: Operation) -> None:
+    assert isinstance(op, scf.ForOp)
+    lower, upper, step, *inits = w.uses(op.operands)
+    if not _positive_literal(step):
+        w.line(f"if {step} <= 0: raise _step_error({w.bind(where(op))}, {step})")
+    _loop(w, op, f"range({lower}, {upper}, {step})", inits)
+
+
+def _positive_literal(expression: str) -> bool:
+    try:
+        return int(expression.strip("()")) > 0
+    except ValueError:
+        return False
+
+
+def _loop(w: _Writer, op: Operation, iteration: str, inits: list[str]) -> None:
+    """A for loop whose iteration values live in its block arguments' variables, which the
+    op's results then name."""
+    body = op.regions[0].blocks.first
+    assert body is not None
+    induction = w.fresh("i")
+    carried = [w.fresh() for _ in body.args[1:]]
+    if carried:
+        w.line(f"{', '.join(carried)}, = {''.join(i + ', ' for i in inits)}")
+    w.line(f"for {induction} in {iteration}:")
+    w.region(op.regions[0], [induction, *carried], w.assign_to(carried))
+    for result, name in zip(op.results, carried, strict=True):
+        w.define(result, name)
+
+
+def _affine_for(w: _Writer, op: Operation) -> None:
+    assert isinstance(op, affine.ForOp)
+    operands = w.uses(op.operands)
+    lower_count, upper_count = len(op.lowerBoundOperands), len(op.upperBoundOperands)
+    context = ExprContext(w.bind, where(op))
+    lower = affine_results(op.lowerBoundMap.data, operands[:lower_count], context)
+    upper = affine_results(op.upperBoundMap.data, operands[lower_count : lower_count + upper_count], context)
+    bounds = (
+        lower[0] if len(lower) == 1 else f"max({', '.join(lower)})",
+        upper[0] if len(upper) == 1 else f"min({', '.join(upper)})",
+    )
+    _loop(w, op, f"range({bounds[0]}, {bounds[1]}, {op.step.value.data})", operands[lower_count + upper_count :])
+
+
+def _if(w: _Writer, op: Operation, condition: str) -> None:
+    results = [w.define(r) for r in op.results]
+    then_region, else_region = op.regions
+    w.line(f"if {condition}:")
+    w.region(then_region, [], w.assign_to(results))
+    if else_region.blocks:
+        w.line("else:")
+        w.region(else_region, [], w.assign_to(results))
+
+
+def _scf_if(w: _Writer, op: Operation) -> None:
+    _if(w, op, w.use(op.operands[0]))
+
+
+def _affine_if(w: _Writer, op: Operation) -> None:
+    _if(w, op, affine_condition(op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))))  # type: ignore[attr-defined]
+
+
+def _scf_while(w: _Writer, op: Operation) -> None:
+    assert isinstance(op, scf.WhileOp)
+    before, after = op.before_region.blocks.first, op.after_region.blocks.first
+    assert before is not None and after is not None
+    before_args = [w.fresh() for _ in before.args]
+    after_args = [w.fresh() for _ in after.args]
+    results = [w.define(r) for r in op.results]
+    if before_args:
+        w.line(f"{', '.join(before_args)}, = {''.join(i + ', ' for i in w.uses(op.operands))}")
+    w.line("while True:")
+
+    def condition(terminator: Operation, values: list[str]) -> None:
+        test, *forwarded = values
+        w.line(f"if not {test}:")
+        w._depth += 1
+        if results:
+            w.line(f"{', '.join(results)}, = {''.join(f + ', ' for f in forwarded)}")
+        w.line("break")
+        w._depth -= 1
+        if after_args:
+            w.line(f"{', '.join(after_args)}, = {''.join(f + ', ' for f in forwarded)}")
+        for arg, name in zip(after.args, after_args, strict=True):
+            w.define(arg, name)
+        w.block(after, w.assign_to(before_args))
+
+    w.region(op.before_region, before_args, condition)
+
+
+_EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
+    "memref.alloc": _alloc,
+    "memref.alloca": _alloc,
+    "memref.dealloc": _nothing,
+    "memref.load": _memref_load,
+    "memref.store": _memref_store,
+    "memref.dim": _dim,
+    "memref.rank": _rank,
+    "memref.copy": _copy,
+    "memref.cast": _cast,
+    "memref.get_global": _get_global,
+    "vector.load": lambda w, op: _vector_load(w, op, w.uses(op.operands[1:])),
+    "vector.store": lambda w, op: _vector_store(w, op, w.uses(op.operands[2:])),
+    "affine.load": _affine_load,
+    "affine.store": _affine_store,
+    "affine.vector_load": lambda w, op: _vector_load(w, op, w.indices(op, op.map.data, op.operands[1:])),  # type: ignore[attr-defined]
+    "affine.vector_store": lambda w, op: _vector_store(w, op, w.indices(op, op.map.data, op.operands[2:])),  # type: ignore[attr-defined]
+    "affine.for": _affine_for,
+    "affine.if": _affine_if,
+    "scf.for": _scf_for,
+    "scf.if": _scf_if,
+    "scf.while": _scf_while,
+    "func.call": _call,
+    "layout.assign": _nothing,
+    "layout.convert": _copy,
+}
+"""Ops with their own code; terminators (yield, condition, return) are written by the op
+that owns their region."""
+
+TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return"})
+
+
+class CompiledEngine:
+    """Compiles each function of a module the first time a call reaches it."""
+
+    name = "compiled"
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self._functions: dict[str, Callable[..., tuple[Any, ...]]] = {}
+        self.source = ""
+
+    def call(self, entry: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        if entry not in self._functions:
+            self._compile(reachable_functions(self.module, entry))
+        try:
+            return self._functions[entry](RunState(), *args)
+        except RecursionError:
+            raise too_deep(entry) from None
+
+    def _compile(self, functions: list[FuncOp]) -> None:
+        names = {f.sym_name.data: f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)}
+        writer = _Writer(names)
+        for function in functions:
+            writer.function(function)
+        self.source = "\n".join(writer.lines)
+        code = compile(self.source, f"<compiled {functions[0].sym_name.data}>", "exec")
+        exec(code, writer.namespace)
+        for name, python_name in names.items():
+            self._functions.setdefault(name, writer.namespace[python_name])
+
+
+def _identifier(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name)

@@ -1,0 +1,401 @@
+"""xDSL InterpreterFunctions with heterolayout's semantics.
+
+Value ops run the expressions of `semantics` (compiled once per op into a small function),
+memory ops the helpers of `memref`, so the interpreter and the compiled engine share one
+meaning. Where xDSL's stock functions are wrong or missing for lowered code, the override
+says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects import affine, arith, func, math, memref, scf, vector
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import (
+    _IMPL_OP_TYPE_KEY,  # pyright: ignore[reportPrivateUsage]
+    Interpreter,
+    InterpreterFunctions,
+    OpImplResult,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
+from xdsl.traits import SymbolTable
+
+from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.semantics import (
+    VALUE_OPS,
+    ExprContext,
+    affine_condition,
+    affine_results,
+    value_expression,
+)
+from heterolayout.interpreter.source import op_name, where
+from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
+
+Kernel = Callable[..., Any]
+
+
+def _namespace() -> tuple[dict[str, Any], Callable[[object], str]]:
+    """A namespace for generated lambdas and the `bind` that adds constants to it."""
+    namespace = dict(RUNTIME)
+
+    def bind(value: object) -> str:
+        name = f"_k{len(namespace)}"
+        namespace[name] = value
+        return name
+
+    return namespace, bind
+
+
+def compile_kernel(op: Operation) -> Kernel:
+    """The op's semantic expression as a function of its operands."""
+    namespace, bind = _namespace()
+    params = [f"a{i}" for i in range(len(op.operands))]
+    expression = value_expression(op_name(op), op, params, ExprContext(bind, where(op)))
+    return eval(f"lambda {', '.join(params)}: {expression}", namespace)
+
+
+def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
+    """An affine map as a function of its dims and symbols, returning the tuple of results."""
+    namespace, bind = _namespace()
+    params = [f"a{i}" for i in range(affine_map.num_dims + affine_map.num_symbols)]
+    results = affine_results(affine_map, params, ExprContext(bind, where(op)))
+    return eval(f"lambda {', '.join(params)}: ({', '.join(results)},)", namespace)
+
+
+def compile_condition(op: Operation) -> Kernel:
+    """An affine.if integer set as a predicate of its dims and symbols."""
+    namespace, bind = _namespace()
+    test = affine_condition(op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op)))  # type: ignore[attr-defined]
+    params = ", ".join(f"a{i}" for i in range(len(op.operands)))
+    return eval(f"lambda {params}: {test}", namespace)
+
+
+@dataclass
+class _Cache:
+    """Per-op compiled pieces, built the first time an op runs."""
+
+    kernels: dict[Operation, Any] = field(default_factory=dict)
+
+    def get(self, op: Operation, build: Callable[[Operation], Any]) -> Any:
+        found = self.kernels.get(op)
+        if found is None:
+            found = self.kernels[op] = build(op)
+        return found
+
+
+_DIALECTS = (arith.Arith, math.Math, affine.Affine, vector.Vector)
+
+
+def _value_op_types() -> list[type[Operation]]:
+    return [op for dialect in _DIALECTS for op in dialect.operations if op.name in VALUE_OPS]
+
+
+def _run_value(self: ValueFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    return (self.cache.get(op, compile_kernel)(*args),)
+
+
+def _register_value_ops(cls: type) -> type:
+    """One `@impl` per value op class xDSL defines, all running `_run_value`.
+
+    Overrides xDSL's ArithFunctions, which computes f32 in double, compares to bool, lacks
+    divui/remui/shrui/ceildivsi/trunci/extui/extsi/… and ignores the symbols of
+    affine.apply's map."""
+    for op_type in _value_op_types():
+        setattr(cls, f"run_{op_type.name.replace('.', '_')}", impl(op_type)(_run_value))
+    return register_impls(cls)
+
+
+@_register_value_ops
+@dataclass
+class ValueFunctions(InterpreterFunctions):
+    cache: _Cache = field(default_factory=_Cache)
+
+
+def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
+    value = op.results[index] if result else op.operands[index]
+    return memory.memref_info(value.type)  # type: ignore[arg-type]
+
+
+@register_impls
+@dataclass
+class MemRefFunctions(InterpreterFunctions):
+    """memref ops on numpy arrays and layout-aware memrefs.
+
+    Replaces xDSL's MemRefFunctions: its ShapedArray has no vector elements and no layout,
+    it lacks alloca, copy, dim, rank and cast, and its get_global builds a new buffer on
+    every call, so stores to a global were lost."""
+
+    @impl(memref.AllocOp)
+    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues) -> PythonValues:
+        return (memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op)),)
+
+    @impl(memref.AllocaOp)
+    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues) -> PythonValues:
+        return (memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op)),)
+
+    @impl(memref.DeallocOp)
+    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues) -> PythonValues:
+        return ()
+
+    @impl(memref.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues) -> PythonValues:
+        return (memory.load(args[0], args[1:], where(op)),)
+
+    @impl(memref.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
+        memory.store(args[1], args[2:], args[0], where(op))
+        return ()
+
+    @impl(memref.DimOp)
+    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues) -> PythonValues:
+        return (memory.dim(args[0], args[1], where(op)),)
+
+    @impl(memref.RankOp)
+    def run_rank(self, interpreter: Interpreter, op: memref.RankOp, args: PythonValues) -> PythonValues:
+        return (len(memory.shape_of(args[0])),)
+
+    @impl(memref.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues) -> PythonValues:
+        memory.copy(args[0], args[1], where(op))
+        return ()
+
+    @impl(memref.CastOp)
+    def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues) -> PythonValues:
+        return (memory.cast(args[0], _info(op, result=True), where(op)),)
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
+        buffers: dict[str, memory.MemRef] = interpreter.get_data(MemRefFunctions, "globals", dict)
+        name = op.name_.root_reference.data
+        if name not in buffers:
+            declaration = SymbolTable.lookup_symbol(op, op.name_)
+            if not isinstance(declaration, memref.GlobalOp):
+                raise ExecutionError(f"{where(op)}: no memref.global @{name}")
+            initial = declaration.initial_value
+            buffers[name] = memory.global_value(
+                memory.memref_info(declaration.type), None if not hasattr(initial, "get_values") else initial
+            )
+        return (buffers[name],)
+
+
+@register_impls
+@dataclass
+class VectorFunctions(InterpreterFunctions):
+    """vector.load and vector.store (xDSL has no interpreter functions for vector ops)."""
+
+    @impl(vector.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: vector.LoadOp, args: PythonValues) -> PythonValues:
+        result_type = op.result.type
+        lanes = vector_shape(result_type)
+        assert lanes is not None
+        dtype = element_of(result_type).numpy_dtype
+        return (memory.vector_load(args[0], args[1:], lanes, dtype, where(op)),)
+
+    @impl(vector.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: vector.StoreOp, args: PythonValues) -> PythonValues:
+        memory.vector_store(args[0], args[1], args[2:], where(op))
+        return ()
+
+
+@register_impls
+@dataclass
+class AffineFunctions(InterpreterFunctions):
+    """affine ops with dims and symbols, non-constant bounds and iter_args.
+
+    Replaces xDSL's AffineFunctions: it evaluates every map with no symbols, although xDSL's
+    parser turns the SSA indices of `affine.load %m[%i, %j]` into symbols; and its affine.for
+    takes only constant bounds and no iter_args."""
+
+    cache: _Cache = field(default_factory=_Cache)
+
+    def _indices(self, op: Operation, operands: Sequence[Any]) -> tuple[int, ...]:
+        return self.cache.get(op, lambda o: compile_map(o.map.data, o))(*operands)  # type: ignore[attr-defined]
+
+    @impl(affine.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: affine.LoadOp, args: PythonValues) -> PythonValues:
+        return (memory.load(args[0], self._indices(op, args[1:]), where(op)),)
+
+    @impl(affine.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues) -> PythonValues:
+        memory.store(args[1], self._indices(op, args[2:]), args[0], where(op))
+        return ()
+
+    @impl(affine.VectorLoadOp)
+    def run_vector_load(self, interpreter: Interpreter, op: affine.VectorLoadOp, args: PythonValues) -> PythonValues:
+        lanes = vector_shape(op.result.type)
+        assert lanes is not None
+        dtype = element_of(op.result.type).numpy_dtype
+        return (memory.vector_load(args[0], self._indices(op, args[1:]), lanes, dtype, where(op)),)
+
+    @impl(affine.VectorStoreOp)
+    def run_vector_store(self, interpreter: Interpreter, op: affine.VectorStoreOp, args: PythonValues) -> PythonValues:
+        memory.vector_store(args[0], args[1], self._indices(op, args[2:]), where(op))
+        return ()
+
+    @impl(affine.ForOp)
+    def run_for(self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues) -> PythonValues:
+        lower_count = len(op.lowerBoundOperands)
+        upper_count = len(op.upperBoundOperands)
+        lower_map, upper_map = self.cache.get(
+            op, lambda o: (compile_map(o.lowerBoundMap.data, o), compile_map(o.upperBoundMap.data, o))
+        )
+        lower = max(lower_map(*args[:lower_count]))
+        upper = min(upper_map(*args[lower_count : lower_count + upper_count]))
+        values = tuple(args[lower_count + upper_count :])
+        for i in range(lower, upper, op.step.value.data):
+            values = interpreter.run_ssacfg_region(op.body, (i, *values), "affine.for")
+        return values
+
+    @impl(affine.IfOp)
+    def run_if(self, interpreter: Interpreter, op: affine.IfOp, args: PythonValues) -> PythonValues:
+        holds = self.cache.get(op, compile_condition)(*args)
+        region = op.then_region if holds else op.else_region
+        if not region.blocks:
+            return ()
+        return interpreter.run_ssacfg_region(region, (), "affine.if")
+
+    @impl_terminator(affine.YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: affine.YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+
+@register_impls
+@dataclass
+class ScfFunctions(InterpreterFunctions):
+    """scf.for, scf.if and scf.while as xDSL's ScfFunctions, except that a non-positive
+    scf.for step is a diagnostic (xDSL's raises Python's ValueError for 0 and silently runs
+    no iteration for a negative step). Importing xDSL's would load every xDSL interpreter,
+    RISC-V included."""
+
+    @impl(scf.ForOp)
+    def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues) -> PythonValues:
+        lower, upper, step, *values = args
+        if step <= 0:
+            raise ExecutionError(f"{where(op)}: the step must be positive, got {step}")
+        loop_values = tuple(values)
+        for i in range(lower, upper, step):
+            loop_values = interpreter.run_ssacfg_region(op.body, (i, *loop_values), "scf.for")
+        return loop_values
+
+    @impl(scf.IfOp)
+    def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: PythonValues) -> PythonValues:
+        region = op.true_region if args[0] else op.false_region
+        if not region.blocks:
+            return ()
+        return interpreter.run_ssacfg_region(region, (), "scf.if")
+
+    @impl(scf.WhileOp)
+    def run_while(self, interpreter: Interpreter, op: scf.WhileOp, args: PythonValues) -> PythonValues:
+        values = args
+        while True:
+            condition, *forwarded = interpreter.run_ssacfg_region(op.before_region, values, "scf.while")
+            if not condition:
+                return tuple(forwarded)
+            values = interpreter.run_ssacfg_region(op.after_region, tuple(forwarded), "scf.while")
+
+    @impl_terminator(scf.YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: scf.YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl_terminator(scf.ConditionOp)
+    def run_condition(
+        self, interpreter: Interpreter, op: scf.ConditionOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+
+@register_impls
+@dataclass
+class FuncFunctions(InterpreterFunctions):
+    """func.func, func.call and func.return, as xDSL's FuncFunctions (importing which would
+    load every interpreter xDSL has, RISC-V included)."""
+
+    @impl_callable(func.FuncOp)
+    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues) -> PythonValues:
+        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+
+    @impl(func.CallOp)
+    def run_call(self, interpreter: Interpreter, op: func.CallOp, args: PythonValues) -> PythonValues:
+        return interpreter.call_op(op.callee, args)
+
+    @impl_terminator(func.ReturnOp)
+    def run_return(
+        self, interpreter: Interpreter, op: func.ReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+
+@dataclass
+class NamedFunctions(InterpreterFunctions):
+    """Ops found by name rather than by class: the layout dialect's (a program may be parsed
+    without it) and vector.from_elements, which xDSL 0.74 does not define (a context may know
+    it as an unregistered op or from another dialect). `named_functions` binds them to the
+    classes a module uses."""
+
+    cache: _Cache = field(default_factory=_Cache)
+
+    def run_assign(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        """layout.assign changes how a buffer is stored, never what it holds: nothing to do."""
+        return ()
+
+    def run_convert(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        memory.copy(args[0], args[1], where(op))
+        return ()
+
+    def run_from_elements(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return (self.cache.get(op, compile_kernel)(*args),)
+
+
+_BY_NAME: dict[str, Callable[[NamedFunctions, Interpreter, Operation, PythonValues], PythonValues]] = {
+    "layout.assign": NamedFunctions.run_assign,
+    "layout.convert": NamedFunctions.run_convert,
+    "vector.from_elements": NamedFunctions.run_from_elements,
+}
+
+
+def named_functions(module: ModuleOp) -> NamedFunctions:
+    """NamedFunctions registered for the classes that carry `_BY_NAME` ops in `module`."""
+    names = {type(op): op_name(op) for op in module.walk() if op_name(op) in _BY_NAME}
+    attributes: dict[str, Any] = {}
+    for op_type, name in names.items():
+        run = _BY_NAME[name]
+
+        def method(
+            self: NamedFunctions, interpreter: Interpreter, op: Operation, args: PythonValues, run=run
+        ) -> OpImplResult:
+            return OpImplResult(run(self, interpreter, op, args), None)
+
+        # Workaround: xDSL's `impl` asks the op class whether it is a terminator, and an
+        # unregistered op claims every trait, so `impl` refuses it. Mark the method the
+        # way `impl` does.
+        setattr(method, _IMPL_OP_TYPE_KEY, op_type)
+        attributes[f"run_{len(attributes)}"] = method
+    return register_impls(type("ModuleNamedFunctions", (NamedFunctions,), attributes))()
+
+
+def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
+    return [
+        ValueFunctions(),
+        MemRefFunctions(),
+        VectorFunctions(),
+        AffineFunctions(),
+        ScfFunctions(),
+        FuncFunctions(),
+        named_functions(module),
+    ]

@@ -1,0 +1,327 @@
+"""Memrefs at run time: plain numpy arrays, and layout-aware memrefs.
+
+A memref without a layout is a numpy array of its shape (plus the vector shape when its
+elements are vectors) and its element type's numpy dtype. A layout-typed memref is a
+`LayoutMemRef`: the physical buffer the lowered program would hold (`Layout.pack`'s form:
+pad slots hold the pad value, packed lanes sit in their containers), read and written in
+logical coordinates through the Layout. Both engines use these helpers, so an access fails
+with the same message in both.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, VectorType
+
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.values import element_of, vector_shape
+from heterolayout.layout.element_types import ElementType
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.model import Layout
+
+
+@dataclass(frozen=True)
+class MemRefInfo:
+    """What the engines need from a memref type."""
+
+    type: MemRefType
+    shape: tuple[int | None, ...]
+    """Logical shape, None for `?`."""
+    element: ElementType
+    lanes: tuple[int, ...]
+    """Shape of a vector element, () for scalar elements."""
+    layout: Layout | None
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return None not in self.shape
+
+
+@functools.lru_cache(maxsize=4096)
+def memref_info(memref_type: MemRefType) -> MemRefInfo:
+    if not isinstance(memref_type, MemRefType):
+        raise ExecutionError(f"type {memref_type} is not a ranked memref type")
+    shape = tuple(None if e == DYNAMIC_INDEX else e for e in memref_type.get_shape())
+    element_type = memref_type.element_type
+    lanes = vector_shape(element_type) or ()
+    element = element_of(element_type)
+    try:
+        from heterolayout.dialects import layout_of
+
+        layout = layout_of(memref_type)
+    except LayoutError as error:
+        raise ExecutionError(f"type {memref_type}: {error}") from None
+    if layout is not None and isinstance(element_type, VectorType):
+        raise ExecutionError(f"type {memref_type}: a layout on a memref of vectors is not supported")
+    return MemRefInfo(memref_type, shape, element, lanes, layout)
+
+
+def _text(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def out_of_bounds(where: str, index: Sequence[int], bounds: Sequence[int], *, logical: bool = False) -> ExecutionError:
+    kind = "logical " if logical else ""
+    return ExecutionError(
+        f"out-of-bounds access in {where}: {kind}index {_text(index)} outside {kind}bounds {_text(bounds)}"
+    )
+
+
+def check_index(index: Sequence[int], bounds: Sequence[int], where: str) -> None:
+    for value, extent in zip(index, bounds, strict=True):
+        if not 0 <= value < extent:
+            raise out_of_bounds(where, index, bounds)
+
+
+class LayoutMemRef:
+    """A logical memref seen through a Layout over its physical buffer."""
+
+    __slots__ = ("_flat", "_lanes", "_mask", "_offsets", "_shifts", "buffer", "element", "layout", "shape")
+
+    def __init__(self, layout: Layout, element: ElementType, buffer: np.ndarray) -> None:
+        if layout.is_dynamic:
+            raise ExecutionError(f"layout {layout!r} has dynamic dims; specialize it first")
+        self.layout = layout
+        self.element = element
+        self.shape: tuple[int, ...] = layout.logical_shape  # type: ignore[assignment]
+        self.buffer = np.ascontiguousarray(buffer)
+        self._flat = self.buffer.reshape(-1)
+        self._offsets: list[int] = layout.offsets().ravel().tolist()
+        packing = layout.packing
+        self._lanes = 0
+        if packing is not None and not packing.is_vector:
+            lanes: int = layout.physical_shape[-1]  # type: ignore[assignment]
+            self._lanes = lanes
+            self._mask = (1 << element.bits) - 1
+            self._shifts = tuple(packing._shift(lane, element.bits, packing.container_bits) for lane in range(lanes))
+
+    @staticmethod
+    def allocate(layout: Layout, element: ElementType) -> LayoutMemRef:
+        """A fresh buffer: logical elements 0, pad slots the pad value."""
+        zeros = np.zeros(layout.logical_shape, dtype=element.numpy_dtype)  # type: ignore[arg-type]
+        return LayoutMemRef(layout, element, layout.pack(zeros))
+
+    @staticmethod
+    def from_logical(layout: Layout, element: ElementType, array: np.ndarray) -> LayoutMemRef:
+        return LayoutMemRef(layout, element, layout.pack(array))
+
+    def _slot(self, index: Sequence[int], where: str) -> int:
+        flat = 0
+        for value, extent in zip(index, self.shape, strict=True):
+            if not 0 <= value < extent:
+                raise out_of_bounds(where, index, self.shape, logical=True)
+            flat = flat * extent + value
+        return self._offsets[flat]
+
+    def load(self, index: Sequence[int], where: str) -> int | float:
+        slot = self._slot(index, where)
+        if not self._lanes:
+            return self._flat.item(slot)
+        word = self._flat.item(slot // self._lanes)
+        return self.element.wrap((word >> self._shifts[slot % self._lanes]) & self._mask)
+
+    def store(self, index: Sequence[int], value: int | float, where: str) -> None:
+        slot = self._slot(index, where)
+        if not self._lanes:
+            self._flat[slot] = value
+            return
+        container = slot // self._lanes
+        shift = self._shifts[slot % self._lanes]
+        word = self._flat.item(container) & ~(self._mask << shift)
+        self._flat[container] = word | ((value & self._mask) << shift)
+
+    def logical(self) -> np.ndarray:
+        return self.layout.unpack(self.buffer)
+
+    def write_logical(self, array: np.ndarray) -> None:
+        """Overwrite every logical element (and reset the pad slots to the pad value)."""
+        self.buffer[...] = self.layout.pack(array)
+
+    def __repr__(self) -> str:
+        return f"LayoutMemRef({self.layout!r})"
+
+
+MemRef = np.ndarray | LayoutMemRef
+
+
+# ---- creation and conversion ------------------------------------------------------------------
+def canonical_array(array: Any, element: ElementType) -> np.ndarray:
+    """`array` as values of `element` in its numpy dtype (integers wrap, floats round)."""
+    data = np.asarray(array)
+    dtype = element.numpy_dtype
+    if element.is_float:
+        return data.astype(dtype)
+    if data.dtype.kind == "f":
+        data = np.trunc(data)
+    if element.bits == 64 and not element.holds_negative:
+        return data.astype(np.uint64)
+    wide = data.astype(np.int64)
+    mask = (1 << element.bits) - 1 if element.bits < 64 else -1
+    if element.bits < 64:
+        wide = wide & mask
+        if element.holds_negative:
+            half = 1 << (element.bits - 1)
+            wide = ((wide + half) & mask) - half
+    return wide.astype(dtype)
+
+
+def specialized(info: MemRefInfo, shape: Sequence[int]) -> Layout:
+    assert info.layout is not None
+    if info.layout.is_dynamic:
+        return info.layout.specialize(tuple(shape))
+    return info.layout
+
+
+def allocate(info: MemRefInfo, dynamic_sizes: Sequence[int], where: str) -> MemRef:
+    sizes = iter(dynamic_sizes)
+    shape = tuple(next(sizes) if e is None else e for e in info.shape)
+    if any(e < 0 for e in shape):
+        raise ExecutionError(f"{where}: negative size in shape {_text(shape)}")
+    if info.layout is None:
+        return np.zeros(shape + info.lanes, dtype=info.element.numpy_dtype)
+    return LayoutMemRef.allocate(specialized(info, shape), info.element)
+
+
+def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
+    """A memref value of `info`'s type holding the logical contents `array`."""
+    data = canonical_array(array, info.element)
+    expected_rank = info.rank + len(info.lanes)
+    static = info.shape + info.lanes
+    if data.ndim != expected_rank or any(e is not None and e != d for e, d in zip(static, data.shape, strict=True)):
+        raise ExecutionError(
+            f"{what}: expected an array for {info.type}, got one of shape {_text(data.shape)}"
+        )
+    if info.layout is None:
+        return np.ascontiguousarray(data)
+    return LayoutMemRef.from_logical(specialized(info, data.shape), info.element, data)
+
+
+def to_logical(value: MemRef) -> np.ndarray:
+    """The logical contents of a memref (a copy for layout-aware memrefs, the array itself
+    otherwise)."""
+    if isinstance(value, LayoutMemRef):
+        return value.logical()
+    return value
+
+
+def shape_of(value: MemRef) -> tuple[int, ...]:
+    """The logical shape (without the vector shape of vector elements)."""
+    if isinstance(value, LayoutMemRef):
+        return value.shape
+    return value.shape
+
+
+# ---- accesses ---------------------------------------------------------------------------------
+def load(memref: MemRef, index: tuple[int, ...], where: str) -> Any:
+    """memref.load / affine.load: a scalar, or a vector element (a copy)."""
+    if isinstance(memref, LayoutMemRef):
+        return memref.load(index, where)
+    check_index(index, memref.shape[: len(index)], where)
+    if memref.ndim == len(index):
+        return memref.item(index)
+    return memref[index].copy()
+
+
+def store(memref: MemRef, index: tuple[int, ...], value: Any, where: str) -> None:
+    if isinstance(memref, LayoutMemRef):
+        memref.store(index, value, where)
+        return
+    check_index(index, memref.shape[: len(index)], where)
+    memref[index] = value
+
+
+def _vector_window(
+    bounds: tuple[int, ...], index: tuple[int, ...], lanes: tuple[int, ...], where: str
+) -> tuple[slice | int, ...]:
+    """The region a vector access covers: its shape aligns with the innermost memref dims."""
+    check_index(index, bounds, where)
+    fixed = len(bounds) - len(lanes)
+    if fixed < 0:
+        raise ExecutionError(f"{where}: a vector of shape {_text(lanes)} does not fit a memref of rank {len(bounds)}")
+    for dim, extent in enumerate(lanes):
+        start, size = index[fixed + dim], bounds[fixed + dim]
+        if start + extent > size:
+            last = list(index)
+            last[fixed + dim] = start + extent - 1
+            raise out_of_bounds(where, last, bounds)
+    return (*index[:fixed], *(slice(index[fixed + d], index[fixed + d] + e) for d, e in enumerate(lanes)))
+
+
+def vector_load(memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str) -> np.ndarray:
+    """vector.load: a whole vector element, or a vector of consecutive scalar elements."""
+    if isinstance(memref, LayoutMemRef):
+        window = _vector_window(memref.shape, index, lanes, where)
+        fixed = len(memref.shape) - len(lanes)
+        out = np.empty(lanes, dtype=dtype)
+        for inner in np.ndindex(*lanes):
+            position = (*index[:fixed], *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)))  # type: ignore[union-attr]
+            out[inner] = memref.load(position, where)
+        return out
+    if memref.ndim > len(index):
+        return load(memref, index, where)
+    return memref[_vector_window(memref.shape, index, lanes, where)].copy()
+
+
+def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], where: str) -> None:
+    lanes = vector.shape
+    if isinstance(memref, LayoutMemRef):
+        window = _vector_window(memref.shape, index, lanes, where)
+        fixed = len(memref.shape) - len(lanes)
+        for inner in np.ndindex(*lanes):
+            position = (*index[:fixed], *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)))  # type: ignore[union-attr]
+            memref.store(position, vector.item(inner), where)
+        return
+    if memref.ndim > len(index):
+        store(memref, index, vector, where)
+        return
+    memref[_vector_window(memref.shape, index, lanes, where)] = vector
+
+
+def copy(source: MemRef, target: MemRef, where: str) -> None:
+    """memref.copy / layout.convert: the logical contents of `source` into `target`."""
+    if shape_of(source) != shape_of(target):
+        raise ExecutionError(
+            f"{where}: source shape {_text(shape_of(source))} differs from target shape {_text(shape_of(target))}"
+        )
+    if isinstance(target, LayoutMemRef):
+        target.write_logical(to_logical(source))
+    else:
+        np.copyto(target, to_logical(source))
+
+
+def dim(memref: MemRef, index: int, where: str) -> int:
+    shape = shape_of(memref)
+    if not 0 <= index < len(shape):
+        raise ExecutionError(f"{where}: dimension {index} is out of range for a memref of rank {len(shape)}")
+    return shape[index]
+
+
+def cast(memref: MemRef, info: MemRefInfo, where: str) -> MemRef:
+    """memref.cast: the same buffer, checked against the static dims of the new type."""
+    shape = shape_of(memref)
+    if len(shape) != info.rank or any(e is not None and e != s for e, s in zip(info.shape, shape, strict=True)):
+        raise ExecutionError(f"{where}: a memref of shape {_text(shape)} does not match {info.type}")
+    return memref
+
+
+def global_value(info: MemRefInfo, initial: Any) -> MemRef:
+    """The buffer of a memref.global: its dense initializer (splats broadcast), or zeros."""
+    static: tuple[int, ...] = info.shape  # type: ignore[assignment]
+    if initial is None:
+        return allocate(info, (), "memref.global")
+    values = list(initial.get_values())
+    size = math.prod(static) * math.prod(info.lanes)
+    data = np.array(values, dtype=np.float64 if info.element.is_float else object)
+    if data.size == 1 and size != 1:
+        data = np.broadcast_to(data, (size,))
+    return from_logical(np.array(data).reshape(static + info.lanes), info, "memref.global")
