@@ -27,6 +27,9 @@ _STRIDED = re.compile(
 
 def parse_affine_map(text: str) -> AffineMap:
     """Parse with xDSL's own parser; errors become one-line `LayoutError`s."""
+    if '"' in text:
+        # xDSL 0.74's string-literal lexer backtracks exponentially on an unmatched quote.
+        raise LayoutError(f"'{text.strip()}': a map has no string literals ('\"' at column {text.index(chr(34)) + 1})")
     try:
         parser = Parser(Context(), text.strip())
         attribute = parser.parse_attribute()

@@ -15,6 +15,7 @@ from heterolayout.layout.blocked import Term, recognize_terms
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
+    bounds,
     evaluate,
     format_expr,
     format_map,
@@ -81,6 +82,7 @@ class Layout:
             if not is_quasi_affine(result):
                 raise LayoutError(f"{where}: '{format_expr(result)}' is not quasi-affine")
         _check_dynamic(shape, index_map, where)
+        _check_magnitude(shape, index_map, where)
         exact = _exact_extents(shape, index_map, where)
         if physical_shape is None:
             physical = exact
@@ -99,6 +101,8 @@ class Layout:
                         f"{where}: physical dim {position} has extent {_fmt(given)}, but result "
                         f"'{format_expr(index_map.results[position])}' reaches {_fmt(needed)}"
                     )
+        if None not in physical and math.prod(physical) >= INDEX_LIMIT:  # type: ignore[arg-type]
+            raise LayoutError(f"{where}: the physical buffer {format_shape(physical)} is too large")
         if dtype is not None:
             pad = dtype.check_pad(pad, where)
         layout = Layout(shape, index_map, physical, pad, dtype, packing, dim_names)
@@ -378,6 +382,21 @@ def _check_dynamic(shape: Shape, index_map: AffineMap, where: str) -> None:
             raise LayoutError(
                 f"{where}: dim {dim} is dynamic ('?'); '?' is allowed only on dims with no block "
                 "and no padding (the dim must map to one physical dim as itself)"
+            )
+
+
+INDEX_LIMIT = 2**62
+"""Index values and buffer sizes stay below this, far inside int64 (numpy and MLIR's index)."""
+
+
+def _check_magnitude(shape: Shape, index_map: AffineMap, where: str) -> None:
+    ranges = [(0, 0 if e is None else e - 1) for e in shape]
+    for result in index_map.results:
+        low, high = bounds(result, ranges)
+        if max(abs(low), abs(high)) >= INDEX_LIMIT:
+            raise LayoutError(
+                f"{where}: result '{format_expr(result)}' reaches {high if abs(high) >= abs(low) else low}, "
+                "beyond the 64-bit index range"
             )
 
 

@@ -145,6 +145,13 @@ class Application:
                 self._retype(user.dest, with_layout(user.dest.type, layout))  # type: ignore[arg-type]
             elif isinstance(user, (scf.ForOp, affine.ForOp)):
                 self._propagate_loop(user, index, value)
+            elif isinstance(user, scf.WhileOp):
+                self._retype(user.before_region.blocks[0].args[index], value.type)
+            elif isinstance(user, scf.ConditionOp):
+                loop = user.parent_op()
+                assert isinstance(loop, scf.WhileOp)
+                self._retype(loop.after_region.blocks[0].args[index - 1], value.type)
+                self._retype(loop.results[index - 1], value.type)
             elif isinstance(user, (scf.YieldOp, affine.YieldOp)):
                 self._propagate_yield(user, index, value)
             elif isinstance(user, func.ReturnOp):
@@ -161,8 +168,11 @@ class Application:
 
     def _propagate_yield(self, op: Operation, index: int, value: SSAValue) -> None:
         parent = op.parent_op()
-        if isinstance(parent, (scf.ForOp, affine.ForOp)):
-            carried = parent.body.blocks[0].args[1 + index]
+        if isinstance(parent, (scf.ForOp, affine.ForOp, scf.WhileOp)):
+            if isinstance(parent, scf.WhileOp):
+                carried = parent.before_region.blocks[0].args[index]
+            else:
+                carried = parent.body.blocks[0].args[1 + index]
             if carried.type != value.type:
                 fail(op, "layout-apply: a loop-carried buffer would change its layout between iterations")
         elif isinstance(parent, scf.IfOp):
@@ -190,6 +200,15 @@ class Application:
             Rewriter.insert_op(ConvertOp(value, copy.memref), InsertPoint.before(op))
             op.operands[index] = copy.memref
             return
+        returned = {
+            r.operands[index].type for r in function.walk() if isinstance(r, func.ReturnOp)
+        }
+        if len(returned) != 1:
+            fail(
+                op,
+                f"layout-apply: @{function.sym_name.data} returns buffers of different layouts "
+                f"({', '.join(sorted(str(t) for t in returned))}); assign one layout to all of them",
+            )
         outputs = list(function.function_type.outputs.data)
         outputs[index] = value.type
         function.function_type = FunctionType.from_lists(function.function_type.inputs.data, outputs)
