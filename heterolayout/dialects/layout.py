@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    VectorType,
 )
 from xdsl.ir import (
     Attribute,
@@ -195,6 +196,13 @@ class LayoutAttr(MemRefLayoutAttr, ParametrizedAttribute, ABC):
             except LayoutError as error:
                 parser.raise_error(f"#{cls.name}: {error}", value_start, parser.pos)
         parser.parse_punctuation(">", f" at the end of #{cls.name}")
+        if "bit_order" in keywords and isinstance(keywords.get("pack"), VectorType):
+            parser.raise_error(
+                f"#{cls.name}: pack = {keywords['pack']}: bit_order applies to integer "
+                "containers only, a vector container has no bit order",
+                start,
+                parser.pos,
+            )
         parameters = cls.assemble(body, keywords)
         try:
             cls.new(parameters)  # runs `verify`, which xDSL would otherwise raise positionless

@@ -23,8 +23,10 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
+    Signedness,
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -148,6 +150,18 @@ class Lowering:
                     )
 
     def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
+        element = value.type.element_type  # type: ignore[attr-defined]
+        if (
+            layout.packing is not None
+            and not layout.packing.is_vector
+            and isinstance(element, IntegerType)
+            and element.signedness.data != Signedness.SIGNLESS
+        ):
+            fail(
+                op,
+                f"layout-lower: {value.type}: an integer container holds signless lanes only; "
+                f"upstream arith cannot shift or truncate {element} (use i{element.width.data})",
+            )
         if self.flatten and layout.is_dynamic:
             fail(op, f"layout-lower: flatten=true needs static shapes, {value.type} has '?'")
 
