@@ -8,6 +8,7 @@ physical buffers the layouts pack them into, and compares everything in logical 
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,7 +20,20 @@ from heterolayout.interpreter.arguments import bind_arguments, from_value
 from heterolayout.interpreter.comparison import CheckReport, compare_programs
 from heterolayout.interpreter.engines import engine_for, load_module
 from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.runner_utils import RunOutput
 from heterolayout.interpreter.source import apply_pipeline
+
+
+class RunResult(tuple[Any, ...]):
+    """What `run` returns: the entry function's results (a tuple, one entry per result), and
+    in `output` the text the program printed when run with `capture=True` (None without)."""
+
+    output: str | None
+
+    def __new__(cls, values: Sequence[Any], output: str | None = None) -> RunResult:
+        result = super().__new__(cls, values)
+        result.output = output
+        return result
 
 
 def run(
@@ -27,23 +41,31 @@ def run(
     entry: str = "main",
     args: Sequence[Any] = (),
     engine: str = "compiled",
-) -> tuple[Any, ...]:
+    *,
+    capture: bool = False,
+) -> RunResult:
     """Run `entry` and return its results, one entry per result: Python ints and floats for
     scalars, numpy arrays for vectors and memrefs (layout-typed memrefs in logical form).
 
     A numpy array passed for a memref argument sees the function's writes (in logical form),
     like a buffer passed to a compiled function.
+
+    What the program prints (`vector.print`, and the runner-utils functions it declares as
+    external, such as `printMemrefF32`: see `runner_utils`) is mlir-runner's text. It goes to
+    standard output as the program runs; with `capture=True` it is collected instead and
+    returned in the result's `output`.
     """
     module = load_module(module_or_text)
     function = find_function(module, entry)
     values = bind_arguments(function, args)
-    results = engine_for(module, engine).call(entry, tuple(values))
+    captured = io.StringIO() if capture else None
+    results = engine_for(module, engine).call(entry, tuple(values), RunOutput(captured))
     for arg, value in zip(args, values, strict=True):
         if isinstance(arg, np.ndarray) and value is not arg and arg.flags.writeable:
             logical = from_value(value)
             if isinstance(logical, np.ndarray) and logical.shape == arg.shape:
                 arg[...] = logical
-    return tuple(from_value(r) for r in results)
+    return RunResult([from_value(r) for r in results], captured.getvalue() if captured is not None else None)
 
 
 def check(
@@ -55,8 +77,8 @@ def check(
     engine: str = "compiled",
 ) -> CheckReport:
     """Lower a copy of the program with `pipeline` (a spec, or specs and pass instances) and compare it
-    with the original on seeded random arguments: the results and every memref argument
-    after the call."""
+    with the original on seeded random arguments: the results, every memref argument
+    after the call, and the lines the program printed (captured, not shown)."""
     module = load_module(module_or_text)
     lowered = apply_pipeline(module, pipeline)
     return compare_programs(module, lowered, entry, seed, engine)

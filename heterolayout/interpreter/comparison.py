@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from heterolayout.interpreter.arguments import (
 from heterolayout.interpreter.engines import engine_for
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.runner_utils import RunOutput
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,8 @@ def _copy(value: Any) -> Any:
 def compare_programs(
     source: ModuleOp, lowered: ModuleOp, entry: str = "main", seed: int = 0, engine: str = "compiled"
 ) -> CheckReport:
-    """Run both programs on the same seeded data; compare results and memref arguments."""
+    """Run both programs on the same seeded data; compare results, memref arguments and the
+    printed output."""
     source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
     source_types = source_function.function_type
     lowered_types = lowered_function.function_type
@@ -104,8 +107,9 @@ def compare_programs(
         what = f"argument {i} of @{entry}"
         source_args.append(to_value(_copy(arg), s, what))
         lowered_args.append(physical_argument(arg, s, t, what) if holds_physical(s, t) else to_value(_copy(arg), t, what))
-    expected = engine_for(source, engine).call(entry, tuple(source_args))
-    actual = engine_for(lowered, engine).call(entry, tuple(lowered_args))
+    printed = (io.StringIO(), io.StringIO())
+    expected = engine_for(source, engine).call(entry, tuple(source_args), RunOutput(printed[0]))
+    actual = engine_for(lowered, engine).call(entry, tuple(lowered_args), RunOutput(printed[1]))
 
     def logical_form(value: Any, s: Attribute, t: Attribute) -> Any:
         return logical_of_physical(value, s) if holds_physical(s, t) else from_value(value)
@@ -124,4 +128,19 @@ def compare_programs(
         compared += count
         if mismatch is not None:
             return CheckReport(compared, mismatch)
-    return CheckReport(compared)
+    count, mismatch = first_printed_difference(printed[0].getvalue(), printed[1].getvalue())
+    return CheckReport(compared + count, mismatch)
+
+
+END_OF_OUTPUT = "<end of output>"
+
+
+def first_printed_difference(expected: str, actual: str) -> tuple[int, Mismatch | None]:
+    """Lines compared (each printed line counts as one element) and the first that differs."""
+    left, right = expected.splitlines(), actual.splitlines()
+    for number in range(max(len(left), len(right))):
+        want = left[number] if number < len(left) else END_OF_OUTPUT
+        got = right[number] if number < len(right) else END_OF_OUTPUT
+        if want != got:
+            return number + 1, Mismatch(f"printed line {number + 1}", (), want, got)
+    return len(left), None

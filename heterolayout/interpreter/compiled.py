@@ -21,6 +21,7 @@ from xdsl.traits import SymbolTable
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
+from heterolayout.interpreter.runner_utils import PrintedType, RunOutput
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -33,12 +34,14 @@ from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
 
 
 class RunState:
-    """What one call of the entry function shares across functions: the globals' buffers."""
+    """What one call of the entry function shares across functions: the globals' buffers
+    and where printing goes."""
 
-    __slots__ = ("buffers",)
+    __slots__ = ("buffers", "output")
 
-    def __init__(self) -> None:
+    def __init__(self, output: RunOutput) -> None:
         self.buffers: dict[str, memory.MemRef] = {}
+        self.output = output
 
     def global_buffer(self, name: str, info: memory.MemRefInfo, initial: Any) -> memory.MemRef:
         found = self.buffers.get(name)
@@ -261,7 +264,7 @@ def _copy(w: _Writer, op: Operation) -> None:
 
 
 def _cast(w: _Writer, op: Operation) -> None:
-    info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
+    info = memory.cast_target(op.results[0].type)
     w.line(f"{w.define(op.results[0])} = _cast({w.use(op.operands[0])}, {w.bind(info)}, {w.bind(where(op))})")
 
 
@@ -278,10 +281,18 @@ def _get_global(w: _Writer, op: Operation) -> None:
 
 def _call(w: _Writer, op: Operation) -> None:
     assert isinstance(op, CallOp)
-    callee = w.function_names[op.callee.root_reference.data]
+    name = op.callee.root_reference.data
     results = [w.define(r) for r in op.results]
-    call = f"{callee}({', '.join(['S', *w.uses(op.operands)])})"
+    if name in w.function_names:
+        call = f"{w.function_names[name]}({', '.join(['S', *w.uses(op.operands)])})"
+    else:  # an external function: `reachable_functions` checked it is a runner-utils one
+        call = f"S.output.call({name!r}, ({''.join(a + ', ' for a in w.uses(op.operands))}))"
     w.line(f"{', '.join(results)}, = {call}" if results else call)
+
+
+def _vector_print(w: _Writer, op: Operation) -> None:
+    printed = w.bind(PrintedType.of(op.operands[0].type))
+    w.line(f"S.output.vector_print({w.use(op.operands[0])}, {printed})")
 
 
 def _scf_for(w: _Writer, op: Operation) -> None:
@@ -387,6 +398,7 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "memref.get_global": _get_global,
     "vector.load": lambda w, op: _vector_load(w, op, w.uses(op.operands[1:])),
     "vector.store": lambda w, op: _vector_store(w, op, w.uses(op.operands[2:])),
+    "vector.print": _vector_print,
     "affine.load": _affine_load,
     "affine.store": _affine_store,
     "affine.vector_load": lambda w, op: _vector_load(w, op, w.indices(op, op.map.data, op.operands[1:])),  # type: ignore[attr-defined]
@@ -416,11 +428,12 @@ class CompiledEngine:
         self._functions: dict[str, Callable[..., tuple[Any, ...]]] = {}
         self.source = ""
 
-    def call(self, entry: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def call(self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None) -> tuple[Any, ...]:
+        """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._functions:
             self._compile(reachable_functions(self.module, entry))
         try:
-            return self._functions[entry](RunState(), *args)
+            return self._functions[entry](RunState(output if output is not None else RunOutput()), *args)
         except RecursionError:
             raise too_deep(entry) from None
 

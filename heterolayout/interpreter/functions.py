@@ -4,11 +4,16 @@ Value ops run the expressions of `semantics` (compiled once per op into a small 
 memory ops the helpers of `memref`, so the interpreter and the compiled engine share one
 meaning. Where xDSL's stock functions are wrong or missing for lowered code, the override
 says so.
+
+A class may also define `direct(op)`: the op's meaning as a plain function of its operand
+values (returning its one result, or nothing), or None. `interp.RegionInterpreter` calls it
+in place of the implementation for value ops and scalar loads and stores, the ops that
+dominate loop bodies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +38,7 @@ from xdsl.traits import SymbolTable
 
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.runner_utils import PrintedType, RunOutput, runner_function
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -84,14 +90,16 @@ def compile_condition(op: Operation) -> Kernel:
 
 @dataclass
 class _Cache:
-    """Per-op compiled pieces, built the first time an op runs."""
+    """Per-op compiled pieces, built the first time an op runs. Keyed by the op's id: an
+    op hashes through a Python-level `__hash__`, and the functions live no longer than the
+    engine that holds their module."""
 
-    kernels: dict[Operation, Any] = field(default_factory=dict)
+    kernels: dict[int, Any] = field(default_factory=dict)
 
     def get(self, op: Operation, build: Callable[[Operation], Any]) -> Any:
-        found = self.kernels.get(op)
+        found = self.kernels.get(id(op))
         if found is None:
-            found = self.kernels[op] = build(op)
+            found = self.kernels[id(op)] = build(op)
         return found
 
 
@@ -122,6 +130,28 @@ def _register_value_ops(cls: type) -> type:
 class ValueFunctions(InterpreterFunctions):
     cache: _Cache = field(default_factory=_Cache)
 
+    def direct(self, op: Operation) -> Kernel | None:
+        """The op's kernel (None when it does not compile: the implementation then
+        raises the error when, and if, the op runs)."""
+        try:
+            return self.cache.get(op, compile_kernel)
+        except Exception:
+            return None
+
+
+def _vector_access(op: Operation) -> tuple[tuple[int, ...], Any, str]:
+    """A vector load's vector shape, element dtype and place."""
+    result_type = op.results[0].type
+    lanes = vector_shape(result_type)
+    assert lanes is not None
+    return lanes, element_of(result_type).numpy_dtype, where(op)
+
+
+def run_output(interpreter: Interpreter) -> RunOutput:
+    """Where the run's printing goes (`InterpreterEngine.call` sets it; standard output
+    when a program runs in an interpreter of its own)."""
+    return interpreter.get_data(FuncFunctions, "output", RunOutput)
+
 
 def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
     value = op.results[index] if result else op.operands[index]
@@ -137,6 +167,17 @@ class MemRefFunctions(InterpreterFunctions):
     it lacks alloca, copy, dim, rank and cast, and its get_global builds a new buffer on
     every call, so stores to a global were lost."""
 
+    places: _Cache = field(default_factory=_Cache)
+
+    def direct(self, op: Operation) -> Kernel | None:
+        """memref.load and memref.store as functions of their operands."""
+        place = where(op)
+        if isinstance(op, memref.LoadOp):
+            return lambda source, *index: memory.load(source, index, place)
+        if isinstance(op, memref.StoreOp):
+            return lambda value, target, *index: memory.store(target, index, value, place)
+        return None
+
     @impl(memref.AllocOp)
     def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues) -> PythonValues:
         return (memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op)),)
@@ -151,11 +192,11 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.LoadOp)
     def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues) -> PythonValues:
-        return (memory.load(args[0], args[1:], where(op)),)
+        return (memory.load(args[0], args[1:], self.places.get(op, where)),)
 
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
-        memory.store(args[1], args[2:], args[0], where(op))
+        memory.store(args[1], args[2:], args[0], self.places.get(op, where))
         return ()
 
     @impl(memref.DimOp)
@@ -173,7 +214,7 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.CastOp)
     def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues) -> PythonValues:
-        return (memory.cast(args[0], _info(op, result=True), where(op)),)
+        return (memory.cast(args[0], memory.cast_target(op.results[0].type), where(op)),)
 
     @impl(memref.GetGlobalOp)
     def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
@@ -193,20 +234,37 @@ class MemRefFunctions(InterpreterFunctions):
 @register_impls
 @dataclass
 class VectorFunctions(InterpreterFunctions):
-    """vector.load and vector.store (xDSL has no interpreter functions for vector ops)."""
+    """vector.load, vector.store and vector.print (xDSL has no interpreter functions for
+    vector ops)."""
+
+    cache: _Cache = field(default_factory=_Cache)
 
     @impl(vector.LoadOp)
     def run_load(self, interpreter: Interpreter, op: vector.LoadOp, args: PythonValues) -> PythonValues:
-        result_type = op.result.type
-        lanes = vector_shape(result_type)
-        assert lanes is not None
-        dtype = element_of(result_type).numpy_dtype
-        return (memory.vector_load(args[0], args[1:], lanes, dtype, where(op)),)
+        lanes, dtype, place = self.cache.get(op, _vector_access)
+        return (memory.vector_load(args[0], args[1:], lanes, dtype, place),)
 
     @impl(vector.StoreOp)
     def run_store(self, interpreter: Interpreter, op: vector.StoreOp, args: PythonValues) -> PythonValues:
-        memory.vector_store(args[0], args[1], args[2:], where(op))
+        memory.vector_store(args[0], args[1], args[2:], self.cache.get(op, where))
         return ()
+
+    @impl(vector.PrintOp)
+    def run_print(self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues) -> PythonValues:
+        run_output(interpreter).vector_print(args[0], self.cache.get(op, lambda o: PrintedType.of(o.source.type)))
+        return ()
+
+
+def _affine_bounds(op: Operation) -> tuple[Kernel, Kernel, int, int, int]:
+    """An affine.for's bound maps as functions, their operand counts and the step."""
+    assert isinstance(op, affine.ForOp)
+    return (
+        compile_map(op.lowerBoundMap.data, op),
+        compile_map(op.upperBoundMap.data, op),
+        len(op.lowerBoundOperands),
+        len(op.upperBoundOperands),
+        op.step.value.data,
+    )
 
 
 @register_impls
@@ -219,42 +277,51 @@ class AffineFunctions(InterpreterFunctions):
     takes only constant bounds and no iter_args."""
 
     cache: _Cache = field(default_factory=_Cache)
+    vectors: _Cache = field(default_factory=_Cache)
 
-    def _indices(self, op: Operation, operands: Sequence[Any]) -> tuple[int, ...]:
-        return self.cache.get(op, lambda o: compile_map(o.map.data, o))(*operands)  # type: ignore[attr-defined]
+    def direct(self, op: Operation) -> Kernel | None:
+        """affine.load and affine.store as functions of their operands."""
+        if not isinstance(op, affine.LoadOp | affine.StoreOp):
+            return None
+        indices, place = self._access(op)
+        if isinstance(op, affine.LoadOp):
+            return lambda source, *operands: memory.load(source, indices(*operands), place)
+        return lambda value, target, *operands: memory.store(target, indices(*operands), value, place)
+
+    def _access(self, op: Operation) -> tuple[Kernel, str]:
+        """The op's index map as a function, and its place for diagnostics."""
+        return self.cache.get(op, lambda o: (compile_map(o.map.data, o), where(o)))  # type: ignore[attr-defined]
 
     @impl(affine.LoadOp)
     def run_load(self, interpreter: Interpreter, op: affine.LoadOp, args: PythonValues) -> PythonValues:
-        return (memory.load(args[0], self._indices(op, args[1:]), where(op)),)
+        indices, place = self._access(op)
+        return (memory.load(args[0], indices(*args[1:]), place),)
 
     @impl(affine.StoreOp)
     def run_store(self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues) -> PythonValues:
-        memory.store(args[1], self._indices(op, args[2:]), args[0], where(op))
+        indices, place = self._access(op)
+        memory.store(args[1], indices(*args[2:]), args[0], place)
         return ()
 
     @impl(affine.VectorLoadOp)
     def run_vector_load(self, interpreter: Interpreter, op: affine.VectorLoadOp, args: PythonValues) -> PythonValues:
-        lanes = vector_shape(op.result.type)
-        assert lanes is not None
-        dtype = element_of(op.result.type).numpy_dtype
-        return (memory.vector_load(args[0], self._indices(op, args[1:]), lanes, dtype, where(op)),)
+        indices, place = self._access(op)
+        lanes, dtype, _ = self.vectors.get(op, _vector_access)
+        return (memory.vector_load(args[0], indices(*args[1:]), lanes, dtype, place),)
 
     @impl(affine.VectorStoreOp)
     def run_vector_store(self, interpreter: Interpreter, op: affine.VectorStoreOp, args: PythonValues) -> PythonValues:
-        memory.vector_store(args[0], args[1], self._indices(op, args[2:]), where(op))
+        indices, place = self._access(op)
+        memory.vector_store(args[0], args[1], indices(*args[2:]), place)
         return ()
 
     @impl(affine.ForOp)
     def run_for(self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues) -> PythonValues:
-        lower_count = len(op.lowerBoundOperands)
-        upper_count = len(op.upperBoundOperands)
-        lower_map, upper_map = self.cache.get(
-            op, lambda o: (compile_map(o.lowerBoundMap.data, o), compile_map(o.upperBoundMap.data, o))
-        )
+        lower_map, upper_map, lower_count, upper_count, step = self.cache.get(op, _affine_bounds)
         lower = max(lower_map(*args[:lower_count]))
         upper = min(upper_map(*args[lower_count : lower_count + upper_count]))
         values = tuple(args[lower_count + upper_count :])
-        for i in range(lower, upper, op.step.value.data):
+        for i in range(lower, upper, step):
             values = interpreter.run_ssacfg_region(op.body, (i, *values), "affine.for")
         return values
 
@@ -326,13 +393,21 @@ class FuncFunctions(InterpreterFunctions):
     """func.func, func.call and func.return, as xDSL's FuncFunctions (importing which would
     load every interpreter xDSL has, RISC-V included)."""
 
+    callees: _Cache = field(default_factory=_Cache)
+
     @impl_callable(func.FuncOp)
     def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues) -> PythonValues:
+        """A function's body, or for an external function the runner-utils function it
+        declares (xDSL's would return nothing from an external function)."""
+        if not op.body.blocks:
+            runner_function(op.sym_name.data, op.function_type, f"call of @{op.sym_name.data}")
+            return run_output(interpreter).call(op.sym_name.data, args)
         return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
 
     @impl(func.CallOp)
     def run_call(self, interpreter: Interpreter, op: func.CallOp, args: PythonValues) -> PythonValues:
-        return interpreter.call_op(op.callee, args)
+        callee = self.callees.get(op, lambda o: interpreter.get_op_for_symbol(o.callee))  # type: ignore[attr-defined]
+        return interpreter.call_op(callee, args)
 
     @impl_terminator(func.ReturnOp)
     def run_return(

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, VectorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, UnrankedMemRefType, VectorType
+from xdsl.ir import Attribute
 
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.values import element_of, vector_shape
@@ -306,8 +307,18 @@ def dim(memref: MemRef, index: int, where: str) -> int:
     return shape[index]
 
 
-def cast(memref: MemRef, info: MemRefInfo, where: str) -> MemRef:
-    """memref.cast: the same buffer, checked against the static dims of the new type."""
+def cast_target(memref_type: Attribute) -> MemRefInfo | None:
+    """What memref.cast checks a buffer against: the ranked result type's info, or None for
+    an unranked result (`memref<*xf32>`, what the runner utils' printMemref* take)."""
+    if isinstance(memref_type, UnrankedMemRefType):
+        return None
+    return memref_info(memref_type)  # type: ignore[arg-type]
+
+
+def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
+    """memref.cast: the same buffer, checked against the static dims of a ranked new type."""
+    if info is None:
+        return memref
     shape = shape_of(memref)
     if len(shape) != info.rank or any(e is not None and e != s for e, s in zip(info.shape, shape, strict=True)):
         raise ExecutionError(f"{where}: a memref of shape {_text(shape)} does not match {info.type}")

@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 
 from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
 
@@ -25,6 +26,7 @@ MEMORY_AND_CONTROL = frozenset(
         "memref.get_global",
         "vector.load",
         "vector.store",
+        "vector.print",
         "affine.load",
         "affine.store",
         "affine.vector_load",
@@ -68,7 +70,8 @@ def find_function(module: ModuleOp, name: str) -> FuncOp:
 
 
 def reachable_functions(module: ModuleOp, entry: str) -> list[FuncOp]:
-    """`entry` and every function it may call, each checked to hold only supported ops."""
+    """`entry` and every function with a body it may call, each checked to hold only
+    supported ops; the external functions it calls must be runner-utils functions."""
     table = functions(module)
     order = [find_function(module, entry)]
     seen = {entry}
@@ -82,9 +85,8 @@ def reachable_functions(module: ModuleOp, entry: str) -> list[FuncOp]:
                 if callee not in table:
                     raise ExecutionError(f"{where(op)}: no function @{callee} in the module")
                 if not table[callee].body.blocks:
-                    raise ExecutionError(
-                        f"{where(op)}: @{callee} is external (it has no body) and cannot be run"
-                    )
+                    runner_function(callee, table[callee].function_type, where(op))
+                    continue
                 if callee not in seen:
                     seen.add(callee)
                     order.append(table[callee])

@@ -10,6 +10,7 @@ error message) is bound to a name by the caller's `bind`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -284,7 +285,7 @@ def _constant(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
         shape = vector_shape(result_type) or ()
         data = [python_value(v, t) for v in value.get_values()]
         array = np.array(data, dtype=t.numpy_dtype)
-        array = np.broadcast_to(array, shape) if array.size == 1 else array.reshape(shape)
+        array = array.reshape(shape) if array.size == math.prod(shape) else np.broadcast_to(array, shape)
         array = np.array(array)
         array.setflags(write=False)
         return ctx.bind(array)

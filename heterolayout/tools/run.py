@@ -3,10 +3,13 @@ pipeline (by default `layout-lower`) preserves what it computes.
 
     layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled] [--check] [--seed N]
 
-Without `--check` it prints the entry function's results one per line (after running
-PIPELINE when one is given). With `--check` it runs the program and its lowered form on the
-same data, compares the results and every memref argument after the call in logical form,
-and prints `OK` with the number of compared elements or the first mismatch (exit 1).
+Without `--check` it runs the program (after PIPELINE when one is given): what the program
+prints (`vector.print`, and runner-utils functions such as `printMemrefF32` declared as
+external) appears as mlir-runner prints it, then the entry function's results one per line.
+With `--check` it runs the program and its lowered form on the same data, compares the
+results, every memref argument after the call (in logical form) and the printed lines, and
+prints `OK` with the number of compared elements (a printed line counts as one) or the
+first mismatch (exit 1); the programs' own printing is not shown.
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
