@@ -5,11 +5,15 @@
 each leaf's range where a loop's constant bounds give it. `IndexEmitter` turns simplified
 expressions over those leaves into `arith` ops (unsigned division where the operand is
 provably non-negative, floor semantics otherwise) or `affine.apply`.
+
+A module's accesses repeat the same index forms over the same loop bounds, so the choice of
+form (`best_form`) is memoised on the expression, the leaves' ranges and their loop bounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Literal
 
 from xdsl.dialects import affine, arith, scf
@@ -25,7 +29,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from heterolayout.passes.index_simplify import IndexSimplifier, Range
+from heterolayout.passes.index_simplify import IndexSimplifier, Range, RangesKey, ranges_key
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (
@@ -37,6 +41,8 @@ DIVISIONS = (
     arith.RemUIOp,
     arith.RemSIOp,
 )
+INDEX = IndexType()
+LoopBounds = tuple[int, int, int]
 
 
 def constant_index(value: SSAValue) -> int | None:
@@ -53,7 +59,7 @@ def loop_range(value: SSAValue) -> Range | None:
     return None if bounds is None else (bounds[0], bounds[1])
 
 
-def loop_bounds(value: SSAValue) -> tuple[int, int, int] | None:
+def loop_bounds(value: SSAValue) -> LoopBounds | None:
     """(first, last, step) of a loop induction variable with constant bounds."""
     block = value.owner
     if not isinstance(block, Block) or value.index != 0 or block.parent_op() is None:  # type: ignore[union-attr]
@@ -88,15 +94,21 @@ class IndexLeaves:
 
     def __init__(self) -> None:
         self.values: list[SSAValue] = []
+        self.bounds: list[LoopBounds | None] = []
+        """`loop_bounds` of each leaf."""
         self.ranges: dict[int, Range] = {}
+        self._positions: dict[SSAValue, int] = {}
 
     def leaf(self, value: SSAValue) -> AffineExpr:
-        if value not in self.values:
+        position = self._positions.get(value)
+        if position is None:
+            position = self._positions[value] = len(self.values)
             self.values.append(value)
-            found = loop_range(value)
-            if found is not None:
-                self.ranges[len(self.values) - 1] = found
-        return AffineExpr.dimension(self.values.index(value))
+            bounds = loop_bounds(value)
+            self.bounds.append(bounds)
+            if bounds is not None:
+                self.ranges[position] = (bounds[0], bounds[1])
+        return AffineExpr.dimension(position)
 
     def recover(self, value: SSAValue) -> AffineExpr:
         owner = value.owner
@@ -164,19 +176,24 @@ class IndexLeaves:
         """Each leaf as an expression that shows its stride: a loop variable stepping by s
         from b is `b + s·k` with a fresh dim k counting iterations. Proofs about alignment
         (a vector that stays inside a block) need this; emitted code does not."""
-        exprs: list[AffineExpr] = []
-        ranges = dict(self.ranges)
-        fresh = len(self.values)
-        for position, value in enumerate(self.values):
-            bounds = loop_bounds(value)
-            if bounds is None or bounds[2] == 1:
-                exprs.append(AffineExpr.dimension(position))
-                continue
-            first, last, step = bounds
-            exprs.append(AffineExpr.dimension(fresh) * step + first)
-            ranges[fresh] = (0, (last - first) // step)
-            fresh += 1
-        return exprs, ranges
+        return _strided(self.ranges, self.bounds)
+
+
+def _strided(
+    leaf_ranges: dict[int, Range], leaf_bounds: Sequence[LoopBounds | None]
+) -> tuple[list[AffineExpr], dict[int, Range]]:
+    exprs: list[AffineExpr] = []
+    ranges = dict(leaf_ranges)
+    fresh = len(leaf_bounds)
+    for position, bounds in enumerate(leaf_bounds):
+        if bounds is None or bounds[2] == 1:
+            exprs.append(AffineExpr.dimension(position))
+            continue
+        first, last, step = bounds
+        exprs.append(AffineExpr.dimension(fresh) * step + first)
+        ranges[fresh] = (0, (last - first) // step)
+        fresh += 1
+    return exprs, ranges
 
 
 def cost(expr: AffineExpr) -> int:
@@ -209,27 +226,22 @@ class IndexEmitter:
         """The cheaper of the expression simplified as it is, and simplified with every
         stepping loop variable written `first + step·k` (which knows its alignment) and then
         rewritten back in the loop variable."""
-        plain = self.simplifier.simplify(expr)
-        strided, ranges = self.leaves.strided()
-        if len(ranges) == len(self.leaves.ranges):
-            return plain
-        in_steps = IndexSimplifier(ranges).simplify(expr.replace_dims_and_symbols(strided, []))
-        back = list(AffineExpr.dimension(d) for d in range(max(ranges, default=0) + 1))
-        for position, leaf_expr in enumerate(strided):
-            if leaf_expr != AffineExpr.dimension(position):
-                first, _, step = loop_bounds(self.leaves.values[position])  # type: ignore[misc]
-                fresh = max(leaf_expr.used_dims())
-                back[fresh] = (AffineExpr.dimension(position) + -first) // step
-        restored = self.simplifier.simplify(in_steps.replace_dims_and_symbols(back, []))
-        return restored if cost(restored) < cost(plain) else plain
+        return _best_form(
+            expr, self.simplifier.key, ranges_key(self.leaves.ranges), tuple(self.leaves.bounds)
+        )
 
     def emit(self, expr: AffineExpr) -> SSAValue:
-        if expr in self._emitted:
-            return self._emitted[expr]
+        emitted = self._emitted.get(expr)
+        if emitted is not None:
+            return emitted
         if isinstance(expr, AffineDimExpr):
             value = self.leaves.values[expr.position]
         elif isinstance(expr, AffineConstantExpr):
-            value = self._add(arith.ConstantOp(IntegerAttr(expr.value, IndexType())))
+            value = self._add(
+                arith.ConstantOp.create(
+                    properties={"value": _index_attr(expr.value)}, result_types=[INDEX]
+                )
+            )
         elif isinstance(expr, AffineSymExpr):
             raise ValueError(f"symbol s{expr.position} in an index expression over leaves")
         elif self.mode == "affine":
@@ -251,28 +263,63 @@ class IndexEmitter:
         operands = [self.leaves.values[d] for d in used]
         return self._add(affine.ApplyOp(operands, AffineMapAttr(compact)))
 
+    def _binary(self, op_type: type[Operation], lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        """`op_type(lhs, rhs)`, built without the generic constructor's argument checking
+        (most of the cost of emitting index code); the op is the same."""
+        return self._add(op_type.create(operands=[lhs, rhs], result_types=[lhs.type]))
+
     def _arith(self, expr: AffineExpr) -> SSAValue:
         assert isinstance(expr, AffineBinaryOpExpr)
         kind = expr.kind
         if kind == AffineBinaryOpKind.Add:
             if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value < 0:
                 positive = self.emit(AffineExpr.constant(-expr.rhs.value))
-                return self._add(arith.SubiOp(self.emit(expr.lhs), positive))
-            return self._add(arith.AddiOp(self.emit(expr.lhs), self.emit(expr.rhs)))
+                return self._binary(arith.SubiOp, self.emit(expr.lhs), positive)
+            return self._binary(arith.AddiOp, self.emit(expr.lhs), self.emit(expr.rhs))
         if kind == AffineBinaryOpKind.Mul:
-            return self._add(arith.MuliOp(self.emit(expr.lhs), self.emit(expr.rhs)))
+            return self._binary(arith.MuliOp, self.emit(expr.lhs), self.emit(expr.rhs))
         lhs, rhs = self.emit(expr.lhs), self.emit(expr.rhs)
         bounds = self.simplifier.range_of(expr.lhs)
         non_negative = bounds is not None and bounds[0] >= 0
         if kind == AffineBinaryOpKind.FloorDiv:
-            return self._add(arith.DivUIOp(lhs, rhs) if non_negative else arith.FloorDivSIOp(lhs, rhs))
+            return self._binary(arith.DivUIOp if non_negative else arith.FloorDivSIOp, lhs, rhs)
         if kind == AffineBinaryOpKind.CeilDiv:
-            return self._add(arith.CeilDivUIOp(lhs, rhs) if non_negative else arith.CeilDivSIOp(lhs, rhs))
+            return self._binary(arith.CeilDivUIOp if non_negative else arith.CeilDivSIOp, lhs, rhs)
         if non_negative:
-            return self._add(arith.RemUIOp(lhs, rhs))
+            return self._binary(arith.RemUIOp, lhs, rhs)
         # Floor modulo from the signed remainder: remsi takes the dividend's sign.
         remainder = self._add(arith.RemSIOp(lhs, rhs))
         zero = self.emit(AffineExpr.constant(0))
         negative = self._add(arith.CmpiOp(remainder, zero, "slt"))
         shifted = self._add(arith.AddiOp(remainder, rhs))
         return self._add(arith.SelectOp(negative, shifted, remainder))
+
+
+@lru_cache(maxsize=4096)
+def _index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(value, INDEX)
+
+
+@lru_cache(maxsize=65536)
+def _best_form(
+    expr: AffineExpr,
+    simplifier_key: RangesKey,
+    leaf_ranges_key: RangesKey,
+    leaf_bounds: tuple[LoopBounds | None, ...],
+) -> AffineExpr:
+    """`IndexEmitter.best_form`, from what it depends on: the emitter's ranges, the leaves'
+    ranges (which may have grown since) and their loop bounds."""
+    simplifier = IndexSimplifier(dict(simplifier_key[0]), dict(simplifier_key[1]))
+    plain = simplifier.simplify(expr)
+    strided, ranges = _strided(dict(leaf_ranges_key[0]), leaf_bounds)
+    if len(ranges) == len(leaf_ranges_key[0]):
+        return plain
+    in_steps = IndexSimplifier(ranges).simplify(expr.replace_dims_and_symbols(strided, []))
+    back = list(AffineExpr.dimension(d) for d in range(max(ranges, default=0) + 1))
+    for position, leaf_expr in enumerate(strided):
+        if leaf_expr != AffineExpr.dimension(position):
+            first, _, step = leaf_bounds[position]  # type: ignore[misc]
+            fresh = max(leaf_expr.used_dims())
+            back[fresh] = (AffineExpr.dimension(position) + -first) // step
+    restored = simplifier.simplify(in_steps.replace_dims_and_symbols(back, []))
+    return restored if cost(restored) < cost(plain) else plain

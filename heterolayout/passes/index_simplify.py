@@ -7,6 +7,10 @@ and nested divisions merge, so loops that walk blocks in order carry no div/rem 
 
 Expressions are normalised to a linear form over atoms (dims, symbols, and irreducible
 floordiv/mod/ceildiv terms) and rebuilt deterministically.
+
+Lowering a module asks the same questions (the same expression over the same ranges) once per
+access, so the answers are memoised per set of ranges and shared by every simplifier built on
+those ranges; the normal forms in the memo are never mutated.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ Range = tuple[int, int]
 """Inclusive bounds."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Linear:
+    """A normal form: treat as immutable, memos share it."""
+
     terms: dict[AffineExpr, int] = field(default_factory=dict)
     constant: int = 0
 
@@ -50,9 +56,54 @@ class _Linear:
         return _Linear({a: c * factor for a, c in self.terms.items()}, self.constant * factor)
 
 
+RangesKey = tuple[tuple[tuple[int, Range], ...], tuple[tuple[int, Range], ...]]
+
+
+class _Memo:
+    """Answers already computed under one set of ranges."""
+
+    __slots__ = ("atom_ranges", "linear", "ranges", "simplified")
+
+    def __init__(self) -> None:
+        self.linear: dict[AffineExpr, _Linear] = {}
+        self.atom_ranges: dict[AffineExpr, Range | None] = {}
+        self.ranges: dict[AffineExpr, Range | None] = {}
+        self.simplified: dict[AffineExpr, AffineExpr] = {}
+
+    def size(self) -> int:
+        return len(self.linear) + len(self.atom_ranges) + len(self.ranges) + len(self.simplified)
+
+
+_MEMOS: dict[RangesKey, _Memo] = {}
+_MEMO_ENTRY_LIMIT = 200_000
+
+
+def _memo_for(key: RangesKey) -> _Memo:
+    """The shared memo of `key`. Every 256 new sets of ranges, all memos are dropped if they
+    hold too many answers, so a long-lived process does not grow without bound."""
+    memo = _MEMOS.get(key)
+    if memo is not None:
+        return memo
+    if len(_MEMOS) % 256 == 255 and sum(m.size() for m in _MEMOS.values()) > _MEMO_ENTRY_LIMIT:
+        _MEMOS.clear()
+    memo = _MEMOS[key] = _Memo()
+    return memo
+
+
+def ranges_key(
+    dim_ranges: Mapping[int, Range] | None, symbol_ranges: Mapping[int, Range] | None = None
+) -> RangesKey:
+    """A hashable, order-independent form of a simplifier's ranges."""
+    return (
+        tuple(sorted((p, (r[0], r[1])) for p, r in (dim_ranges or {}).items())),
+        tuple(sorted((p, (r[0], r[1])) for p, r in (symbol_ranges or {}).items())),
+    )
+
+
 class IndexSimplifier:
     """Simplifies expressions over dims with known ranges (`dim_ranges[i]` for `d{i}`,
-    `symbol_ranges[j]` for `s{j}`; a missing entry is unbounded)."""
+    `symbol_ranges[j]` for `s{j}`; a missing entry is unbounded). The ranges are fixed at
+    construction: the answers are memoised under them."""
 
     def __init__(
         self,
@@ -61,9 +112,14 @@ class IndexSimplifier:
     ) -> None:
         self.dim_ranges = dict(dim_ranges or {})
         self.symbol_ranges = dict(symbol_ranges or {})
+        self.key = ranges_key(self.dim_ranges, self.symbol_ranges)
+        self._memo = _memo_for(self.key)
 
     def simplify(self, expr: AffineExpr) -> AffineExpr:
-        return self._rebuild(self._linear(expr))
+        simplified = self._memo.simplified.get(expr)
+        if simplified is None:
+            simplified = self._memo.simplified[expr] = self._rebuild(self._linear(expr))
+        return simplified
 
     def simplify_map(self, index_map: AffineMap) -> AffineMap:
         return AffineMap(
@@ -73,7 +129,11 @@ class IndexSimplifier:
         )
 
     def range_of(self, expr: AffineExpr) -> Range | None:
-        return self._range(self._linear(expr))
+        ranges = self._memo.ranges
+        if expr in ranges:
+            return ranges[expr]
+        found = ranges[expr] = self._range(self._linear(expr))
+        return found
 
     # ---- normal form ----------------------------------------------------------------------
     def _linear(self, expr: AffineExpr) -> _Linear:
@@ -81,6 +141,12 @@ class IndexSimplifier:
             return _Linear({}, expr.value)
         if isinstance(expr, (AffineDimExpr, AffineSymExpr)):
             return _Linear({expr: 1})
+        linear = self._memo.linear.get(expr)
+        if linear is None:
+            linear = self._memo.linear[expr] = self._binary_linear(expr)  # type: ignore[arg-type]
+        return linear
+
+    def _binary_linear(self, expr: AffineBinaryOpExpr) -> _Linear:
         assert isinstance(expr, AffineBinaryOpExpr)
         kind = expr.kind
         if kind == AffineBinaryOpKind.Add:
@@ -107,9 +173,11 @@ class IndexSimplifier:
         common = _common_factor(value, divisor)
         if common > 1:
             return self._floordiv(_divide(value, common), divisor // common)
-        quotient = _Linear({a: c // divisor for a, c in value.terms.items() if c % divisor == 0})
-        rest = _Linear({a: c for a, c in value.terms.items() if c % divisor})
-        quotient.constant, rest.constant = divmod(value.constant, divisor)
+        quotient_constant, rest_constant = divmod(value.constant, divisor)
+        quotient = _Linear(
+            {a: c // divisor for a, c in value.terms.items() if c % divisor == 0}, quotient_constant
+        )
+        rest = _Linear({a: c for a, c in value.terms.items() if c % divisor}, rest_constant)
         bounds = self._range(rest)
         if bounds is not None and bounds[0] // divisor == bounds[1] // divisor:
             return self._combine(quotient.add(_Linear({}, bounds[0] // divisor)))
@@ -201,6 +269,13 @@ class IndexSimplifier:
             return self.symbol_ranges.get(atom.position)
         if isinstance(atom, AffineConstantExpr):
             return atom.value, atom.value
+        atom_ranges = self._memo.atom_ranges
+        if atom in atom_ranges:
+            return atom_ranges[atom]
+        found = atom_ranges[atom] = self._binary_range(atom)  # type: ignore[arg-type]
+        return found
+
+    def _binary_range(self, atom: AffineBinaryOpExpr) -> Range | None:
         assert isinstance(atom, AffineBinaryOpExpr)
         if not isinstance(atom.rhs, AffineConstantExpr) or atom.rhs.value <= 0:
             return None
