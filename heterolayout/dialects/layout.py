@@ -50,9 +50,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.layout.blocked import Term, blocked_map, check_terms
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.expressions import format_map, is_quasi_affine
+from heterolayout.layout.expressions import format_map
 from heterolayout.layout.maps import strided_map
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.model import Layout, check_map_form, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.tags import TagError, parse_tag
@@ -450,13 +450,7 @@ class MapLayoutAttr(LayoutAttr):
 
     def check_body(self) -> None:
         index_map = self.map.data
-        if index_map.num_symbols:
-            raise LayoutError(f"layout maps take no symbols: {format_map(index_map)}")
-        if not index_map.results:
-            raise LayoutError(f"the map {format_map(index_map)} has no results")
-        for result in index_map.results:
-            if not is_quasi_affine(result):
-                raise LayoutError(f"'{result}' in {format_map(index_map)} is not quasi-affine")
+        check_map_form(index_map)
         physical = self.physical_shape
         if physical is None:
             return

@@ -74,13 +74,7 @@ class Layout:
                 f"{where}: the map takes {index_map.num_dims} dims but the shape "
                 f"{format_shape(shape)} has rank {len(shape)}"
             )
-        if index_map.num_symbols:
-            raise LayoutError(f"{where}: layout maps take no symbols: {format_map(index_map)}")
-        if not index_map.results:
-            raise LayoutError(f"{where}: the map has no results")
-        for result in index_map.results:
-            if not is_quasi_affine(result):
-                raise LayoutError(f"{where}: '{format_expr(result)}' is not quasi-affine")
+        check_map_form(index_map, f"{where}: ")
         _check_dynamic(shape, index_map, where)
         _check_magnitude(shape, index_map, where)
         exact = _exact_extents(shape, index_map, where)
@@ -354,6 +348,18 @@ class Layout:
                 f"{where}: the map is not injective on {format_shape(shape)}: logical indices "
                 f"{a} and {b} both map to physical index {self.index_map.eval(list(a), [])}"
             )
+
+
+def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
+    """What a layout map must be before any shape is known: no symbols, some results, and
+    each result quasi-affine. The dialect's `#layout.map` checks the same at parse time."""
+    if index_map.num_symbols:
+        raise LayoutError(f"{prefix}layout maps take no symbols: {format_map(index_map)}")
+    if not index_map.results:
+        raise LayoutError(f"{prefix}the map {format_map(index_map)} has no results")
+    for result in index_map.results:
+        if not is_quasi_affine(result):
+            raise LayoutError(f"{prefix}'{format_expr(result)}' in {format_map(index_map)} is not quasi-affine")
 
 
 def format_shape(shape: Sequence[int | None]) -> str:

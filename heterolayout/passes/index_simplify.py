@@ -191,10 +191,34 @@ class IndexSimplifier:
                 if atom.kind == AffineBinaryOpKind.Mod and inner_divisor % divisor == 0:
                     reduced = self._mod(self._floordiv(inner, divisor), inner_divisor // divisor)
                     return self._combine(quotient.add(reduced))
+        split = self._split_aligned(rest, divisor)
+        if split is not None:
+            factor, aligned, _ = split
+            return self._combine(quotient.add(self._floordiv(aligned, divisor // factor)))
         atom = AffineBinaryOpExpr(
             AffineBinaryOpKind.FloorDiv, self._rebuild(rest), AffineConstantExpr(divisor)
         )
         return self._combine(quotient.add(_Linear({atom: 1})))
+
+    def _split_aligned(self, value: _Linear, divisor: int) -> tuple[int, _Linear, _Linear] | None:
+        """`value = g·A + R` with g dividing the divisor and 0 ≤ R < g: then
+        `value floordiv (g·m) = A floordiv m` and `value mod (g·m) = g·(A mod m) + R`.
+        This is how a loop stepping by 4 stays inside blocks of 8."""
+        factors = {math.gcd(divisor, c) for c in value.terms.values()}
+        for factor in sorted((f for f in factors if 1 < f < divisor), reverse=True):
+            aligned = _Linear(
+                {a: c // factor for a, c in value.terms.items() if c % factor == 0},
+                value.constant // factor,
+            )
+            rest = _Linear(
+                {a: c for a, c in value.terms.items() if c % factor}, value.constant % factor
+            )
+            if not aligned.terms:
+                continue
+            bounds = self._range(rest)
+            if bounds is not None and bounds[0] >= 0 and bounds[1] < factor:
+                return factor, aligned, rest
+        return None
 
     def _mod(self, value: _Linear, divisor: int) -> _Linear:
         if divisor == 1:
@@ -225,6 +249,10 @@ class IndexSimplifier:
                 and atom.rhs.value % divisor == 0
             ):
                 return self._mod(self._linear(atom.lhs), divisor)
+        split = self._split_aligned(value, divisor)
+        if split is not None:
+            factor, aligned, remainder = split
+            return self._mod(aligned, divisor // factor).scale(factor).add(remainder)
         atom = AffineBinaryOpExpr(
             AffineBinaryOpKind.Mod, self._rebuild(rest), AffineConstantExpr(divisor)
         )

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from heterolayout.dialects.conversion import element_dtype, memref_shape
+from heterolayout.dialects.conversion import memref_shape
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 
@@ -77,6 +77,3 @@ def lane_expr(layout: Layout) -> AffineExpr | None:
     """The lane of a packed layout (its innermost physical result), else None."""
     return layout.index_map.results[-1] if layout.packing is not None else None
 
-
-def element_name(memref_type: MemRefType) -> str | None:
-    return element_dtype(memref_type.element_type, required=False)

@@ -1,5 +1,3 @@
-// BUG: a vector<4> access at w = 4k in 8-wide blocks ("NW->NW8w") is split into 4 scalar loads although w mod 8 is 0 or 4 and every lane stays in its block (the contiguity proof cannot see that 4k mod 8 + 3 < 8).
-// XFAIL: *
 // Half-block vector accesses (4-wide SIMD on 8-wide blocks): w steps by 4 from 0, so each
 // vector<4> starts at offset 0 or 4 of its block and stays inside it: one vector.load at
 // (w floordiv 8, w mod 8).
