@@ -75,7 +75,7 @@ def extents_of(
             values.append(nest.index(extent))
             continue
         physical_position = position if physical_dims else _bare_position(layout, position)
-        dim = memref.DimOp.from_source_and_index(physical, nest.index(physical_position))
+        dim = memref.DimOp(physical, nest.index(physical_position))
         insert(dim)
         values.append(dim.result)
     return values
@@ -103,7 +103,7 @@ def fill(physical: SSAValue, layout: Layout, insert: Insert) -> None:
 
 
 def _dynamic_extent(physical: SSAValue, position: int, nest: LoopNest, insert: Insert) -> SSAValue:
-    dim = memref.DimOp.from_source_and_index(physical, nest.index(position))
+    dim = memref.DimOp(physical, nest.index(position))
     insert(dim)
     return dim.result
 

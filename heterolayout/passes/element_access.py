@@ -21,10 +21,15 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 
 from heterolayout.layout.model import Layout
-from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode, constant_index
+from heterolayout.passes.index_code import (
+    IndexEmitter,
+    IndexLeaves,
+    IndexMode,
+    IndexScope,
+)
 from heterolayout.passes.physical import lane_expr, physical_exprs
 
 Insert = Callable[[Operation], None]
@@ -32,10 +37,13 @@ Insert = Callable[[Operation], None]
 
 def integer_constant(value: int, width: int) -> arith.ConstantOp:
     """An `iK` constant from any integer with the right low bits (two's complement)."""
+    return arith.ConstantOp(IntegerAttr(_signed(value, width), IntegerType(width)))
+
+
+def _signed(value: int, width: int) -> int:
+    """The `iK` value with the same low bits, as MLIR prints it (two's complement)."""
     value &= (1 << width) - 1
-    if value >> (width - 1):
-        value -= 1 << width
-    return arith.ConstantOp(IntegerAttr(value, IntegerType(width)))
+    return value - (1 << width) if value >> (width - 1) else value
 
 
 def scalar_constant(value: int | float, element: Attribute) -> arith.ConstantOp:
@@ -73,12 +81,16 @@ class ElementAccess:
         flat: bool,
         mode: IndexMode,
         element: Attribute,
+        scope: IndexScope | None = None,
     ) -> None:
         self.buffer = buffer
         self.layout = layout
         self.flat = flat
         self.mode = mode
         self.element = element
+        self.scope = scope
+        self._containers: dict[tuple[SSAValue, ...], SSAValue] = {}
+        """Containers loaded since the last store (the lanes of one split vector load share them)."""
 
     def _address(
         self, logical: Sequence[AffineExpr], emitter: IndexEmitter
@@ -89,20 +101,25 @@ class ElementAccess:
         return emitter.emit_all(exprs), composed
 
     def load(self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert) -> SSAValue:
-        emitter = IndexEmitter(leaves, insert, self.mode)
+        emitter = IndexEmitter(leaves, insert, self.mode, self.scope)
         indices, lane = self._address(logical, emitter)
-        container = memref.LoadOp.get(self.buffer, indices)
-        insert(container)
         if lane is None:
-            return container.res
+            loaded = self._load(indices)
+            insert(loaded)
+            return loaded.res
+        container = self._containers.get(tuple(indices))
+        if container is None:
+            loaded = self._load(indices)
+            insert(loaded)
+            container = self._containers[tuple(indices)] = loaded.res
         packing = self.layout.packing
         assert packing is not None
         if packing.is_vector:
-            extract = vector.ExtractOp(container.res, [self._position(lane, emitter)], self.element)
+            extract = vector.ExtractOp(container, [self._position(lane, emitter)], self.element)
             insert(extract)
             return extract.result
-        shift = self._shift(lane, emitter, insert)
-        shifted = arith.ShRUIOp(container.res, shift)
+        shift = self._shift(lane, emitter)
+        shifted = arith.ShRUIOp(container, shift)
         insert(shifted)
         if self.layout.dtype is not None and self.layout.dtype.bits == packing.container_bits:
             return shifted.result
@@ -113,14 +130,15 @@ class ElementAccess:
     def store(
         self, value: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
     ) -> None:
-        emitter = IndexEmitter(leaves, insert, self.mode)
+        emitter = IndexEmitter(leaves, insert, self.mode, self.scope)
         indices, lane = self._address(logical, emitter)
+        self._containers.clear()
         if lane is None:
-            insert(memref.StoreOp.get(value, self.buffer, indices))
+            insert(self._store(value, indices))
             return
         packing = self.layout.packing
         assert packing is not None and self.layout.dtype is not None
-        container = memref.LoadOp.get(self.buffer, indices)
+        container = self._load(indices)
         insert(container)
         if packing.is_vector:
             updated: Operation = vector.InsertOp(value, container.res, [self._position(lane, emitter)])
@@ -128,37 +146,50 @@ class ElementAccess:
         else:
             width = packing.container_bits
             word_type = IntegerType(width)
-            shift = self._shift(lane, emitter, insert)
+            shift = self._shift(lane, emitter)
             bits = self.layout.dtype.bits
             if bits < width:
                 widened = arith.ExtUIOp(value, word_type)
                 insert(widened)
                 value = widened.result
-            ops: list[Operation] = []
-            field = integer_constant((1 << bits) - 1, width)
-            ones = integer_constant(-1, width)
-            mask = arith.ShLIOp(field.result, shift)
-            keep = arith.XOrIOp(mask.result, ones.result)
-            cleared = arith.AndIOp(container.res, keep.result)
+            field = emitter.constant(_signed((1 << bits) - 1, width), word_type)
+            ones = emitter.constant(-1, word_type)
+            mask = emitter.shared((arith.ShLIOp, field, shift), lambda: arith.ShLIOp(field, shift))
+            keep = emitter.shared((arith.XOrIOp, mask, ones), lambda: arith.XOrIOp(mask, ones))
+            cleared = arith.AndIOp(container.res, keep)
             placed = arith.ShLIOp(value, shift)
             updated = arith.OrIOp(cleared.result, placed.result)
-            ops = [field, ones, mask, keep, cleared, placed, updated]
-            for op in ops:
+            for op in (cleared, placed, updated):
                 insert(op)
-        insert(memref.StoreOp.get(updated.results[0], self.buffer, indices))
+        insert(self._store(updated.results[0], indices))
+
+    def _load(self, indices: Sequence[SSAValue]) -> memref.LoadOp:
+        """`memref.load`, built without the generic constructor's argument checking (a large
+        part of the cost of lowering many accesses); the op is the same."""
+        storage = self.buffer.type.element_type  # type: ignore[attr-defined]
+        return memref.LoadOp.create(operands=[self.buffer, *indices], result_types=[storage])
+
+    def _store(self, value: SSAValue, indices: Sequence[SSAValue]) -> memref.StoreOp:
+        return memref.StoreOp.create(operands=[value, self.buffer, *indices])
 
     def _position(self, lane: AffineExpr, emitter: IndexEmitter) -> SSAValue | int:
-        value = emitter.emit(emitter.best_form(lane))
-        constant = constant_index(value)
-        return value if constant is None else constant
+        """A lane known at compile time is a static position (no constant op)."""
+        form = emitter.best_form(lane)
+        if isinstance(form, AffineConstantExpr):
+            return form.value
+        return emitter.emit(form)
 
-    def _shift(self, lane: AffineExpr, emitter: IndexEmitter, insert: Insert) -> SSAValue:
+    def _shift(self, lane: AffineExpr, emitter: IndexEmitter) -> SSAValue:
         """The lane's bit offset in the container, as an `iK` value."""
         packing = self.layout.packing
         assert packing is not None and self.layout.dtype is not None
         bits, width = self.layout.dtype.bits, packing.container_bits
         offset = lane * bits if packing.bit_order == "lsb" else lane * -bits + (width - bits)
-        index = emitter.emit(emitter.best_form(offset))
-        cast = arith.IndexCastOp(index, IntegerType(width))
-        insert(cast)
-        return cast.result
+        form = emitter.best_form(offset)
+        word_type = IntegerType(width)
+        if isinstance(form, AffineConstantExpr):
+            return emitter.constant(_signed(form.value, width), word_type)
+        index = emitter.emit(form)
+        return emitter.shared(
+            (arith.IndexCastOp, index, word_type), lambda: arith.IndexCastOp(index, word_type)
+        )

@@ -7,7 +7,9 @@ expressions over those leaves into `arith` ops (unsigned division where the oper
 provably non-negative, floor semantics otherwise) or `affine.apply`.
 
 A module's accesses repeat the same index forms over the same loop bounds, so the choice of
-form (`best_form`) is memoised on the expression, the leaves' ranges and their loop bounds.
+form (`best_form`) is memoised on the expression, the leaves' ranges and their loop bounds,
+and the emitted values are shared between accesses (`IndexValues`): the lowered module comes
+out without the duplicates a later common-subexpression pass would have to find.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from functools import lru_cache
 from typing import Literal
 
 from xdsl.dialects import affine, arith, scf
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -28,6 +30,8 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsolatedFromAbove
 
 from heterolayout.passes.index_simplify import IndexSimplifier, Range, RangesKey, ranges_key
 
@@ -204,18 +208,108 @@ def cost(expr: AffineExpr) -> int:
     return weight + cost(expr.lhs) + cost(expr.rhs)
 
 
+ValueKey = tuple[object, ...]
+"""An emitted op as its kind, its properties and its operands: equal keys, equal values."""
+
+
+class IndexValues:
+    """The index values a lowering has emitted so far, shared by all its accesses.
+
+    Accesses are lowered in program order (a pre-order walk), each inserting its index code
+    just before itself. So a value emitted for an earlier access dominates every later access
+    in the same block or in a block nested in it, and is reused there; constants go to the top
+    of the function, where they dominate everything. Reuse is by value numbering: the same op
+    kind on the same operand values, which is right whatever expression asked for it.
+    """
+
+    def __init__(self) -> None:
+        self._blocks: dict[Block, dict[ValueKey, SSAValue]] = {}
+        self._last_constant: dict[Block, Operation] = {}
+
+    def scope(self, access: Operation) -> IndexScope:
+        """The values visible at `access`, and where its new ones are recorded."""
+        chain: list[dict[ValueKey, SSAValue]] = []
+        block = access.parent_block()
+        top = block
+        while block is not None:
+            chain.append(self._blocks.setdefault(block, {}))
+            top = block
+            owner = block.parent_op()
+            if owner is None or owner.has_trait(IsolatedFromAbove):
+                break
+            block = owner.parent_block()
+        assert top is not None, f"{access.name} is not in a block"
+        return IndexScope(self, chain, top)
+
+    def note_constant(self, op: arith.ConstantOp) -> None:
+        """An integer constant of the program itself, met in program order: reused like ours."""
+        block = op.parent_block()
+        if block is not None and isinstance(op.value, IntegerAttr):
+            key = _constant_key(op.value.value.data, op.result.type)
+            self._blocks.setdefault(block, {}).setdefault(key, op.result)
+
+    def insert_constant(self, top: Block, value: int, value_type: IntegerType | IndexType) -> SSAValue:
+        constant = _constant_op(value, value_type)
+        last = self._last_constant.get(top)
+        point = InsertPoint.at_start(top) if last is None else InsertPoint.after(last)
+        Rewriter.insert_op(constant, point)
+        self._last_constant[top] = constant
+        return constant.result
+
+
+class IndexScope:
+    """`IndexValues` as one access sees them: its own block first, then the enclosing ones
+    up to the function's body (`top`, where new constants go)."""
+
+    def __init__(self, values: IndexValues, chain: list[dict[ValueKey, SSAValue]], top: Block) -> None:
+        self._values = values
+        self._chain = chain
+        self._top = top
+
+    def find(self, key: ValueKey) -> SSAValue | None:
+        for known in self._chain:
+            value = known.get(key)
+            if value is not None:
+                return value
+        return None
+
+    def record(self, key: ValueKey, value: SSAValue) -> None:
+        self._chain[0][key] = value
+
+    def constant(self, value: int, value_type: IntegerType | IndexType = INDEX) -> SSAValue:
+        key = _constant_key(value, value_type)
+        found = self.find(key)
+        if found is None:
+            found = self._values.insert_constant(self._top, value, value_type)
+            self._chain[-1][key] = found
+        return found
+
+
+def _constant_key(value: int, value_type: Attribute) -> ValueKey:
+    return (arith.ConstantOp, value, value_type)
+
+
+def _constant_op(value: int, value_type: IntegerType | IndexType) -> arith.ConstantOp:
+    attribute = _index_attr(value) if value_type == INDEX else IntegerAttr(value, value_type)
+    return arith.ConstantOp.create(properties={"value": attribute}, result_types=[value_type])
+
+
 class IndexEmitter:
-    """Emits index expressions over `leaves`; `insert` places each new op before the access."""
+    """Emits index expressions over `leaves`; `insert` places each new op before the access.
+    With a `scope`, values another access already emitted are reused and constants go to the
+    top of the function."""
 
     def __init__(
         self,
         leaves: IndexLeaves,
         insert: Callable[[Operation], None],
         mode: IndexMode = "arith",
+        scope: IndexScope | None = None,
     ) -> None:
         self.leaves = leaves
         self.insert = insert
         self.mode = mode
+        self.scope = scope
         self.simplifier = leaves.simplifier()
         self._emitted: dict[AffineExpr, SSAValue] = {}
 
@@ -237,11 +331,7 @@ class IndexEmitter:
         if isinstance(expr, AffineDimExpr):
             value = self.leaves.values[expr.position]
         elif isinstance(expr, AffineConstantExpr):
-            value = self._add(
-                arith.ConstantOp.create(
-                    properties={"value": _index_attr(expr.value)}, result_types=[INDEX]
-                )
-            )
+            value = self.constant(expr.value)
         elif isinstance(expr, AffineSymExpr):
             raise ValueError(f"symbol s{expr.position} in an index expression over leaves")
         elif self.mode == "affine":
@@ -255,18 +345,40 @@ class IndexEmitter:
         self.insert(op)
         return op.results[0]
 
+    def constant(self, value: int, value_type: IntegerType | IndexType = INDEX) -> SSAValue:
+        """An `arith.constant` (at the top of the function when there is a scope)."""
+        if self.scope is not None:
+            return self.scope.constant(value, value_type)
+        return self._add(_constant_op(value, value_type))
+
+    def shared(self, key: ValueKey, build: Callable[[], Operation]) -> SSAValue:
+        """The value of the op `key` names: one already in scope, else `build()` inserted."""
+        if self.scope is None:
+            return self._add(build())
+        found = self.scope.find(key)
+        if found is None:
+            found = self._add(build())
+            self.scope.record(key, found)
+        return found
+
     def _apply(self, expr: AffineExpr) -> SSAValue:
         used = sorted(expr.used_dims())
         renumber = [AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
                     for d in range(len(self.leaves.values))]
         compact = AffineMap(len(used), 0, (expr.replace_dims_and_symbols(renumber, []),))
         operands = [self.leaves.values[d] for d in used]
-        return self._add(affine.ApplyOp(operands, AffineMapAttr(compact)))
+        return self.shared(
+            (affine.ApplyOp, compact, *operands),
+            lambda: affine.ApplyOp(operands, AffineMapAttr(compact)),
+        )
 
     def _binary(self, op_type: type[Operation], lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         """`op_type(lhs, rhs)`, built without the generic constructor's argument checking
         (most of the cost of emitting index code); the op is the same."""
-        return self._add(op_type.create(operands=[lhs, rhs], result_types=[lhs.type]))
+        return self.shared(
+            (op_type, lhs, rhs),
+            lambda: op_type.create(operands=[lhs, rhs], result_types=[lhs.type]),
+        )
 
     def _arith(self, expr: AffineExpr) -> SSAValue:
         assert isinstance(expr, AffineBinaryOpExpr)
@@ -288,11 +400,16 @@ class IndexEmitter:
         if non_negative:
             return self._binary(arith.RemUIOp, lhs, rhs)
         # Floor modulo from the signed remainder: remsi takes the dividend's sign.
-        remainder = self._add(arith.RemSIOp(lhs, rhs))
+        remainder = self._binary(arith.RemSIOp, lhs, rhs)
         zero = self.emit(AffineExpr.constant(0))
-        negative = self._add(arith.CmpiOp(remainder, zero, "slt"))
-        shifted = self._add(arith.AddiOp(remainder, rhs))
-        return self._add(arith.SelectOp(negative, shifted, remainder))
+        negative = self.shared(
+            (arith.CmpiOp, "slt", remainder, zero), lambda: arith.CmpiOp(remainder, zero, "slt")
+        )
+        shifted = self._binary(arith.AddiOp, remainder, rhs)
+        return self.shared(
+            (arith.SelectOp, negative, shifted, remainder),
+            lambda: arith.SelectOp(negative, shifted, remainder),
+        )
 
 
 @lru_cache(maxsize=4096)

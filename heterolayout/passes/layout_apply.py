@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import PassFailedException
 from heterolayout.dialects.conversion import with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.passes.simplify_index import erase_dead_ops
 
 WRITERS = (memref.StoreOp, affine.StoreOp, vector.StoreOp, affine.VectorStoreOp)
 
@@ -58,7 +59,10 @@ class Application:
             if root.type != wanted:
                 self._assign_root(assign, root, wanted)
         for assign in [op for op in self.module.walk() if isinstance(op, AssignOp)]:
+            owner = assign.memref.owner
             Rewriter.erase_op(assign)
+            if isinstance(owner, Operation):
+                erase_dead_ops([owner])
         while self._retype_agreeing_callees():
             pass
         self._reconcile_calls()
@@ -199,6 +203,8 @@ class Application:
             copy = _allocate_like(value, declared, op)
             Rewriter.insert_op(ConvertOp(value, copy.memref), InsertPoint.before(op))
             op.operands[index] = copy.memref
+            if _dies_at_return(value):
+                Rewriter.insert_op(memref.DeallocOp.get(value), InsertPoint.before(op))
             return
         returned = {
             r.operands[index].type for r in function.walk() if isinstance(r, func.ReturnOp)
@@ -291,7 +297,7 @@ def _dynamic_sizes(value: SSAValue) -> tuple[list[SSAValue], list[Operation]]:
         if extent >= 0:
             continue
         index = arith.ConstantOp(IntegerAttr(position, IndexType()))
-        dim = memref.DimOp.from_source_and_index(value, index)
+        dim = memref.DimOp(value, index)
         ops += [index, dim]
         sizes.append(dim.result)
     return sizes, ops
@@ -303,6 +309,26 @@ def _allocate_like(value: SSAValue, memref_type: Attribute, before: Operation) -
     allocation = memref.AllocOp(sizes, [], memref_type)
     Rewriter.insert_op([*size_ops, allocation], InsertPoint.before(before))
     return allocation
+
+
+BUFFER_ACCESSES = (
+    memref.LoadOp, memref.StoreOp, affine.LoadOp, affine.StoreOp, vector.LoadOp, vector.StoreOp,
+    affine.VectorLoadOp, affine.VectorStoreOp, memref.DimOp, memref.CopyOp, ConvertOp, AssignOp,
+)
+
+
+def _dies_at_return(value: SSAValue) -> bool:
+    """A buffer this function allocated and only accesses: once its converted copy is what
+    the function returns, nothing can reach it any more, and it is freed there."""
+    if not isinstance(value.owner, memref.AllocOp):
+        return False
+    for use in value.uses:
+        user = use.operation
+        if not isinstance(user, BUFFER_ACCESSES):
+            return False
+        if isinstance(user, memref.StoreOp) and use.index == 0:
+            return False
+    return True
 
 
 def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:

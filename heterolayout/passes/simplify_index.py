@@ -7,6 +7,7 @@ emitted and the access uses it. The old computation is left for dead-code elimin
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -21,7 +22,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import Rewriter
-from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.transforms.dead_code_elimination import region_dce, would_be_trivially_dead
 
 from heterolayout.passes.index_code import (
     DIVISIONS,
@@ -74,15 +75,37 @@ class SimplifyIndexPass(ModulePass):
         region_dce(op.body)
 
 
-def erase_dead_index_code(module: ModuleOp) -> None:
+def erase_dead_index_code(root: Operation) -> None:
     """xDSL gives divisions and remainders no `Pure` trait (they trap on zero), so generic DCE
     keeps them; an unused one by a non-zero constant is safe to drop."""
     changed = True
     while changed:
         changed = False
-        for op in list(module.walk()):
-            if isinstance(op, INDEX_ARITHMETIC) and not op.results[0].uses:
-                divisor = constant_index(op.operands[1])
-                if not isinstance(op, DIVISIONS) or (divisor is not None and divisor != 0):
-                    Rewriter.erase_op(op)
-                    changed = True
+        for op in list(root.walk()):
+            if isinstance(op, INDEX_ARITHMETIC) and not op.results[0].uses and _index_code_removable(op):
+                Rewriter.erase_op(op)
+                changed = True
+
+
+def _index_code_removable(op: Operation) -> bool:
+    divisor = constant_index(op.operands[1])
+    return not isinstance(op, DIVISIONS) or (divisor is not None and divisor != 0)
+
+
+def erase_dead_ops(candidates: Iterable[Operation]) -> None:
+    """Erase each candidate that is unused and has no effect but its results, then whatever
+    that leaves unused in turn: the dead code a rewrite left behind, found from the ops it
+    touched instead of a walk over the whole module."""
+    worklist = list(candidates)
+    while worklist:
+        op = worklist.pop()
+        if op.parent is None or any(result.uses for result in op.results):
+            continue
+        if isinstance(op, INDEX_ARITHMETIC):
+            if not _index_code_removable(op):
+                continue
+        elif not op.results or not would_be_trivially_dead(op):
+            continue
+        owners = [operand.owner for operand in op.operands if isinstance(operand.owner, Operation)]
+        Rewriter.erase_op(op)
+        worklist.extend(owners)

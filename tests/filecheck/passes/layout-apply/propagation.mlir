@@ -53,6 +53,7 @@ func.func @through_loop(%v: f32) -> f32 {
 // CHECK-NEXT:    %{{.*}} = memref.load %[[M]][%i] : memref<16xf32, #layout.tag<"W->W4w">>
 // LOWER-LABEL: func.func private @make() -> memref<4x4xf32> {
 // LOWER-LABEL: func.func @use_make(%i: index) -> f32 {
+// LOWER-NEXT:    %{{.*}} = arith.constant 4 : index
 // LOWER-NEXT:    %[[M:.*]] = func.call @make() : () -> memref<4x4xf32>
 func.func private @make() -> memref<16xf32> {
   %m = memref.alloc() : memref<16xf32>
@@ -65,11 +66,13 @@ func.func @use_make(%i: index) -> f32 {
   func.return %x : f32
 }
 
-// A public function returning it: the declared type stays, a converted copy is returned.
+// A public function returning it: the declared type stays, a converted copy is returned
+// (and the layout buffer, which nothing else can reach, is freed).
 // CHECK-LABEL: func.func @make_public() -> memref<16xf32> {
 // CHECK-NEXT:    %[[M:.*]] = memref.alloc() : memref<16xf32, #layout.tag<"W->W4w">>
 // CHECK-NEXT:    %[[R:.*]] = memref.alloc() : memref<16xf32>
 // CHECK-NEXT:    layout.convert %[[M]] to %[[R]] : memref<16xf32, #layout.tag<"W->W4w">> to memref<16xf32>
+// CHECK-NEXT:    memref.dealloc %[[M]] : memref<16xf32, #layout.tag<"W->W4w">>
 // CHECK-NEXT:    func.return %[[R]] : memref<16xf32>
 // LOWER-LABEL: func.func @make_public() -> memref<16xf32> {
 func.func @make_public() -> memref<16xf32> {

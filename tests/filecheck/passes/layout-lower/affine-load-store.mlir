@@ -8,11 +8,11 @@
 // NONE-NOT: {{#layout|layout\.|affine\.load|affine\.store}}
 
 // CHECK-LABEL: func.func @walk(%m: memref<2x3x5x4x8xf32>, %v: f32) {
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK:         affine.for %[[C:.*]] = 0 to 17 {
 // CHECK-NEXT:      affine.for %[[H:.*]] = 0 to 5 {
-// CHECK-DAG:         %[[C1:.*]] = arith.constant 1 : index
-// CHECK-DAG:         %[[C3:.*]] = arith.constant 3 : index
-// CHECK-DAG:         %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG:         %[[CB:.*]] = arith.divui %[[C]], %[[C8]] : index
 // CHECK-DAG:         %[[CI:.*]] = arith.remui %[[C]], %[[C8]] : index
 // CHECK:             memref.store %v, %m[%[[C1]], %[[CB]], %[[H]], %[[C3]], %[[CI]]] : memref<2x3x5x4x8xf32>

@@ -79,9 +79,10 @@ func.func @alloc_dealloc(%v: f32) {
 // FLAT-NEXT:    %[[C5:.*]] = arith.constant 5 : index
 // FLAT-NEXT:    memref.store %v, %[[M]][%[[C5]]] : memref<16xf32>
 // CHECK-LABEL: func.func @alloca_no_pad(%v: f32) -> f32 {
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[M:.*]] = memref.alloca() : memref<4x4xf32>
 // CHECK-NOT:     scf.for
-// CHECK:         memref.store %v, %[[M]][%[[C1:.*]], %[[C1]]] : memref<4x4xf32>
+// CHECK:         memref.store %v, %[[M]][%[[C1]], %[[C1]]] : memref<4x4xf32>
 // CHECK-NEXT:    %[[X:.*]] = memref.load %[[M]][%[[C1]], %[[C1]]] : memref<4x4xf32>
 // CHECK-NEXT:    func.return %[[X]] : f32
 func.func @alloca_no_pad(%v: f32) -> f32 {
@@ -99,6 +100,7 @@ func.func @alloca_no_pad(%v: f32) -> f32 {
 // FLAT:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // FLAT-NEXT:      memref.store %[[PAD]], %[[M]][%[[K]]] : memref<12xf32>
 // CHECK-LABEL: func.func @alloca_pad(%v: f32) -> f32 {
+// CHECK-NEXT:    %{{.*}} = arith.constant 1 : index
 // CHECK-NEXT:    %[[M:.*]] = memref.alloca() : memref<3x4xf32>
 // CHECK-NEXT:    %[[PAD:.*]] = arith.constant -1.000000e+00 : f32
 // CHECK:         scf.for

@@ -37,6 +37,7 @@ func.func @layout_map(%A: memref<10x16xf32, #layout.map<affine_map<(d0, d1) -> (
 // An allocation with a builtin tiled layout, pad-filled (10 rows pad to 12), and an affine
 // store through it.
 // CHECK-LABEL: func.func @builtin_map_alloc(%i: index, %j: index, %v: f32) -> memref<3x4x4x4xf32> {
+// CHECK-NEXT:    %{{.*}} = arith.constant 4 : index
 // CHECK-NEXT:    %[[A:.*]] = memref.alloc() : memref<3x4x4x4xf32>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-COUNT-4: scf.for
@@ -54,17 +55,17 @@ func.func @builtin_map_alloc(%i: index, %j: index, %v: f32) -> memref<10x16xf32,
 // strided<[40, 1], offset: 3> on 4x30: memref<153xf32> indexed by 40·i + j + 3.
 // CHECK-LABEL: func.func @builtin_strided(%A: memref<153xf32>, %i: index, %j: index) -> f32 {
 // CHECK-NEXT:    %[[C40:.*]] = arith.constant 40 : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[M:.*]] = arith.muli %i, %[[C40]] : index
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[M]], %j : index
-// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[S]], %[[C3]] : index
 // CHECK-NEXT:    %[[X:.*]] = memref.load %A[%[[OFF]]] : memref<153xf32>
 // CHECK-NEXT:    func.return %[[X]] : f32
 // CHECK-LABEL: func.func @layout_strided(%A: memref<153xf32>, %i: index, %j: index) -> f32 {
 // CHECK-NEXT:    %[[C40:.*]] = arith.constant 40 : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[M:.*]] = arith.muli %i, %[[C40]] : index
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[M]], %j : index
-// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[S]], %[[C3]] : index
 // CHECK-NEXT:    %[[X:.*]] = memref.load %A[%[[OFF]]] : memref<153xf32>
 // CHECK-NEXT:    func.return %[[X]] : f32

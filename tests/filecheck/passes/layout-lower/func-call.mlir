@@ -14,9 +14,9 @@ func.func private @identity(%m: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">
 
 // The call result is read through the layout: logical (0, 9, 0, 0) is physical (0, 1, 0, 0, 1).
 // CHECK-LABEL: func.func @caller(%m: memref<2x3x5x4x8xf32>) -> f32 {
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[R:.*]] = func.call @identity(%m) : (memref<2x3x5x4x8xf32>) -> memref<2x3x5x4x8xf32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[X:.*]] = memref.load %[[R]][%[[C0]], %[[C1]], %[[C0]], %[[C0]], %[[C1]]] : memref<2x3x5x4x8xf32>
 // CHECK-NEXT:    func.return %[[X]] : f32
 func.func @caller(%m: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) -> f32 {

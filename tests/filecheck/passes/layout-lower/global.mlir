@@ -52,8 +52,9 @@ func.func @read(%i: index, %j: index) -> i32 {
 }
 
 // CHECK-LABEL: func.func @read_tile(%i: index, %j: index) -> i8 {
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
 // CHECK-NEXT:    %[[G:.*]] = memref.get_global @t : memref<2x2x2x2xi8>
-// CHECK-DAG:     %[[IB:.*]] = arith.divui %i, %[[C2:.*]] : index
+// CHECK-DAG:     %[[IB:.*]] = arith.divui %i, %[[C2]] : index
 // CHECK-DAG:     %[[JB:.*]] = arith.divui %j, %[[C2]] : index
 // CHECK-DAG:     %[[II:.*]] = arith.remui %i, %[[C2]] : index
 // CHECK-DAG:     %[[JI:.*]] = arith.remui %j, %[[C2]] : index

@@ -45,8 +45,8 @@ func.func @tag(%A: memref<8x8x1x1xf32, #layout.tag<"OIHW->OIhw4i4o">>, %o: index
 // CHECK:         memref.load %A[%[[Z:.*]], %[[CB]], %[[Z]], %[[Z]], %[[CI]]] : memref<2x3x5x4x8xf32>
 // FLAT-LABEL: func.func @named_onednn(%A: memref<960xf32>, %c: index) -> f32 {
 // FLAT-NEXT:    %[[C8:.*]] = arith.constant 8 : index
-// FLAT-NEXT:    %[[CB:.*]] = arith.divui %c, %[[C8]] : index
 // FLAT-NEXT:    %[[C160:.*]] = arith.constant 160 : index
+// FLAT-NEXT:    %[[CB:.*]] = arith.divui %c, %[[C8]] : index
 // FLAT-NEXT:    %[[M:.*]] = arith.muli %[[CB]], %[[C160]] : index
 // FLAT-NEXT:    %[[CI:.*]] = arith.remui %c, %[[C8]] : index
 // FLAT-NEXT:    %[[OFF:.*]] = arith.addi %[[M]], %[[CI]] : index
@@ -130,9 +130,9 @@ func.func @map(%A: memref<13x10xf32, #layout.map<affine_map<(d0, d1) -> (d1 floo
 // elements, offset 40·i + j + 3 (already flat, so flatten=true changes nothing).
 // CHECK-LABEL: func.func @strided(%A: memref<153xf32>, %i: index, %j: index) -> f32 {
 // CHECK-NEXT:    %[[C40:.*]] = arith.constant 40 : index
+// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[M:.*]] = arith.muli %i, %[[C40]] : index
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[M]], %j : index
-// CHECK-NEXT:    %[[C3:.*]] = arith.constant 3 : index
 // CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[S]], %[[C3]] : index
 // CHECK-NEXT:    %[[X:.*]] = memref.load %A[%[[OFF]]] : memref<153xf32>
 // CHECK-NEXT:    func.return %[[X]] : f32

@@ -24,12 +24,12 @@ func.func @load_i6(%m: memref<1x4x4x12xi1, #layout.tag<"NHWC->NHWC6c", pack = i6
 
 // Store: word & ~(1 << lane) | (v << lane), written back to the same container.
 // CHECK-LABEL: func.func @store_i6(%m: memref<1x4x4x2xi6>, %h: index, %w: index, %c: index, %v: i1) {
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i6
+// CHECK-DAG:     %[[ALL:.*]] = arith.constant -1 : i6
 // CHECK:         %[[WORD:.*]] = memref.load %m[%[[Z:.*]], %h, %w, %[[CB:.*]]] : memref<1x4x4x2xi6>
 // CHECK:         %[[SHIFT:.*]] = arith.index_cast %{{.*}} : index to i6
 // CHECK-NEXT:    %[[V:.*]] = arith.extui %v : i1 to i6
-// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i6
-// CHECK-DAG:     %[[ALL:.*]] = arith.constant -1 : i6
-// CHECK:         %[[BIT:.*]] = arith.shli %[[ONE]], %[[SHIFT]] : i6
+// CHECK-NEXT:    %[[BIT:.*]] = arith.shli %[[ONE]], %[[SHIFT]] : i6
 // CHECK-NEXT:    %[[MASK:.*]] = arith.xori %[[BIT]], %[[ALL]] : i6
 // CHECK-NEXT:    %[[KEPT:.*]] = arith.andi %[[WORD]], %[[MASK]] : i6
 // CHECK-NEXT:    %[[NEW:.*]] = arith.shli %[[V]], %[[SHIFT]] : i6

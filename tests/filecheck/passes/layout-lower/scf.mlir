@@ -38,12 +38,12 @@ func.func @affine_for(%a: memref<16xf32, #layout.tag<"W->W4w">>, %v: f32) {
 }
 
 // CHECK-LABEL: func.func @if_select(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %p: i1, %i: index) -> f32 {
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[M:.*]] = scf.if %p -> (memref<4x4xf32>) {
 // CHECK-NEXT:      scf.yield %a : memref<4x4xf32>
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      scf.yield %b : memref<4x4xf32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    %[[IB:.*]] = arith.divui %i, %[[C4]] : index
 // CHECK-NEXT:    %[[II:.*]] = arith.remui %i, %[[C4]] : index
 // CHECK-NEXT:    memref.load %[[M]][%[[IB]], %[[II]]] : memref<4x4xf32>
@@ -59,11 +59,11 @@ func.func @if_select(%a: memref<16xf32, #layout.tag<"W->W4w">>, %b: memref<16xf3
 
 // Logical 5 is physical (1, 1).
 // CHECK-LABEL: func.func @while_carried(%a: memref<4x4xf32>, %v: f32, %p: i1) {
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %{{.*}} = scf.while (%[[X:.*]] = %a) : (memref<4x4xf32>) -> memref<4x4xf32> {
 // CHECK-NEXT:      scf.condition(%p) %[[X]] : memref<4x4xf32>
 // CHECK-NEXT:    } do {
 // CHECK-NEXT:    ^{{.*}}(%[[Y:.*]]: memref<4x4xf32>):
-// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      memref.store %v, %[[Y]][%[[C1]], %[[C1]]] : memref<4x4xf32>
 // CHECK-NEXT:      scf.yield %[[Y]] : memref<4x4xf32>
 func.func @while_carried(%a: memref<16xf32, #layout.tag<"W->W4w">>, %v: f32, %p: i1) {

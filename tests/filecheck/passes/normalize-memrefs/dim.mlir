@@ -17,10 +17,10 @@
 // UPSTREAM:         return %[[D0]], %[[D1]] : index, index
 
 // CHECK-LABEL: func.func @dims() -> (index, index) {
-// CHECK:         %[[A:.*]] = memref.alloc() : memref<3x4x4x4xf32>
-// CHECK-NOT:     memref.dim
 // CHECK-DAG:     %[[D0:.*]] = arith.constant 10 : index
 // CHECK-DAG:     %[[D1:.*]] = arith.constant 16 : index
+// CHECK-NOT:     memref.dim
+// CHECK:         %[[A:.*]] = memref.alloc() : memref<3x4x4x4xf32>
 // CHECK-NOT:     memref.dim
 // CHECK:         func.return %[[D0]], %[[D1]] : index, index
 func.func @dims() -> (index, index) {

@@ -39,9 +39,9 @@ func.func @blocked_walk(%m: memref<2x32x5x4xf32, #layout.tag<"NCHW->nChw16c">>, 
 
 // The same walk with affine ops: affine mode keeps a plain affine.store.
 // CHECK-LABEL: func.func @affine_blocked_walk(%m: memref<2x2x5x4x16xf32>, %v: f32) {
+// CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : index
 // CHECK:         affine.for %[[CB:.*]] = 0 to 2 {
 // CHECK-NEXT:      affine.for %[[CI:.*]] = 0 to 16 {
-// CHECK-NEXT:        %[[Z:.*]] = arith.constant 0 : index
 // CHECK-NEXT:        memref.store %v, %m[%[[Z]], %[[CB]], %[[Z]], %[[Z]], %[[CI]]] : memref<2x2x5x4x16xf32>
 // CHECK-NOT:     divui
 // AFFINE-LABEL: func.func @affine_blocked_walk(%m: memref<2x2x5x4x16xf32>, %v: f32) {
@@ -92,9 +92,9 @@ func.func @flat_identity(%m: memref<64xf32, #layout.tag<"W->W8w">>, %v: f32) {
 
 // A loop stepping by 8 from 0 on "W->W8w", accessing i + 3: block i / 8, offset 3, no remui.
 // CHECK-LABEL: func.func @stepped(%m: memref<8x8xf32>, %v: f32) {
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK:         affine.for %[[I:.*]] = 0 to 64 step 8 {
 // CHECK-DAG:       %[[B:.*]] = arith.divui %[[I]], %{{.*}} : index
-// CHECK-DAG:       %[[C3:.*]] = arith.constant 3 : index
 // CHECK:           memref.store %v, %m[%[[B]], %[[C3]]] : memref<8x8xf32>
 // CHECK-NOT:     remui
 // CHECK:         func.return
