@@ -54,6 +54,7 @@ from heterolayout.dialects import (
     StridedLayoutAttr as LayoutStridedAttr,
 )
 from heterolayout.dialects.layout import format_pad
+from heterolayout.layout.chunked import ALIASES
 from heterolayout.layout.render import attribute_text
 from heterolayout.tools.opt import main as layout_opt_main
 
@@ -163,6 +164,19 @@ def test_integer_and_float_pads_stay_distinct_and_floats_keep_a_point() -> None:
         assert reparsed == attribute
         assert reparsed.pad_value == pad
         assert type(reparsed.pad_value) is type(pad)
+
+
+@pytest.mark.parametrize("alias", sorted(ALIASES))
+def test_chunked_attribute_takes_htp_text(alias: str) -> None:
+    """`#layout.chunked<"R4CroutonLayout">` is the attribute of the alias's literal pairs, and
+    its layout is the one `parse_layout` makes of the alias on the same memref."""
+    memref_type = _memref("1x9x10x40", "i8", f'#layout.chunked<"{alias}", pad = 31>')
+    layout = layout_of(memref_type)
+    assert layout == parse_layout(alias, (1, 9, 10, 40), dtype="i8", pad=31)
+    pairs = str(memref_type.layout).split("<", 1)[1].split("]")[0] + "]"
+    verbatim = _memref("1x9x10x40", "i8", f'#layout.chunked<"{ALIASES[alias]}", pad = 31>')
+    assert memref_type == verbatim
+    assert str(memref_type.layout) == f"#layout.chunked<{pairs}, pad = 31>"
 
 
 def test_get_affine_map_is_the_multi_result_index_map() -> None:

@@ -49,6 +49,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.layout.blocked import Term, blocked_map, check_terms
+from heterolayout.layout.chunked import ChunkedError, alias_suggestion, parse_chunked
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
 from heterolayout.layout.maps import strided_map
@@ -403,8 +404,22 @@ class ChunkedLayoutAttr(LayoutAttr):
 
     @classmethod
     def parse_body(cls, parser: AttrParser) -> dict[str, Attribute]:
-        values = _parse_int_list(parser, "the chunked (dim, size) pairs")
-        return {"pairs": ArrayAttr(IntAttr(v) for v in values)}  # type: ignore[arg-type]
+        """The pair list, or HTP's own text as a string (an alias such as
+        `"R4CroutonLayout"`, `"ChunkedMemoryLayout<…>"`, `"FlatMemoryLayout<4>"`): the same
+        attribute, printed as its pairs."""
+        start = parser.pos
+        text = parser.parse_optional_str_literal()
+        if text is None:
+            values = _parse_int_list(parser, "the chunked (dim, size) pairs")
+            return {"pairs": ArrayAttr(IntAttr(v) for v in values)}  # type: ignore[arg-type]
+        try:
+            _, terms = parse_chunked(text)
+        except ChunkedError as error:
+            suggestion = alias_suggestion(text)
+            hint = f" (did you mean '{suggestion}'?)" if suggestion else ""
+            parser.raise_error(f"#{cls.name}: {error}{hint}", start, parser.pos)
+        pairs = [value for term in terms for value in (term.dim, term.size or 0)]
+        return {"pairs": ArrayAttr(IntAttr(v) for v in pairs)}  # type: ignore[arg-type]
 
     def print_body(self, printer: Printer) -> None:
         _print_int_list(printer, self.values)

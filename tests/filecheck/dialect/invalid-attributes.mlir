@@ -81,6 +81,13 @@ func.func @f(%a: memref<4x4xf32, #layout.chunked<[0, 0, 1]>>) {
 // CHECK: #layout.chunked: chunked pairs [0, 0, 1]: expected (dim, size) pairs
 
 // -----
+// CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:55
+func.func @f(%a: memref<1x9x10x40xi8, #layout.chunked<"R4CrotonLayout">>) {
+  func.return
+}
+// CHECK: #layout.chunked: 'R4CrotonLayout': expected ChunkedMemoryLayout<rank, dim,size, …>, FlatMemoryLayout<rank> or an alias (did you mean 'R4CroutonLayout'?)
+
+// -----
 // CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:49
 func.func @f(%a: memref<4x4xf32, #layout.chunked<[0, 0, 1, 8]>>) {
   func.return
