@@ -9,6 +9,7 @@ module-wide passes are the independent formulation checked against here.
 from __future__ import annotations
 
 import collections
+import gc
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.passes.layout_lower import LayoutLowerPass
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
@@ -145,3 +147,24 @@ def test_erase_dead_ops_follows_operands_and_keeps_what_may_trap() -> None:
         "arith.divui",
         "func.return",
     ]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_pass_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    """The collector is paused while the pass builds IR (see passes/collector.py), also when
+    the pass fails, and is back in its previous state afterwards."""
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        ctx = _context()
+        module = Parser(ctx, SHARED, "shared").parse_module()
+        LayoutLowerPass().apply(ctx, module)
+        assert gc.isenabled() is enabled
+        declaration = Parser(
+            ctx, 'func.func private @ext(memref<16xf32, #layout.tag<"W->W4w">>)', "ext"
+        ).parse_module()
+        with pytest.raises(PassFailedException, match="external function @ext"):
+            LayoutLowerPass().apply(ctx, declaration)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

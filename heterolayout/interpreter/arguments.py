@@ -33,6 +33,7 @@ def to_value(arg: Any, type_attr: Attribute, what: str) -> Any:
             and isinstance(arg, np.ndarray)
             and arg.dtype == info.element.numpy_dtype
             and arg.flags.c_contiguous
+            and arg.flags.writeable  # a read-only buffer would read as a deallocated one
             and arg.ndim == info.rank + len(info.lanes)
             and all(e is None or e == s for e, s in zip(info.shape + info.lanes, arg.shape, strict=True))
         ):

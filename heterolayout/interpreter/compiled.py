@@ -5,11 +5,16 @@ accesses become a bounds check and a numpy access, layout-aware memrefs and the 
 call the same `memref` helpers as the interpreter. scf/affine loops and ifs become Python
 loops and ifs; a loop's iteration values are the variables of its block arguments. An op
 neither engine supports is reported when the function is compiled.
+
+A store the code inlines into a deallocated (read-only) buffer fails in numpy; `call` turns
+that failure into the engine's diagnostic by the line of generated code it happened on, so
+live stores pay nothing for the check. Inlined loads of a freed buffer read its poison.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import TracebackType
 from typing import Any
 
 from xdsl.dialects import affine, memref, scf
@@ -34,20 +39,17 @@ from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
 
 
 class RunState:
-    """What one call of the entry function shares across functions: the globals' buffers
-    and where printing goes."""
+    """What one call of the entry function shares across functions: its memory (globals,
+    dealloc bookkeeping) and where printing goes."""
 
-    __slots__ = ("buffers", "output")
+    __slots__ = ("memory", "output")
 
-    def __init__(self, output: RunOutput) -> None:
-        self.buffers: dict[str, memory.MemRef] = {}
+    def __init__(self, output: RunOutput, run_memory: memory.RunMemory) -> None:
+        self.memory = run_memory
         self.output = output
 
     def global_buffer(self, name: str, info: memory.MemRefInfo, initial: Any) -> memory.MemRef:
-        found = self.buffers.get(name)
-        if found is None:
-            found = self.buffers[name] = memory.global_value(info, initial)
-        return found
+        return self.memory.global_buffer(name, info, initial)
 
 
 def _step_error(where: str, step: int) -> ExecutionError:
@@ -64,8 +66,8 @@ _HELPERS: dict[str, Any] = {
     "_alloc": memory.allocate,
     "_copy": memory.copy,
     "_dim": memory.dim,
-    "_shape": memory.shape_of,
     "_cast": memory.cast,
+    "_rank": memory.rank,
     "_step_error": _step_error,
 }
 
@@ -82,6 +84,8 @@ class _Writer:
         self._depth = 0
         self._names: dict[SSAValue, str] = {}
         self._counter = 0
+        self.stores: dict[int, str] = {}
+        """The place of each inlined numpy store, by its line number (from 1)."""
 
     # ---- names ------------------------------------------------------------------------------
     def bind(self, value: object) -> str:
@@ -198,6 +202,7 @@ class _Writer:
         else:
             self._bounds_check(info, target, index, at)
             self.line(f"{target}[{', '.join(index) or '()'}] = {stored}")
+            self.stores[len(self.lines)] = where(op)
 
     def _bounds_check(self, info: memory.MemRefInfo, memref_name: str, index: list[str], at: str) -> None:
         if not index:
@@ -211,12 +216,18 @@ class _Writer:
 def _alloc(w: _Writer, op: Operation) -> None:
     info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
     sizes = w.uses(op.dynamic_sizes)  # type: ignore[attr-defined]
-    w.line(f"{w.define(op.results[0])} = _alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})")
+    allocation = f"_alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})"
+    if isinstance(op, memref.AllocaOp):  # remembered, so that freeing it is an error
+        allocation = f"S.memory.alloca({allocation})"
+    w.line(f"{w.define(op.results[0])} = {allocation}")
+
+
+def _dealloc(w: _Writer, op: Operation) -> None:
+    w.line(f"S.memory.dealloc({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
 def _nothing(w: _Writer, op: Operation) -> None:
-    """dealloc (memory is garbage-collected) and layout.assign (a layout never changes what
-    a buffer holds)."""
+    """layout.assign: a layout never changes what a buffer holds."""
 
 
 def _memref_load(w: _Writer, op: Operation) -> None:
@@ -255,7 +266,7 @@ def _dim(w: _Writer, op: Operation) -> None:
 
 
 def _rank(w: _Writer, op: Operation) -> None:
-    w.line(f"{w.define(op.results[0])} = len(_shape({w.use(op.operands[0])}))")
+    w.line(f"{w.define(op.results[0])} = _rank({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
 def _copy(w: _Writer, op: Operation) -> None:
@@ -388,7 +399,7 @@ def _scf_while(w: _Writer, op: Operation) -> None:
 _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "memref.alloc": _alloc,
     "memref.alloca": _alloc,
-    "memref.dealloc": _nothing,
+    "memref.dealloc": _dealloc,
     "memref.load": _memref_load,
     "memref.store": _memref_store,
     "memref.dim": _dim,
@@ -426,16 +437,37 @@ class CompiledEngine:
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
         self._functions: dict[str, Callable[..., tuple[Any, ...]]] = {}
+        self._outputs: dict[str, Any] = {}
+        self._stores: dict[str, dict[int, str]] = {}
+        """Per compiled file name, the places of its inlined stores by line."""
         self.source = ""
 
     def call(self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._functions:
             self._compile(reachable_functions(self.module, entry))
+        state = RunState(output if output is not None else RunOutput(), memory.RunMemory(entry, args))
         try:
-            return self._functions[entry](RunState(output if output is not None else RunOutput()), *args)
+            results = self._functions[entry](state, *args)
         except RecursionError:
             raise too_deep(entry) from None
+        except ValueError as error:
+            place = self._failed_store(error.__traceback__) if "read-only" in str(error) else None
+            if place is None:
+                raise
+            raise memory.deallocated(place) from None
+        memory.check_returned(entry, self._outputs[entry], results)
+        return results
+
+    def _failed_store(self, traceback: TracebackType | None) -> str | None:
+        """The place of the inlined store that raised, when generated code raised it: numpy
+        refuses to write a read-only buffer, and the engines make only freed ones read-only."""
+        while traceback is not None and traceback.tb_next is not None:
+            traceback = traceback.tb_next
+        if traceback is None:
+            return None
+        stores = self._stores.get(traceback.tb_frame.f_code.co_filename)
+        return None if stores is None else stores.get(traceback.tb_lineno)
 
     def _compile(self, functions: list[FuncOp]) -> None:
         names = {f.sym_name.data: f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)}
@@ -443,8 +475,12 @@ class CompiledEngine:
         for function in functions:
             writer.function(function)
         self.source = "\n".join(writer.lines)
-        code = compile(self.source, f"<compiled {functions[0].sym_name.data}>", "exec")
+        filename = f"<compiled {functions[0].sym_name.data}>"
+        code = compile(self.source, filename, "exec")
         exec(code, writer.namespace)
+        self._stores[filename] = writer.stores
+        for function in functions:
+            self._outputs.setdefault(function.sym_name.data, function.function_type.outputs.data)
         for name, python_name in names.items():
             self._functions.setdefault(name, writer.namespace[python_name])
 

@@ -153,6 +153,12 @@ def run_output(interpreter: Interpreter) -> RunOutput:
     return interpreter.get_data(FuncFunctions, "output", RunOutput)
 
 
+def run_memory(interpreter: Interpreter) -> memory.RunMemory:
+    """The run's globals and dealloc bookkeeping (`InterpreterEngine.call` sets it with the
+    entry function's arguments)."""
+    return interpreter.get_data(MemRefFunctions, "memory", memory.RunMemory)
+
+
 def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
     value = op.results[index] if result else op.operands[index]
     return memory.memref_info(value.type)  # type: ignore[arg-type]
@@ -164,8 +170,8 @@ class MemRefFunctions(InterpreterFunctions):
     """memref ops on numpy arrays and layout-aware memrefs.
 
     Replaces xDSL's MemRefFunctions: its ShapedArray has no vector elements and no layout,
-    it lacks alloca, copy, dim, rank and cast, and its get_global builds a new buffer on
-    every call, so stores to a global were lost."""
+    it lacks alloca, copy, dim, rank and cast, its get_global builds a new buffer on every
+    call, so stores to a global were lost, and its dealloc leaves the buffer usable."""
 
     places: _Cache = field(default_factory=_Cache)
 
@@ -184,10 +190,12 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.AllocaOp)
     def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues) -> PythonValues:
-        return (memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op)),)
+        buffer = memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op))
+        return (run_memory(interpreter).alloca(buffer),)
 
     @impl(memref.DeallocOp)
     def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues) -> PythonValues:
+        run_memory(interpreter).dealloc(args[0], self.places.get(op, where))
         return ()
 
     @impl(memref.LoadOp)
@@ -205,7 +213,7 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.RankOp)
     def run_rank(self, interpreter: Interpreter, op: memref.RankOp, args: PythonValues) -> PythonValues:
-        return (len(memory.shape_of(args[0])),)
+        return (memory.rank(args[0], where(op)),)
 
     @impl(memref.CopyOp)
     def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues) -> PythonValues:
@@ -218,17 +226,18 @@ class MemRefFunctions(InterpreterFunctions):
 
     @impl(memref.GetGlobalOp)
     def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
-        buffers: dict[str, memory.MemRef] = interpreter.get_data(MemRefFunctions, "globals", dict)
+        state = run_memory(interpreter)
         name = op.name_.root_reference.data
-        if name not in buffers:
+        found = state.globals.get(name)
+        if found is None:
             declaration = SymbolTable.lookup_symbol(op, op.name_)
             if not isinstance(declaration, memref.GlobalOp):
                 raise ExecutionError(f"{where(op)}: no memref.global @{name}")
             initial = declaration.initial_value
-            buffers[name] = memory.global_value(
-                memory.memref_info(declaration.type), None if not hasattr(initial, "get_values") else initial
+            found = state.global_buffer(
+                name, memory.memref_info(declaration.type), None if not hasattr(initial, "get_values") else initial
             )
-        return (buffers[name],)
+        return (found,)
 
 
 @register_impls

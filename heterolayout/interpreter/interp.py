@@ -11,8 +11,9 @@ from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import InterpretationError
 
-from heterolayout.interpreter.functions import FuncFunctions, all_functions
-from heterolayout.interpreter.program import reachable_functions, too_deep
+from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.functions import FuncFunctions, MemRefFunctions, all_functions
+from heterolayout.interpreter.program import find_function, reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import RunOutput
 from heterolayout.interpreter.source import op_name
 
@@ -117,19 +118,23 @@ class InterpreterEngine:
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
         self._functions = all_functions(module)
-        self._checked: set[str] = set()
+        self._outputs: dict[str, Any] = {}
+        """The result types of each entry function called so far (checked to run)."""
         self._plans: dict[int, Any] = {}
 
     def call(self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
-        if entry not in self._checked:
+        if entry not in self._outputs:
             reachable_functions(self.module, entry)
-            self._checked.add(entry)
+            self._outputs[entry] = find_function(self.module, entry).function_type.outputs.data
         interpreter = RegionInterpreter(self.module, index_bitwidth=64, plans=self._plans)
         for functions in self._functions:
             interpreter.register_implementations(functions)
         interpreter.set_data(FuncFunctions, "output", output if output is not None else RunOutput())
+        interpreter.set_data(MemRefFunctions, "memory", memory.RunMemory(entry, args))
         try:
-            return tuple(interpreter.call_op(entry, args))
+            results = tuple(interpreter.call_op(entry, args))
         except RecursionError:
             raise too_deep(entry) from None
+        memory.check_returned(entry, self._outputs[entry], results)
+        return results

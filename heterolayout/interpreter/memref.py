@@ -6,12 +6,17 @@ elements are vectors) and its element type's numpy dtype. A layout-typed memref 
 pad slots hold the pad value, packed lanes sit in their containers), read and written in
 logical coordinates through the Layout. Both engines use these helpers, so an access fails
 with the same message in both.
+
+`memref.dealloc` frees a buffer for good (`RunMemory.dealloc`): a freed numpy buffer is
+poisoned and read-only, a freed LayoutMemRef changes class to `FreedLayoutMemRef`. Neither
+costs a live buffer anything per access; the helpers below refuse a freed buffer.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +92,7 @@ def check_index(index: Sequence[int], bounds: Sequence[int], where: str) -> None
 class LayoutMemRef:
     """A logical memref seen through a Layout over its physical buffer."""
 
-    __slots__ = ("_flat", "_lanes", "_mask", "_offsets", "_shifts", "buffer", "element", "layout", "shape")
+    __slots__ = ("__weakref__", "_flat", "_lanes", "_mask", "_offsets", "_shifts", "buffer", "element", "layout", "shape")
 
     def __init__(self, layout: Layout, element: ElementType, buffer: np.ndarray) -> None:
         if layout.is_dynamic:
@@ -150,6 +155,28 @@ class LayoutMemRef:
 
     def __repr__(self) -> str:
         return f"LayoutMemRef({self.layout!r})"
+
+
+class FreedLayoutMemRef(LayoutMemRef):
+    """A deallocated LayoutMemRef: `free` swaps the class, so live ones check nothing per
+    access."""
+
+    __slots__ = ()
+
+    def load(self, index: Sequence[int], where: str) -> int | float:
+        raise deallocated(where)
+
+    def store(self, index: Sequence[int], value: int | float, where: str) -> None:
+        raise deallocated(where)
+
+    def logical(self) -> np.ndarray:
+        raise ExecutionError("use of a deallocated memref")
+
+    def write_logical(self, array: np.ndarray) -> None:
+        raise ExecutionError("use of a deallocated memref")
+
+    def __repr__(self) -> str:
+        return f"FreedLayoutMemRef({self.layout!r})"
 
 
 MemRef = np.ndarray | LayoutMemRef
@@ -227,6 +254,8 @@ def load(memref: MemRef, index: tuple[int, ...], where: str) -> Any:
     """memref.load / affine.load: a scalar, or a vector element (a copy)."""
     if isinstance(memref, LayoutMemRef):
         return memref.load(index, where)
+    if not memref.flags.writeable:
+        raise deallocated(where)
     check_index(index, memref.shape[: len(index)], where)
     if memref.ndim == len(index):
         return memref.item(index)
@@ -238,7 +267,12 @@ def store(memref: MemRef, index: tuple[int, ...], value: Any, where: str) -> Non
         memref.store(index, value, where)
         return
     check_index(index, memref.shape[: len(index)], where)
-    memref[index] = value
+    try:
+        memref[index] = value
+    except ValueError:  # numpy refuses to write a read-only (freed) buffer
+        if is_freed(memref):
+            raise deallocated(where) from None
+        raise
 
 
 def _vector_window(
@@ -260,6 +294,7 @@ def _vector_window(
 
 def vector_load(memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str) -> np.ndarray:
     """vector.load: a whole vector element, or a vector of consecutive scalar elements."""
+    check_live(memref, where)
     if isinstance(memref, LayoutMemRef):
         window = _vector_window(memref.shape, index, lanes, where)
         fixed = len(memref.shape) - len(lanes)
@@ -274,6 +309,7 @@ def vector_load(memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], 
 
 
 def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], where: str) -> None:
+    check_live(memref, where)
     lanes = vector.shape
     if isinstance(memref, LayoutMemRef):
         window = _vector_window(memref.shape, index, lanes, where)
@@ -290,6 +326,8 @@ def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], whe
 
 def copy(source: MemRef, target: MemRef, where: str) -> None:
     """memref.copy / layout.convert: the logical contents of `source` into `target`."""
+    check_live(source, where)
+    check_live(target, where)
     if shape_of(source) != shape_of(target):
         raise ExecutionError(
             f"{where}: source shape {_text(shape_of(source))} differs from target shape {_text(shape_of(target))}"
@@ -301,10 +339,16 @@ def copy(source: MemRef, target: MemRef, where: str) -> None:
 
 
 def dim(memref: MemRef, index: int, where: str) -> int:
+    check_live(memref, where)
     shape = shape_of(memref)
     if not 0 <= index < len(shape):
         raise ExecutionError(f"{where}: dimension {index} is out of range for a memref of rank {len(shape)}")
     return shape[index]
+
+
+def rank(memref: MemRef, where: str) -> int:
+    check_live(memref, where)
+    return len(shape_of(memref))
 
 
 def cast_target(memref_type: Attribute) -> MemRefInfo | None:
@@ -336,3 +380,96 @@ def global_value(info: MemRefInfo, initial: Any) -> MemRef:
     if data.size == 1 and size != 1:
         data = np.broadcast_to(data, (size,))
     return from_logical(np.array(data).reshape(static + info.lanes), info, "memref.global")
+
+
+# ---- deallocation -----------------------------------------------------------------------------
+POISON_BITS = 0xDEADBEEFDEADBEEF
+"""What a freed integer buffer holds (its low bytes, as the element's numpy dtype): a value a
+lowered program that reads freed memory is unlikely to compute by chance."""
+
+
+def deallocated(where: str) -> ExecutionError:
+    return ExecutionError(f"use of a deallocated memref in {where}")
+
+
+def is_freed(memref: MemRef) -> bool:
+    """Whether `memref.dealloc` freed the buffer. Engines hand out only writeable numpy
+    buffers (arguments included), so a read-only one is a freed one."""
+    if isinstance(memref, LayoutMemRef):
+        return isinstance(memref, FreedLayoutMemRef)
+    return not memref.flags.writeable
+
+
+def check_live(memref: MemRef, where: str) -> None:
+    if is_freed(memref):
+        raise deallocated(where)
+
+
+def poison(dtype: np.dtype) -> int | float:
+    """NaN for floats, the low bytes of `POISON_BITS` (as a signed value where the dtype is
+    signed) for integers."""
+    if dtype.kind == "f":
+        return math.nan
+    bits = dtype.itemsize * 8
+    value = POISON_BITS & ((1 << bits) - 1)
+    return value - (1 << bits) if dtype.kind == "i" and value >> (bits - 1) else value
+
+
+def free(memref: MemRef) -> None:
+    """Make the buffer unusable. Loads the compiled engine inlines cannot check, so a freed
+    numpy buffer also holds poison: a lowering that reads it computes something else."""
+    if isinstance(memref, LayoutMemRef):
+        memref.__class__ = FreedLayoutMemRef
+        return
+    memref.fill(poison(memref.dtype))
+    memref.flags.writeable = False
+
+
+class RunMemory:
+    """The memory of one run: the globals' buffers (made on first use), and the buffers
+    `memref.dealloc` must refuse: the entry function's arguments (the caller owns them),
+    globals, and allocas (MLIR leaves freeing them undefined)."""
+
+    __slots__ = ("_allocas", "_arguments", "entry", "globals")
+
+    def __init__(self, entry: str = "", arguments: Sequence[Any] = ()) -> None:
+        self.entry = entry
+        self.globals: dict[str, MemRef] = {}
+        self._arguments = {id(a): (i, a) for i, a in enumerate(arguments) if isinstance(a, np.ndarray | LayoutMemRef)}
+        self._allocas: weakref.WeakValueDictionary[int, MemRef] = weakref.WeakValueDictionary()
+
+    def global_buffer(self, name: str, info: MemRefInfo, initial: Any) -> MemRef:
+        found = self.globals.get(name)
+        if found is None:
+            found = self.globals[name] = global_value(info, initial)
+        return found
+
+    def alloca(self, memref: MemRef) -> MemRef:
+        self._allocas[id(memref)] = memref
+        return memref
+
+    def dealloc(self, memref: MemRef, where: str) -> None:
+        if is_freed(memref):
+            raise ExecutionError(f"double dealloc in {where}: the memref is already deallocated")
+        owner = self._owner(memref)
+        if owner is not None:
+            raise ExecutionError(f"invalid dealloc in {where}: the memref {owner}")
+        free(memref)
+
+    def _owner(self, memref: MemRef) -> str | None:
+        argument = self._arguments.get(id(memref))
+        if argument is not None and argument[1] is memref:
+            return f"is argument {argument[0]} of @{self.entry}, which the caller owns"
+        for name, buffer in self.globals.items():
+            if buffer is memref:
+                return f"is the buffer of memref.global @{name}"
+        if self._allocas.get(id(memref)) is memref:
+            return "comes from memref.alloca"
+        return None
+
+
+def check_returned(entry: str, types: Sequence[Attribute], results: Sequence[Any]) -> None:
+    """The entry function must not hand its caller a freed buffer."""
+    for number, (type_attr, value) in enumerate(zip(types, results, strict=True)):
+        if isinstance(type_attr, MemRefType | UnrankedMemRefType) and is_freed(value):
+            raise ExecutionError(f"@{entry} returns a deallocated memref (result {number})")

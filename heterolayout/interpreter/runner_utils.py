@@ -147,9 +147,10 @@ class RunOutput:
             found = self._addresses[id(buffer)] = (buffer, 0x1000 * (len(self._addresses) + 1))
         return found[1]
 
-    def print_memref(self, memref: Any, element: ElementType) -> None:
-        from heterolayout.interpreter.memref import LayoutMemRef
+    def print_memref(self, memref: Any, element: ElementType, where: str) -> None:
+        from heterolayout.interpreter.memref import LayoutMemRef, check_live
 
+        check_live(memref, where)
         strides: Sequence[int] | None = None
         offset = 0
         if isinstance(memref, LayoutMemRef):
@@ -179,7 +180,8 @@ def _memref_printer(element: str) -> RunnerFunction:
 
     kind = element_type(element)
     mlir = "index" if element == "index" else element
-    return RunnerFunction(f"(memref<*x{mlir}>) -> ()", lambda out, args: out.print_memref(args[0], kind))
+    call = f"a call of @printMemref{'Ind' if element == 'index' else element.upper()}"
+    return RunnerFunction(f"(memref<*x{mlir}>) -> ()", lambda out, args: out.print_memref(args[0], kind, call))
 
 
 def _text(text: str) -> RunnerFunction:

@@ -43,6 +43,7 @@ from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -554,6 +555,10 @@ class LayoutLowerPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        with collector_paused():
+            self._lower(ctx, op)
+
+    def _lower(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
         if any(isinstance(o, AssignOp) for o in op.walk()):
             from heterolayout.passes.layout_apply import LayoutApplyPass
