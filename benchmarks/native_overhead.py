@@ -7,14 +7,14 @@ Two kernels, each written twice with the same loop order:
 - matmul C[M,N] += A[M,K]·B[K,N] (128×128×128) with B stored `KN->NK4k16n`.
 
 The *lowered* version is the kernel on the logical memref with a `#layout.tag` type, run
-through `layout-opt -p layout-lower` (which ends with canonicalize and CSE). The
-*hand-written* version is the same loop nest on the physical memref, with the index
-arithmetic a person writes (`arith.divui`/`remui` for the block and the offset inside it,
-`arith.addi` for the sliding window). Both sit in one module with a `main` written on the
-physical buffers, which fills the inputs once, then for each repetition times N calls of
-each kernel with `rtclock()` (the JIT's compile time is outside the timed region), the order
-of the two alternating between repetitions. The module is lowered with
-`tests/mlir_tools.py`'s LOWER_TO_LLVM pipeline and run with `mlir-runner -O3`.
+through `layout-opt -p layout-lower` (index values shared between accesses, constants at the
+top of the function). The *hand-written* version is the same loop nest on the physical
+memref, with the index arithmetic a person writes (`arith.divui`/`remui` for the block and
+the offset inside it, `arith.addi` for the sliding window). Both sit in one module with a
+`main` written on the physical buffers, which fills the inputs once, then for each
+repetition times N calls of each kernel with `rtclock()` (the JIT's compile time is outside
+the timed region), the order of the two alternating between repetitions. The module is
+lowered with `tests/mlir_tools.py`'s LOWER_TO_LLVM pipeline and run with `mlir-runner -O3`.
 
 Checks before any number is printed: both versions' outputs are equal element by element
 (the program counts mismatches), and their checksums equal numpy's (inputs are small
