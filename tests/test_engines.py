@@ -3,7 +3,9 @@ are right and lowerings that are deliberately wrong."""
 
 from __future__ import annotations
 
+import gc
 import struct
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +22,7 @@ from heterolayout import check, run
 from heterolayout.interpreter import ExecutionError, compare_programs
 from heterolayout.interpreter.arguments import random_arguments
 from heterolayout.interpreter.compiled import _EMITTERS, TERMINATORS, CompiledEngine
-from heterolayout.interpreter.engines import engine_for
+from heterolayout.interpreter.engines import engine_for, load_module
 from heterolayout.interpreter.functions import all_functions
 from heterolayout.interpreter.program import SUPPORTED_OPS, find_function
 from heterolayout.interpreter.semantics import VALUE_OPS
@@ -524,3 +526,18 @@ def test_check_catches_a_broken_layout_lower(engine: str) -> None:
     assert report.mismatch.index == first
     assert (report.mismatch.expected, report.mismatch.actual) == (float(right[first]), float(wrong[first]))
     assert report.compared == 90 + 90  # x, then y (values are compared whole)
+
+
+def test_running_a_module_does_not_keep_it_alive() -> None:
+    """The engines made for a module live as long as the module: a module that was run, in
+    both engines, is freed once nothing else holds it."""
+    text = "func.func @main(%x: index) -> index {\n  func.return %x : index\n}\n"
+    held = []
+    for _ in range(5):
+        module = load_module(text)
+        assert run(module, args=[3]) == (3,)
+        assert run(module, args=[4], engine="interp") == (4,)
+        held.append(weakref.ref(module))
+    del module
+    gc.collect()
+    assert [ref() for ref in held] == [None] * 5

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -11,7 +10,10 @@ from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.source import parse_program
 
 ENGINES = ("interp", "compiled")
-_engines: weakref.WeakKeyDictionary[ModuleOp, dict[str, Any]] = weakref.WeakKeyDictionary()
+_ENGINES_ATTRIBUTE = "_heterolayout_engines"
+"""Where a module keeps its engines. An engine holds ops of its module (whose parents lead
+back to the module), so a cache outside the module, even a weak-keyed one, would keep every
+module ever run alive; kept on the module, module and engines go away together."""
 
 
 def load_module(module_or_text: ModuleOp | str, name: str = "<input>") -> ModuleOp:
@@ -26,7 +28,10 @@ def engine_for(module: ModuleOp, engine: str) -> Any:
     cheap."""
     if engine not in ENGINES:
         raise ExecutionError(f"unknown engine '{engine}' (expected {' or '.join(ENGINES)})")
-    per_module = _engines.setdefault(module, {})
+    per_module: dict[str, Any] | None = getattr(module, _ENGINES_ATTRIBUTE, None)
+    if per_module is None:
+        per_module = {}
+        setattr(module, _ENGINES_ATTRIBUTE, per_module)
     if engine not in per_module:
         if engine == "interp":
             from heterolayout.interpreter.interp import InterpreterEngine as Engine
