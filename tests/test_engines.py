@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from planted_bugs import SwapStoreIndices
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
@@ -266,20 +267,6 @@ func.func @main(%a: memref<3x5xi32>, %b: memref<5x3xi32>) -> i32 {
   }
   func.return %s : i32
 }"""
-
-
-@dataclass(frozen=True)
-class SwapStoreIndices(ModulePass):
-    """A planted lowering bug: the first 2-D memref.store gets its two indices swapped."""
-
-    name = "test-swap-store-indices"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for store in op.walk():
-            if isinstance(store, memref.StoreOp) and len(store.indices) == 2:
-                value, target, first, second = store.operands
-                store.operands = [value, target, second, first]
-                return
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
+from planted_bugs import SwapStoreIndices
 
 from heterolayout.interpreter import source
 from heterolayout.interpreter.arguments import random_arguments
@@ -90,20 +86,6 @@ def test_arguments_are_seeded_random_data(tmp_path: Path, capsys: pytest.Capture
 def test_check_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str) -> None:
     code, out, err = run_cli([write(tmp_path, TRANSPOSE), "--check", "-p", "canonicalize,cse", "--engine", engine], capsys)
     assert (code, out, err) == (0, "OK: 24 elements compared\n", "")
-
-
-@dataclass(frozen=True)
-class SwapStoreIndices(ModulePass):
-    """A deliberately broken lowering: swaps the indices of the first 2-D memref.store."""
-
-    name = "test-swap-store-indices"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for store in op.walk():
-            if isinstance(store, memref.StoreOp) and len(store.indices) == 2:
-                value, target, first, second = store.operands
-                store.operands = [value, target, second, first]
-                return
 
 
 def test_check_mismatch_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
