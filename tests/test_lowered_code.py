@@ -56,7 +56,7 @@ def _lowered(text: str, name: str, options: dict[str, object]) -> tuple[Context,
     module = Parser(ctx, text, name).parse_module()
     try:
         LayoutLowerPass(**options).apply(ctx, module)  # type: ignore[arg-type]
-    except Exception:  # inputs made for one option only (e.g. dynamic shapes and flatten)
+    except PassFailedException:  # inputs made for one option only (e.g. dynamic shapes and flatten)
         return None
     return ctx, module
 

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 
+from heterolayout.layout.element_types import element_type
 from heterolayout.layout.model import Layout
 from heterolayout.passes.index_code import (
     IndexEmitter,
@@ -41,9 +42,8 @@ def integer_constant(value: int, width: int) -> arith.ConstantOp:
 
 
 def _signed(value: int, width: int) -> int:
-    """The `iK` value with the same low bits, as MLIR prints it (two's complement)."""
-    value &= (1 << width) - 1
-    return value - (1 << width) if value >> (width - 1) else value
+    """The `iK` value with the same low bits, as MLIR prints it."""
+    return element_type(f"i{width}").wrap(value)
 
 
 def scalar_constant(value: int | float, element: Attribute) -> arith.ConstantOp:

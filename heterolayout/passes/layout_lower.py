@@ -41,6 +41,7 @@ from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
@@ -265,8 +266,8 @@ class Lowering:
         if logical is not None:
             words = layout.pack(logical).ravel().tolist()
             if layout.packing is not None:
-                width = layout.packing.container_bits
-                words = [w - (1 << width) if w >> (width - 1) else w for w in words]
+                container = element_type(f"i{layout.packing.container_bits}")
+                words = [container.wrap(w) for w in words]
             initial = DenseIntOrFPElementsAttr.from_list(_tensor_type(physical), words)
         op.properties["type"] = physical
         op.properties["initial_value"] = initial
