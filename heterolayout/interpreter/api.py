@@ -65,7 +65,9 @@ def run(
             logical = from_value(value)
             if isinstance(logical, np.ndarray) and logical.shape == arg.shape:
                 arg[...] = logical
-    return RunResult([from_value(r) for r in results], captured.getvalue() if captured is not None else None)
+    return RunResult(
+        [from_value(r) for r in results], captured.getvalue() if captured is not None else None
+    )
 
 
 def check(

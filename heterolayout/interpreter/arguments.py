@@ -35,7 +35,9 @@ def to_value(arg: Any, type_attr: Attribute, what: str) -> Any:
             and arg.flags.c_contiguous
             and arg.flags.writeable  # a read-only buffer would read as a deallocated one
             and arg.ndim == info.rank + len(info.lanes)
-            and all(e is None or e == s for e, s in zip(info.shape + info.lanes, arg.shape, strict=True))
+            and all(
+                e is None or e == s for e, s in zip(info.shape + info.lanes, arg.shape, strict=True)
+            )
         ):
             return arg
         return memory.from_logical(arg, info, what)
@@ -44,7 +46,9 @@ def to_value(arg: Any, type_attr: Attribute, what: str) -> Any:
     if shape is not None:
         data = memory.canonical_array(arg, element)
         if data.shape != shape:
-            raise ExecutionError(f"{what}: expected a value of {type_attr}, got an array of shape {list(data.shape)}")
+            raise ExecutionError(
+                f"{what}: expected a value of {type_attr}, got an array of shape {list(data.shape)}"
+            )
         return data
     if np.ndim(arg) != 0:
         raise ExecutionError(f"{what}: expected a scalar of type {type_attr}")
@@ -63,7 +67,10 @@ def bind_arguments(function: FuncOp, args: Sequence[Any]) -> list[Any]:
     name = function.sym_name.data
     if len(args) != len(inputs):
         raise ExecutionError(f"@{name} takes {len(inputs)} arguments, got {len(args)}")
-    return [to_value(a, t, f"argument {i} of @{name}") for i, (a, t) in enumerate(zip(args, inputs, strict=True))]
+    return [
+        to_value(a, t, f"argument {i} of @{name}")
+        for i, (a, t) in enumerate(zip(args, inputs, strict=True))
+    ]
 
 
 def random_value(type_attr: Attribute, rng: np.random.Generator) -> Any:
@@ -75,11 +82,15 @@ def random_value(type_attr: Attribute, rng: np.random.Generator) -> Any:
         return _random_array(info.element, shape, rng, small=info.element.kind == "index")
     element = element_of(type_attr)
     if isinstance(type_attr, VectorType):
-        return _random_array(element, vector_shape(type_attr) or (), rng, small=element.kind == "index")
+        return _random_array(
+            element, vector_shape(type_attr) or (), rng, small=element.kind == "index"
+        )
     return _random_array(element, (), rng, small=True).item()
 
 
-def _random_array(element: ElementType, shape: tuple[int, ...], rng: np.random.Generator, *, small: bool) -> np.ndarray:
+def _random_array(
+    element: ElementType, shape: tuple[int, ...], rng: np.random.Generator, *, small: bool
+) -> np.ndarray:
     if element.is_float:
         return rng.uniform(-1.0, 1.0, shape).astype(element.numpy_dtype)
     if small:
@@ -95,7 +106,6 @@ def _random_array(element: ElementType, shape: tuple[int, ...], rng: np.random.G
 def random_arguments(function: FuncOp, seed: int) -> list[Any]:
     rng = np.random.default_rng(seed)
     return [random_value(t, rng) for t in function.function_type.inputs.data]
-
 
 
 # ---- physical buffers for lowered programs ----------------------------------------------------
@@ -131,4 +141,6 @@ def logical_of_physical(value: np.ndarray, source: Attribute) -> np.ndarray:
 
 def holds_physical(source: Attribute, lowered: Attribute) -> bool:
     """Whether the lowered program holds the source layout's physical buffer (a plain memref)."""
-    return _layout(source) is not None and isinstance(lowered, MemRefType) and _layout(lowered) is None
+    return (
+        _layout(source) is not None and isinstance(lowered, MemRefType) and _layout(lowered) is None
+    )

@@ -90,23 +90,35 @@ def _copy(value: Any) -> Any:
 
 
 def compare_programs(
-    source: ModuleOp, lowered: ModuleOp, entry: str = "main", seed: int = 0, engine: str = "compiled"
+    source: ModuleOp,
+    lowered: ModuleOp,
+    entry: str = "main",
+    seed: int = 0,
+    engine: str = "compiled",
 ) -> CheckReport:
     """Run both programs on the same seeded data; compare results, memref arguments and the
     printed output."""
     source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
     source_types = source_function.function_type
     lowered_types = lowered_function.function_type
-    if len(source_types.inputs) != len(lowered_types.inputs) or len(source_types.outputs) != len(lowered_types.outputs):
+    if len(source_types.inputs) != len(lowered_types.inputs) or len(source_types.outputs) != len(
+        lowered_types.outputs
+    ):
         raise ExecutionError(
             f"@{entry} changed its signature from {source_types} to {lowered_types}: cannot compare"
         )
     logical = random_arguments(source_function, seed)
     source_args, lowered_args = [], []
-    for i, (arg, s, t) in enumerate(zip(logical, source_types.inputs, lowered_types.inputs, strict=True)):
+    for i, (arg, s, t) in enumerate(
+        zip(logical, source_types.inputs, lowered_types.inputs, strict=True)
+    ):
         what = f"argument {i} of @{entry}"
         source_args.append(to_value(_copy(arg), s, what))
-        lowered_args.append(physical_argument(arg, s, t, what) if holds_physical(s, t) else to_value(_copy(arg), t, what))
+        lowered_args.append(
+            physical_argument(arg, s, t, what)
+            if holds_physical(s, t)
+            else to_value(_copy(arg), t, what)
+        )
     printed = (io.StringIO(), io.StringIO())
     expected = engine_for(source, engine).call(entry, tuple(source_args), RunOutput(printed[0]))
     actual = engine_for(lowered, engine).call(entry, tuple(lowered_args), RunOutput(printed[1]))
@@ -117,10 +129,14 @@ def compare_programs(
     compared = 0
     pairs = [
         (f"result {i}", e, a, s, t)
-        for i, (e, a, s, t) in enumerate(zip(expected, actual, source_types.outputs, lowered_types.outputs, strict=True))
+        for i, (e, a, s, t) in enumerate(
+            zip(expected, actual, source_types.outputs, lowered_types.outputs, strict=True)
+        )
     ] + [
         (f"argument {i} ({s})", e, a, s, t)
-        for i, (e, a, s, t) in enumerate(zip(source_args, lowered_args, source_types.inputs, lowered_types.inputs, strict=True))
+        for i, (e, a, s, t) in enumerate(
+            zip(source_args, lowered_args, source_types.inputs, lowered_types.inputs, strict=True)
+        )
         if isinstance(s, MemRefType)
     ]
     for what, e, a, s, t in pairs:

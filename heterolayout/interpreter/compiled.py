@@ -123,7 +123,9 @@ class _Writer:
         block = function.body.blocks.first
         assert block is not None
         params = [self.define(arg, f"a{i}") for i, arg in enumerate(block.args)]
-        self.line(f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):")
+        self.line(
+            f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):"
+        )
         self.indented(lambda: self.block(block, self._return))
         self.line("")
 
@@ -158,7 +160,9 @@ class _Writer:
         if emit is not None:
             emit(self, op)
         elif name in VALUE_OPS:
-            expression = value_expression(name, op, self.uses(op.operands), ExprContext(self.bind, where(op)))
+            expression = value_expression(
+                name, op, self.uses(op.operands), ExprContext(self.bind, where(op))
+            )
             if name == "arith.constant":
                 self.define(op.results[0], expression)  # a literal or a bound name: used in place
             else:
@@ -183,7 +187,11 @@ class _Writer:
 
     def load(self, op: Operation, memref_value: SSAValue, index: list[str]) -> None:
         info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
-        target, source, at = self.define(op.results[0]), self.use(memref_value), self.bind(where(op))
+        target, source, at = (
+            self.define(op.results[0]),
+            self.use(memref_value),
+            self.bind(where(op)),
+        )
         if info.layout is not None:
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
         elif info.lanes:
@@ -192,7 +200,9 @@ class _Writer:
             self._bounds_check(info, source, index, at)
             self.line(f"{target} = {source}.item({', '.join(index)})")
 
-    def store(self, op: Operation, value: SSAValue, memref_value: SSAValue, index: list[str]) -> None:
+    def store(
+        self, op: Operation, value: SSAValue, memref_value: SSAValue, index: list[str]
+    ) -> None:
         info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if info.layout is not None:
@@ -204,19 +214,28 @@ class _Writer:
             self.line(f"{target}[{', '.join(index) or '()'}] = {stored}")
             self.stores[len(self.lines)] = where(op)
 
-    def _bounds_check(self, info: memory.MemRefInfo, memref_name: str, index: list[str], at: str) -> None:
+    def _bounds_check(
+        self, info: memory.MemRefInfo, memref_name: str, index: list[str], at: str
+    ) -> None:
         if not index:
             return
-        bounds = [str(e) if e is not None else f"{memref_name}.shape[{d}]" for d, e in enumerate(info.shape)]
+        bounds = [
+            str(e) if e is not None else f"{memref_name}.shape[{d}]"
+            for d, e in enumerate(info.shape)
+        ]
         test = " and ".join(f"0 <= {i} < {b}" for i, b in zip(index, bounds, strict=True))
-        self.line(f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])")
+        self.line(
+            f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])"
+        )
 
 
 # ---- emitters of memory and control ops ---------------------------------------------------------
 def _alloc(w: _Writer, op: Operation) -> None:
     info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
     sizes = w.uses(op.dynamic_sizes)  # type: ignore[attr-defined]
-    allocation = f"_alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})"
+    allocation = (
+        f"_alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})"
+    )
     if isinstance(op, memref.AllocaOp):  # remembered, so that freeing it is an error
         allocation = f"S.memory.alloca({allocation})"
     w.line(f"{w.define(op.results[0])} = {allocation}")
@@ -257,7 +276,9 @@ def _vector_load(w: _Writer, op: Operation, index: list[str]) -> None:
 
 def _vector_store(w: _Writer, op: Operation, index: list[str]) -> None:
     vector, target = w.use(op.operands[0]), w.use(op.operands[1])
-    w.line(f"_vstore({vector}, {target}, ({''.join(i + ', ' for i in index)}), {w.bind(where(op))})")
+    w.line(
+        f"_vstore({vector}, {target}, ({''.join(i + ', ' for i in index)}), {w.bind(where(op))})"
+    )
 
 
 def _dim(w: _Writer, op: Operation) -> None:
@@ -276,7 +297,9 @@ def _copy(w: _Writer, op: Operation) -> None:
 
 def _cast(w: _Writer, op: Operation) -> None:
     info = memory.cast_target(op.results[0].type)
-    w.line(f"{w.define(op.results[0])} = _cast({w.use(op.operands[0])}, {w.bind(info)}, {w.bind(where(op))})")
+    w.line(
+        f"{w.define(op.results[0])} = _cast({w.use(op.operands[0])}, {w.bind(info)}, {w.bind(where(op))})"
+    )
 
 
 def _get_global(w: _Writer, op: Operation) -> None:
@@ -285,9 +308,13 @@ def _get_global(w: _Writer, op: Operation) -> None:
     declaration = SymbolTable.lookup_symbol(op, op.name_)
     if not isinstance(declaration, memref.GlobalOp):
         raise ExecutionError(f"{where(op)}: no memref.global @{name}")
-    initial = declaration.initial_value if hasattr(declaration.initial_value, "get_values") else None
+    initial = (
+        declaration.initial_value if hasattr(declaration.initial_value, "get_values") else None
+    )
     info = memory.memref_info(declaration.type)
-    w.line(f"{w.define(op.results[0])} = S.global_buffer({name!r}, {w.bind(info)}, {w.bind(initial)})")
+    w.line(
+        f"{w.define(op.results[0])} = S.global_buffer({name!r}, {w.bind(info)}, {w.bind(initial)})"
+    )
 
 
 def _call(w: _Writer, op: Operation) -> None:
@@ -342,12 +369,19 @@ def _affine_for(w: _Writer, op: Operation) -> None:
     lower_count, upper_count = len(op.lowerBoundOperands), len(op.upperBoundOperands)
     context = ExprContext(w.bind, where(op))
     lower = affine_results(op.lowerBoundMap.data, operands[:lower_count], context)
-    upper = affine_results(op.upperBoundMap.data, operands[lower_count : lower_count + upper_count], context)
+    upper = affine_results(
+        op.upperBoundMap.data, operands[lower_count : lower_count + upper_count], context
+    )
     bounds = (
         lower[0] if len(lower) == 1 else f"max({', '.join(lower)})",
         upper[0] if len(upper) == 1 else f"min({', '.join(upper)})",
     )
-    _loop(w, op, f"range({bounds[0]}, {bounds[1]}, {op.step.value.data})", operands[lower_count + upper_count :])
+    _loop(
+        w,
+        op,
+        f"range({bounds[0]}, {bounds[1]}, {op.step.value.data})",
+        operands[lower_count + upper_count :],
+    )
 
 
 def _if(w: _Writer, op: Operation, condition: str) -> None:
@@ -365,7 +399,11 @@ def _scf_if(w: _Writer, op: Operation) -> None:
 
 
 def _affine_if(w: _Writer, op: Operation) -> None:
-    _if(w, op, affine_condition(op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))))  # type: ignore[attr-defined]
+    _if(
+        w,
+        op,
+        affine_condition(op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))),
+    )  # type: ignore[attr-defined]
 
 
 def _scf_while(w: _Writer, op: Operation) -> None:
@@ -412,8 +450,12 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "vector.print": _vector_print,
     "affine.load": _affine_load,
     "affine.store": _affine_store,
-    "affine.vector_load": lambda w, op: _vector_load(w, op, w.indices(op, op.map.data, op.operands[1:])),  # type: ignore[attr-defined]
-    "affine.vector_store": lambda w, op: _vector_store(w, op, w.indices(op, op.map.data, op.operands[2:])),  # type: ignore[attr-defined]
+    "affine.vector_load": lambda w, op: _vector_load(
+        w, op, w.indices(op, op.map.data, op.operands[1:])
+    ),  # type: ignore[attr-defined]
+    "affine.vector_store": lambda w, op: _vector_store(
+        w, op, w.indices(op, op.map.data, op.operands[2:])
+    ),  # type: ignore[attr-defined]
     "affine.for": _affine_for,
     "affine.if": _affine_if,
     "scf.for": _scf_for,
@@ -442,11 +484,15 @@ class CompiledEngine:
         """Per compiled file name, the places of its inlined stores by line."""
         self.source = ""
 
-    def call(self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None) -> tuple[Any, ...]:
+    def call(
+        self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None
+    ) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._functions:
             self._compile(reachable_functions(self.module, entry))
-        state = RunState(output if output is not None else RunOutput(), memory.RunMemory(entry, args))
+        state = RunState(
+            output if output is not None else RunOutput(), memory.RunMemory(entry, args)
+        )
         try:
             results = self._functions[entry](state, *args)
         except RecursionError:
@@ -470,7 +516,9 @@ class CompiledEngine:
         return None if stores is None else stores.get(traceback.tb_lineno)
 
     def _compile(self, functions: list[FuncOp]) -> None:
-        names = {f.sym_name.data: f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)}
+        names = {
+            f.sym_name.data: f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)
+        }
         writer = _Writer(names)
         for function in functions:
             writer.function(function)

@@ -83,7 +83,9 @@ def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
 def compile_condition(op: Operation) -> Kernel:
     """An affine.if integer set as a predicate of its dims and symbols."""
     namespace, bind = _namespace()
-    test = affine_condition(op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op)))  # type: ignore[attr-defined]
+    test = affine_condition(
+        op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op))
+    )  # type: ignore[attr-defined]
     params = ", ".join(f"a{i}" for i in range(len(op.operands)))
     return eval(f"lambda {params}: {test}", namespace)
 
@@ -110,7 +112,9 @@ def _value_op_types() -> list[type[Operation]]:
     return [op for dialect in _DIALECTS for op in dialect.operations if op.name in VALUE_OPS]
 
 
-def _run_value(self: ValueFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+def _run_value(
+    self: ValueFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
     return (self.cache.get(op, compile_kernel)(*args),)
 
 
@@ -185,47 +189,67 @@ class MemRefFunctions(InterpreterFunctions):
         return None
 
     @impl(memref.AllocOp)
-    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues) -> PythonValues:
+    def run_alloc(
+        self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues
+    ) -> PythonValues:
         return (memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op)),)
 
     @impl(memref.AllocaOp)
-    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues) -> PythonValues:
+    def run_alloca(
+        self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues
+    ) -> PythonValues:
         buffer = memory.allocate(_info(op, result=True), args[: len(op.dynamic_sizes)], where(op))
         return (run_memory(interpreter).alloca(buffer),)
 
     @impl(memref.DeallocOp)
-    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues) -> PythonValues:
+    def run_dealloc(
+        self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
+    ) -> PythonValues:
         run_memory(interpreter).dealloc(args[0], self.places.get(op, where))
         return ()
 
     @impl(memref.LoadOp)
-    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues) -> PythonValues:
+    def run_load(
+        self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues
+    ) -> PythonValues:
         return (memory.load(args[0], args[1:], self.places.get(op, where)),)
 
     @impl(memref.StoreOp)
-    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
+    def run_store(
+        self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues
+    ) -> PythonValues:
         memory.store(args[1], args[2:], args[0], self.places.get(op, where))
         return ()
 
     @impl(memref.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues) -> PythonValues:
+    def run_dim(
+        self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues
+    ) -> PythonValues:
         return (memory.dim(args[0], args[1], where(op)),)
 
     @impl(memref.RankOp)
-    def run_rank(self, interpreter: Interpreter, op: memref.RankOp, args: PythonValues) -> PythonValues:
+    def run_rank(
+        self, interpreter: Interpreter, op: memref.RankOp, args: PythonValues
+    ) -> PythonValues:
         return (memory.rank(args[0], where(op)),)
 
     @impl(memref.CopyOp)
-    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues) -> PythonValues:
+    def run_copy(
+        self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues
+    ) -> PythonValues:
         memory.copy(args[0], args[1], where(op))
         return ()
 
     @impl(memref.CastOp)
-    def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues) -> PythonValues:
+    def run_cast(
+        self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues
+    ) -> PythonValues:
         return (memory.cast(args[0], memory.cast_target(op.results[0].type), where(op)),)
 
     @impl(memref.GetGlobalOp)
-    def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
+    def run_get_global(
+        self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues
+    ) -> PythonValues:
         state = run_memory(interpreter)
         name = op.name_.root_reference.data
         found = state.globals.get(name)
@@ -235,7 +259,9 @@ class MemRefFunctions(InterpreterFunctions):
                 raise ExecutionError(f"{where(op)}: no memref.global @{name}")
             initial = declaration.initial_value
             found = state.global_buffer(
-                name, memory.memref_info(declaration.type), None if not hasattr(initial, "get_values") else initial
+                name,
+                memory.memref_info(declaration.type),
+                None if not hasattr(initial, "get_values") else initial,
             )
         return (found,)
 
@@ -249,18 +275,26 @@ class VectorFunctions(InterpreterFunctions):
     cache: _Cache = field(default_factory=_Cache)
 
     @impl(vector.LoadOp)
-    def run_load(self, interpreter: Interpreter, op: vector.LoadOp, args: PythonValues) -> PythonValues:
+    def run_load(
+        self, interpreter: Interpreter, op: vector.LoadOp, args: PythonValues
+    ) -> PythonValues:
         lanes, dtype, place = self.cache.get(op, _vector_access)
         return (memory.vector_load(args[0], args[1:], lanes, dtype, place),)
 
     @impl(vector.StoreOp)
-    def run_store(self, interpreter: Interpreter, op: vector.StoreOp, args: PythonValues) -> PythonValues:
+    def run_store(
+        self, interpreter: Interpreter, op: vector.StoreOp, args: PythonValues
+    ) -> PythonValues:
         memory.vector_store(args[0], args[1], args[2:], self.cache.get(op, where))
         return ()
 
     @impl(vector.PrintOp)
-    def run_print(self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues) -> PythonValues:
-        run_output(interpreter).vector_print(args[0], self.cache.get(op, lambda o: PrintedType.of(o.source.type)))
+    def run_print(
+        self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues
+    ) -> PythonValues:
+        run_output(interpreter).vector_print(
+            args[0], self.cache.get(op, lambda o: PrintedType.of(o.source.type))
+        )
         return ()
 
 
@@ -295,37 +329,49 @@ class AffineFunctions(InterpreterFunctions):
         indices, place = self._access(op)
         if isinstance(op, affine.LoadOp):
             return lambda source, *operands: memory.load(source, indices(*operands), place)
-        return lambda value, target, *operands: memory.store(target, indices(*operands), value, place)
+        return lambda value, target, *operands: memory.store(
+            target, indices(*operands), value, place
+        )
 
     def _access(self, op: Operation) -> tuple[Kernel, str]:
         """The op's index map as a function, and its place for diagnostics."""
         return self.cache.get(op, lambda o: (compile_map(o.map.data, o), where(o)))  # type: ignore[attr-defined]
 
     @impl(affine.LoadOp)
-    def run_load(self, interpreter: Interpreter, op: affine.LoadOp, args: PythonValues) -> PythonValues:
+    def run_load(
+        self, interpreter: Interpreter, op: affine.LoadOp, args: PythonValues
+    ) -> PythonValues:
         indices, place = self._access(op)
         return (memory.load(args[0], indices(*args[1:]), place),)
 
     @impl(affine.StoreOp)
-    def run_store(self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues) -> PythonValues:
+    def run_store(
+        self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues
+    ) -> PythonValues:
         indices, place = self._access(op)
         memory.store(args[1], indices(*args[2:]), args[0], place)
         return ()
 
     @impl(affine.VectorLoadOp)
-    def run_vector_load(self, interpreter: Interpreter, op: affine.VectorLoadOp, args: PythonValues) -> PythonValues:
+    def run_vector_load(
+        self, interpreter: Interpreter, op: affine.VectorLoadOp, args: PythonValues
+    ) -> PythonValues:
         indices, place = self._access(op)
         lanes, dtype, _ = self.vectors.get(op, _vector_access)
         return (memory.vector_load(args[0], indices(*args[1:]), lanes, dtype, place),)
 
     @impl(affine.VectorStoreOp)
-    def run_vector_store(self, interpreter: Interpreter, op: affine.VectorStoreOp, args: PythonValues) -> PythonValues:
+    def run_vector_store(
+        self, interpreter: Interpreter, op: affine.VectorStoreOp, args: PythonValues
+    ) -> PythonValues:
         indices, place = self._access(op)
         memory.vector_store(args[0], args[1], indices(*args[2:]), place)
         return ()
 
     @impl(affine.ForOp)
-    def run_for(self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues) -> PythonValues:
+    def run_for(
+        self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues
+    ) -> PythonValues:
         lower_map, upper_map, lower_count, upper_count, step = self.cache.get(op, _affine_bounds)
         lower = max(lower_map(*args[:lower_count]))
         upper = min(upper_map(*args[lower_count : lower_count + upper_count]))
@@ -375,10 +421,14 @@ class ScfFunctions(InterpreterFunctions):
         return interpreter.run_ssacfg_region(region, (), "scf.if")
 
     @impl(scf.WhileOp)
-    def run_while(self, interpreter: Interpreter, op: scf.WhileOp, args: PythonValues) -> PythonValues:
+    def run_while(
+        self, interpreter: Interpreter, op: scf.WhileOp, args: PythonValues
+    ) -> PythonValues:
         values = args
         while True:
-            condition, *forwarded = interpreter.run_ssacfg_region(op.before_region, values, "scf.while")
+            condition, *forwarded = interpreter.run_ssacfg_region(
+                op.before_region, values, "scf.while"
+            )
             if not condition:
                 return tuple(forwarded)
             values = interpreter.run_ssacfg_region(op.after_region, tuple(forwarded), "scf.while")
@@ -405,7 +455,9 @@ class FuncFunctions(InterpreterFunctions):
     callees: _Cache = field(default_factory=_Cache)
 
     @impl_callable(func.FuncOp)
-    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues) -> PythonValues:
+    def call_func(
+        self, interpreter: Interpreter, op: func.FuncOp, args: PythonValues
+    ) -> PythonValues:
         """A function's body, or for an external function the runner-utils function it
         declares (xDSL's would return nothing from an external function)."""
         if not op.body.blocks:
@@ -414,7 +466,9 @@ class FuncFunctions(InterpreterFunctions):
         return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
 
     @impl(func.CallOp)
-    def run_call(self, interpreter: Interpreter, op: func.CallOp, args: PythonValues) -> PythonValues:
+    def run_call(
+        self, interpreter: Interpreter, op: func.CallOp, args: PythonValues
+    ) -> PythonValues:
         callee = self.callees.get(op, lambda o: interpreter.get_op_for_symbol(o.callee))  # type: ignore[attr-defined]
         return interpreter.call_op(callee, args)
 
@@ -434,19 +488,27 @@ class NamedFunctions(InterpreterFunctions):
 
     cache: _Cache = field(default_factory=_Cache)
 
-    def run_assign(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run_assign(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         """layout.assign changes how a buffer is stored, never what it holds: nothing to do."""
         return ()
 
-    def run_convert(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run_convert(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         memory.copy(args[0], args[1], where(op))
         return ()
 
-    def run_from_elements(self, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run_from_elements(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
         return (self.cache.get(op, compile_kernel)(*args),)
 
 
-_BY_NAME: dict[str, Callable[[NamedFunctions, Interpreter, Operation, PythonValues], PythonValues]] = {
+_BY_NAME: dict[
+    str, Callable[[NamedFunctions, Interpreter, Operation, PythonValues], PythonValues]
+] = {
     "layout.assign": NamedFunctions.run_assign,
     "layout.convert": NamedFunctions.run_convert,
     "vector.from_elements": NamedFunctions.run_from_elements,
@@ -461,7 +523,11 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         run = _BY_NAME[name]
 
         def method(
-            self: NamedFunctions, interpreter: Interpreter, op: Operation, args: PythonValues, run=run
+            self: NamedFunctions,
+            interpreter: Interpreter,
+            op: Operation,
+            args: PythonValues,
+            run=run,
         ) -> OpImplResult:
             return OpImplResult(run(self, interpreter, op, args), None)
 

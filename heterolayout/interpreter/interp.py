@@ -44,7 +44,9 @@ class RegionInterpreter(Interpreter):
     and its module outlive them)."""
     _env: dict[int, Any] = field(default_factory=dict)
 
-    def run_ssacfg_region(self, region: Region, args: PythonValues, name: str = "unknown") -> PythonValues:
+    def run_ssacfg_region(
+        self, region: Region, args: PythonValues, name: str = "unknown"
+    ) -> PythonValues:
         planned = self.plans.get(id(region))
         if planned is None:
             planned = self.plans[id(region)] = self._region_plan(region)
@@ -64,7 +66,9 @@ class RegionInterpreter(Interpreter):
                         if results:
                             env[results[0]] = value
                         continue
-                    values, terminator = implementation(functions, self, op, tuple([env[k] for k in operands]))
+                    values, terminator = implementation(
+                        functions, self, op, tuple([env[k] for k in operands])
+                    )
                     for key, value in zip(results, values, strict=True):
                         env[key] = value
                     if terminator is not None:
@@ -89,13 +93,18 @@ class RegionInterpreter(Interpreter):
     def _block_plan(self, block: Block) -> BlockPlan:
         found = self.plans.get(id(block))
         if found is None:
-            found = self.plans[id(block)] = (tuple(id(a) for a in block.args), tuple(self._step(op) for op in block.ops))
+            found = self.plans[id(block)] = (
+                tuple(id(a) for a in block.args),
+                tuple(self._step(op) for op in block.ops),
+            )
         return found
 
     def _step(self, op: Any) -> Step:
         registered = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
         if registered is None:
-            raise InterpretationError(f"Could not find interpretation function for op {op_name(op)}")
+            raise InterpretationError(
+                f"Could not find interpretation function for op {op_name(op)}"
+            )
         functions, implementation = registered
         direct = getattr(functions, "direct", None)
         kernel = direct(op) if direct is not None else None
@@ -122,7 +131,9 @@ class InterpreterEngine:
         """The result types of each entry function called so far (checked to run)."""
         self._plans: dict[int, Any] = {}
 
-    def call(self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None) -> tuple[Any, ...]:
+    def call(
+        self, entry: str, args: tuple[Any, ...], output: RunOutput | None = None
+    ) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._outputs:
             reachable_functions(self.module, entry)

@@ -68,7 +68,9 @@ def memref_info(memref_type: MemRefType) -> MemRefInfo:
     except LayoutError as error:
         raise ExecutionError(f"type {memref_type}: {error}") from None
     if layout is not None and isinstance(element_type, VectorType):
-        raise ExecutionError(f"type {memref_type}: a layout on a memref of vectors is not supported")
+        raise ExecutionError(
+            f"type {memref_type}: a layout on a memref of vectors is not supported"
+        )
     return MemRefInfo(memref_type, shape, element, lanes, layout)
 
 
@@ -76,7 +78,9 @@ def _text(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
 
-def out_of_bounds(where: str, index: Sequence[int], bounds: Sequence[int], *, logical: bool = False) -> ExecutionError:
+def out_of_bounds(
+    where: str, index: Sequence[int], bounds: Sequence[int], *, logical: bool = False
+) -> ExecutionError:
     kind = "logical " if logical else ""
     return ExecutionError(
         f"out-of-bounds access in {where}: {kind}index {_text(index)} outside {kind}bounds {_text(bounds)}"
@@ -92,7 +96,18 @@ def check_index(index: Sequence[int], bounds: Sequence[int], where: str) -> None
 class LayoutMemRef:
     """A logical memref seen through a Layout over its physical buffer."""
 
-    __slots__ = ("__weakref__", "_flat", "_lanes", "_mask", "_offsets", "_shifts", "buffer", "element", "layout", "shape")
+    __slots__ = (
+        "__weakref__",
+        "_flat",
+        "_lanes",
+        "_mask",
+        "_offsets",
+        "_shifts",
+        "buffer",
+        "element",
+        "layout",
+        "shape",
+    )
 
     def __init__(self, layout: Layout, element: ElementType, buffer: np.ndarray) -> None:
         if layout.is_dynamic:
@@ -109,7 +124,9 @@ class LayoutMemRef:
             lanes: int = layout.physical_shape[-1]  # type: ignore[assignment]
             self._lanes = lanes
             self._mask = (1 << element.bits) - 1
-            self._shifts = tuple(packing._shift(lane, element.bits, packing.container_bits) for lane in range(lanes))
+            self._shifts = tuple(
+                packing._shift(lane, element.bits, packing.container_bits) for lane in range(lanes)
+            )
 
     @staticmethod
     def allocate(layout: Layout, element: ElementType) -> LayoutMemRef:
@@ -225,7 +242,9 @@ def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
     data = canonical_array(array, info.element)
     expected_rank = info.rank + len(info.lanes)
     static = info.shape + info.lanes
-    if data.ndim != expected_rank or any(e is not None and e != d for e, d in zip(static, data.shape, strict=True)):
+    if data.ndim != expected_rank or any(
+        e is not None and e != d for e, d in zip(static, data.shape, strict=True)
+    ):
         raise ExecutionError(
             f"{what}: expected an array for {info.type}, got one of shape {_text(data.shape)}"
         )
@@ -282,17 +301,24 @@ def _vector_window(
     check_index(index, bounds, where)
     fixed = len(bounds) - len(lanes)
     if fixed < 0:
-        raise ExecutionError(f"{where}: a vector of shape {_text(lanes)} does not fit a memref of rank {len(bounds)}")
+        raise ExecutionError(
+            f"{where}: a vector of shape {_text(lanes)} does not fit a memref of rank {len(bounds)}"
+        )
     for dim, extent in enumerate(lanes):
         start, size = index[fixed + dim], bounds[fixed + dim]
         if start + extent > size:
             last = list(index)
             last[fixed + dim] = start + extent - 1
             raise out_of_bounds(where, last, bounds)
-    return (*index[:fixed], *(slice(index[fixed + d], index[fixed + d] + e) for d, e in enumerate(lanes)))
+    return (
+        *index[:fixed],
+        *(slice(index[fixed + d], index[fixed + d] + e) for d, e in enumerate(lanes)),
+    )
 
 
-def vector_load(memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str) -> np.ndarray:
+def vector_load(
+    memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str
+) -> np.ndarray:
     """vector.load: a whole vector element, or a vector of consecutive scalar elements."""
     check_live(memref, where)
     if isinstance(memref, LayoutMemRef):
@@ -300,7 +326,10 @@ def vector_load(memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], 
         fixed = len(memref.shape) - len(lanes)
         out = np.empty(lanes, dtype=dtype)
         for inner in np.ndindex(*lanes):
-            position = (*index[:fixed], *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)))  # type: ignore[union-attr]
+            position = (
+                *index[:fixed],
+                *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)),
+            )  # type: ignore[union-attr]
             out[inner] = memref.load(position, where)
         return out
     if memref.ndim > len(index):
@@ -315,7 +344,10 @@ def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], whe
         window = _vector_window(memref.shape, index, lanes, where)
         fixed = len(memref.shape) - len(lanes)
         for inner in np.ndindex(*lanes):
-            position = (*index[:fixed], *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)))  # type: ignore[union-attr]
+            position = (
+                *index[:fixed],
+                *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)),
+            )  # type: ignore[union-attr]
             memref.store(position, vector.item(inner), where)
         return
     if memref.ndim > len(index):
@@ -342,7 +374,9 @@ def dim(memref: MemRef, index: int, where: str) -> int:
     check_live(memref, where)
     shape = shape_of(memref)
     if not 0 <= index < len(shape):
-        raise ExecutionError(f"{where}: dimension {index} is out of range for a memref of rank {len(shape)}")
+        raise ExecutionError(
+            f"{where}: dimension {index} is out of range for a memref of rank {len(shape)}"
+        )
     return shape[index]
 
 
@@ -364,8 +398,12 @@ def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
     if info is None:
         return memref
     shape = shape_of(memref)
-    if len(shape) != info.rank or any(e is not None and e != s for e, s in zip(info.shape, shape, strict=True)):
-        raise ExecutionError(f"{where}: a memref of shape {_text(shape)} does not match {info.type}")
+    if len(shape) != info.rank or any(
+        e is not None and e != s for e, s in zip(info.shape, shape, strict=True)
+    ):
+        raise ExecutionError(
+            f"{where}: a memref of shape {_text(shape)} does not match {info.type}"
+        )
     return memref
 
 
@@ -435,7 +473,11 @@ class RunMemory:
     def __init__(self, entry: str = "", arguments: Sequence[Any] = ()) -> None:
         self.entry = entry
         self.globals: dict[str, MemRef] = {}
-        self._arguments = {id(a): (i, a) for i, a in enumerate(arguments) if isinstance(a, np.ndarray | LayoutMemRef)}
+        self._arguments = {
+            id(a): (i, a)
+            for i, a in enumerate(arguments)
+            if isinstance(a, np.ndarray | LayoutMemRef)
+        }
         self._allocas: weakref.WeakValueDictionary[int, MemRef] = weakref.WeakValueDictionary()
 
     def global_buffer(self, name: str, info: MemRefInfo, initial: Any) -> MemRef:

@@ -51,7 +51,9 @@ SUPPORTED_OPS = frozenset(VALUE_OPS) | MEMORY_AND_CONTROL
 
 
 def too_deep(entry: str) -> ExecutionError:
-    return ExecutionError(f"@{entry}: calls nest deeper than Python's recursion limit ({sys.getrecursionlimit()})")
+    return ExecutionError(
+        f"@{entry}: calls nest deeper than Python's recursion limit ({sys.getrecursionlimit()})"
+    )
 
 
 def functions(module: ModuleOp) -> dict[str, FuncOp]:

@@ -104,7 +104,11 @@ def memref_data(texts: Sequence[str], shape: Sequence[int]) -> str:
 
 
 def memref_text(
-    logical: np.ndarray, element: ElementType, address: int, strides: Sequence[int] | None = None, offset: int = 0
+    logical: np.ndarray,
+    element: ElementType,
+    address: int,
+    strides: Sequence[int] | None = None,
+    offset: int = 0,
 ) -> str:
     """printMemref's whole output for a buffer holding `logical`."""
     shape = logical.shape
@@ -181,7 +185,9 @@ def _memref_printer(element: str) -> RunnerFunction:
     kind = element_type(element)
     mlir = "index" if element == "index" else element
     call = f"a call of @printMemref{'Ind' if element == 'index' else element.upper()}"
-    return RunnerFunction(f"(memref<*x{mlir}>) -> ()", lambda out, args: out.print_memref(args[0], kind, call))
+    return RunnerFunction(
+        f"(memref<*x{mlir}>) -> ()", lambda out, args: out.print_memref(args[0], kind, call)
+    )
 
 
 def _text(text: str) -> RunnerFunction:
@@ -197,7 +203,9 @@ RUNNER_FUNCTIONS: dict[str, RunnerFunction] = {
     "printMemrefF32": _memref_printer("f32"),
     "printMemrefF64": _memref_printer("f64"),
     "printI64": RunnerFunction("(i64) -> ()", lambda out, args: out.write(str(int(args[0])))),
-    "printU64": RunnerFunction("(i64) -> ()", lambda out, args: out.write(str(int(args[0]) & _U64))),
+    "printU64": RunnerFunction(
+        "(i64) -> ()", lambda out, args: out.write(str(int(args[0]) & _U64))
+    ),
     "printF32": RunnerFunction("(f32) -> ()", lambda out, args: out.write(format_float(args[0]))),
     "printF64": RunnerFunction("(f64) -> ()", lambda out, args: out.write(format_float(args[0]))),
     "printNewline": _text("\n"),
@@ -220,5 +228,7 @@ def runner_function(name: str, function_type: FunctionType, where: str) -> Runne
             f"provide only these runner-utils functions: {known}"
         )
     if str(function_type) != found.signature:
-        raise ExecutionError(f"{where}: @{name} is declared as {function_type}, but the runner utils' @{name} takes {found.signature}")
+        raise ExecutionError(
+            f"{where}: @{name} is declared as {function_type}, but the runner utils' @{name} takes {found.signature}"
+        )
     return found

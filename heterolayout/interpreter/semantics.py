@@ -124,7 +124,9 @@ def _literal(value: int | float, ctx: ExprContext) -> str:
 
 
 # ---- affine maps ------------------------------------------------------------------------------
-def affine_source(expr: AffineExpr, dims: Sequence[str], symbols: Sequence[str], ctx: ExprContext) -> str:
+def affine_source(
+    expr: AffineExpr, dims: Sequence[str], symbols: Sequence[str], ctx: ExprContext
+) -> str:
     """Python source for an affine expression; floordiv, ceildiv and mod round like MLIR."""
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
@@ -285,7 +287,11 @@ def _constant(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
         shape = vector_shape(result_type) or ()
         data = [python_value(v, t) for v in value.get_values()]
         array = np.array(data, dtype=t.numpy_dtype)
-        array = array.reshape(shape) if array.size == math.prod(shape) else np.broadcast_to(array, shape)
+        array = (
+            array.reshape(shape)
+            if array.size == math.prod(shape)
+            else np.broadcast_to(array, shape)
+        )
         array = np.array(array)
         array.setflags(write=False)
         return ctx.bind(array)
@@ -310,7 +316,9 @@ def _affine_min(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
 
 def _positions(op: Operation, dynamic: Sequence[str]) -> str:
     remaining = iter(dynamic)
-    parts = [next(remaining) if p == DYNAMIC_INDEX else str(p) for p in op.static_position.get_values()]  # type: ignore[attr-defined]
+    parts = [
+        next(remaining) if p == DYNAMIC_INDEX else str(p) for p in op.static_position.get_values()
+    ]  # type: ignore[attr-defined]
     return f"({', '.join(parts)},)" if parts else "()"
 
 
@@ -338,13 +346,27 @@ _INT_OPS: dict[str, Builder] = {
     "arith.addi": _int_binary(lambda a, b, t, c: f"{a} + {b}"),
     "arith.subi": _int_binary(lambda a, b, t, c: f"{a} - {b}"),
     "arith.muli": _int_binary(lambda a, b, t, c: f"{a} * {b}"),
-    "arith.divsi": _int_binary(lambda a, b, t, c: f"_divsi({signed(a, t)}, {signed(b, t)}, {_where(c)})"),
-    "arith.divui": _int_binary(lambda a, b, t, c: _division("_floordiv", unsigned(a, t), unsigned(b, t), c)),
-    "arith.remsi": _int_binary(lambda a, b, t, c: f"_remsi({signed(a, t)}, {signed(b, t)}, {_where(c)})"),
-    "arith.remui": _int_binary(lambda a, b, t, c: _division("_floormod", unsigned(a, t), unsigned(b, t), c)),
-    "arith.floordivsi": _int_binary(lambda a, b, t, c: _division("_floordiv", signed(a, t), signed(b, t), c)),
-    "arith.ceildivsi": _int_binary(lambda a, b, t, c: _division("_ceildiv", signed(a, t), signed(b, t), c)),
-    "arith.ceildivui": _int_binary(lambda a, b, t, c: _division("_ceildiv", unsigned(a, t), unsigned(b, t), c)),
+    "arith.divsi": _int_binary(
+        lambda a, b, t, c: f"_divsi({signed(a, t)}, {signed(b, t)}, {_where(c)})"
+    ),
+    "arith.divui": _int_binary(
+        lambda a, b, t, c: _division("_floordiv", unsigned(a, t), unsigned(b, t), c)
+    ),
+    "arith.remsi": _int_binary(
+        lambda a, b, t, c: f"_remsi({signed(a, t)}, {signed(b, t)}, {_where(c)})"
+    ),
+    "arith.remui": _int_binary(
+        lambda a, b, t, c: _division("_floormod", unsigned(a, t), unsigned(b, t), c)
+    ),
+    "arith.floordivsi": _int_binary(
+        lambda a, b, t, c: _division("_floordiv", signed(a, t), signed(b, t), c)
+    ),
+    "arith.ceildivsi": _int_binary(
+        lambda a, b, t, c: _division("_ceildiv", signed(a, t), signed(b, t), c)
+    ),
+    "arith.ceildivui": _int_binary(
+        lambda a, b, t, c: _division("_ceildiv", unsigned(a, t), unsigned(b, t), c)
+    ),
     "arith.andi": lambda op, a, ctx: f"({a[0]} & {a[1]})",
     "arith.ori": lambda op, a, ctx: f"({a[0]} | {a[1]})",
     "arith.xori": lambda op, a, ctx: f"({a[0]} ^ {a[1]})",
@@ -405,14 +427,14 @@ VALUE_OPS: dict[str, Builder] = {
 def value_expression(name: str, op: Operation, operands: Sequence[str], ctx: ExprContext) -> str:
     """The Python expression computing the result of value op `op` (named `name`)."""
     build = VALUE_OPS[name]
-    if name in ELEMENTWISE and any(isinstance(v.type, VectorType) for v in (*op.operands, *op.results)):
+    if name in ELEMENTWISE and any(
+        isinstance(v.type, VectorType) for v in (*op.operands, *op.results)
+    ):
         params = [f"x{i}" for i in range(len(operands))]
         scalar = build(op, params, ctx)
         dtype = ctx.bind(element_of(op.results[0].type).numpy_dtype)
         return f"_vmap(lambda {', '.join(params)}: {scalar}, ({', '.join(operands)},), {dtype})"
     return build(op, operands, ctx)
-
-
 
 
 def affine_condition(condition: Any, operands: Sequence[str], ctx: ExprContext) -> str:

@@ -63,7 +63,9 @@ class _LocatingParser(Parser):
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
             location = start.get_location()
-            op.location = FileLineColLoc(StringAttr(location.file), IntAttr(location.line), IntAttr(location.col))
+            op.location = FileLineColLoc(
+                StringAttr(location.file), IntAttr(location.line), IntAttr(location.col)
+            )
         return op
 
 
@@ -105,7 +107,9 @@ def apply_pipeline(
         raise
     except Exception as error:  # a pass that crashes: say which pipeline, keep it one line
         message = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        raise ExecutionError(f"pipeline '{_spec(pipeline)}' failed: {type(error).__name__}: {message}") from error
+        raise ExecutionError(
+            f"pipeline '{_spec(pipeline)}' failed: {type(error).__name__}: {message}"
+        ) from error
     verify_program(transformed)
     return transformed
 

@@ -55,7 +55,9 @@ def element_of(attr: Attribute) -> ElementType:
         return element_type(f"{prefix[attr.signedness.data]}i{width}")
     name = _FLOAT_NAMES.get(type(attr))
     if name is None:
-        raise ExecutionError(f"type {attr} is not supported (supported: iN, siN, uiN, index, f16, f32, f64)")
+        raise ExecutionError(
+            f"type {attr} is not supported (supported: iN, siN, uiN, index, f16, f32, f64)"
+        )
     return element_type(name)
 
 
@@ -230,7 +232,9 @@ def shift_left(a: int, amount: int, bits: int) -> int:
 
 
 # ---- vectors --------------------------------------------------------------------------------
-def vector_map(function: Callable[..., Any], operands: Sequence[np.ndarray], dtype: np.dtype) -> np.ndarray:
+def vector_map(
+    function: Callable[..., Any], operands: Sequence[np.ndarray], dtype: np.dtype
+) -> np.ndarray:
     """Apply a scalar op elementwise, with the scalar op's own wrapping and rounding."""
     columns = [np.asarray(o).ravel().tolist() for o in operands]
     values = [function(*row) for row in zip(*columns, strict=True)]
@@ -258,7 +262,9 @@ def vector_extract(vector: np.ndarray, position: tuple[int, ...], where: str) ->
     return vector[position].copy()
 
 
-def vector_insert(source: Any, vector: np.ndarray, position: tuple[int, ...], where: str) -> np.ndarray:
+def vector_insert(
+    source: Any, vector: np.ndarray, position: tuple[int, ...], where: str
+) -> np.ndarray:
     _check_position(vector, position, where)
     result = vector.copy()
     result[position] = source

@@ -45,9 +45,13 @@ def check_terms(terms: Sequence[Term], rank: int, where: str, names: str | None 
                 raise LayoutError(f"{where}: dim {name(term.dim)} appears twice without a size")
             rests[term.dim] = 1
         elif term.size <= 0:
-            raise LayoutError(f"{where}: block size {term.size} of dim {name(term.dim)} must be positive")
+            raise LayoutError(
+                f"{where}: block size {term.size} of dim {name(term.dim)} must be positive"
+            )
         elif term.size > MAX_EXTENT:
-            raise LayoutError(f"{where}: block size {term.size} of dim {name(term.dim)} is too large")
+            raise LayoutError(
+                f"{where}: block size {term.size} of dim {name(term.dim)} is too large"
+            )
     missing = [d for d in range(rank) if d not in rests]
     if missing:
         raise LayoutError(
@@ -121,7 +125,8 @@ def recognize_terms(
             if modulus is not None:
                 expected *= modulus
     terms = tuple(
-        Term(digit[0], digit[2]) for digit in digits  # type: ignore[index]
+        Term(digit[0], digit[2])
+        for digit in digits  # type: ignore[index]
     )
     if blocked_map(terms, index_map.num_dims) != index_map:
         return None

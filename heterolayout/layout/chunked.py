@@ -65,7 +65,9 @@ def parse_chunked(spec: str) -> tuple[int, tuple[Term, ...]]:
     terms = []
     for dim, size in zip(pairs[::2], pairs[1::2], strict=True):
         if size < 0:
-            raise ChunkedError(f"'{spec}': block size {size} of dim {dim} must be positive (0 means the rest)")
+            raise ChunkedError(
+                f"'{spec}': block size {size} of dim {dim} must be positive (0 means the rest)"
+            )
         terms.append(Term(dim, size or None))
     try:
         check_terms(terms, rank, f"'{spec}'")

@@ -68,7 +68,9 @@ class ElementType:
         """Return `pad` as this type's Python value, or raise if it does not fit."""
         if self.is_float:
             if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
-                raise LayoutError(f"{where}: pad {pad!r} is not a number for element type {self.name}")
+                raise LayoutError(
+                    f"{where}: pad {pad!r} is not a number for element type {self.name}"
+                )
             if not math.isfinite(pad):
                 raise LayoutError(
                     f"{where}: pad {pad} is not finite (MLIR's attribute text has no literal for it)"
@@ -77,7 +79,9 @@ class ElementType:
         if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
             raise LayoutError(f"{where}: pad {pad!r} is not a number")
         if isinstance(pad, float) and not pad.is_integer():
-            raise LayoutError(f"{where}: pad {pad!r} is not an integer, but the element type is {self.name}")
+            raise LayoutError(
+                f"{where}: pad {pad!r} is not an integer, but the element type is {self.name}"
+            )
         value = int(pad)
         low, high = self.pad_range()  # type: ignore[misc]
         if not low <= value < high:

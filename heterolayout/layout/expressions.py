@@ -72,7 +72,9 @@ def evaluate(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray |
     if kind == AffineBinaryOpKind.Mul:
         return lhs * rhs
     if np.any(np.asarray(rhs) <= 0):
-        raise LayoutError(f"'{format_expr(expr)}': the right side of {_TOKENS[kind]} must be a positive constant")
+        raise LayoutError(
+            f"'{format_expr(expr)}': the right side of {_TOKENS[kind]} must be a positive constant"
+        )
     if kind == AffineBinaryOpKind.FloorDiv:
         return lhs // rhs
     if kind == AffineBinaryOpKind.CeilDiv:
@@ -120,7 +122,11 @@ def digit_of(expr: AffineExpr) -> tuple[int, int, int | None] | None:
     ):
         divisor = expr.rhs.value
         expr = expr.lhs
-    if not isinstance(expr, AffineDimExpr) or divisor <= 0 or (modulus is not None and modulus <= 0):
+    if (
+        not isinstance(expr, AffineDimExpr)
+        or divisor <= 0
+        or (modulus is not None and modulus <= 0)
+    ):
         return None
     return expr.position, divisor, modulus
 
@@ -168,7 +174,9 @@ def bounds(expr: AffineExpr, dim_ranges: Sequence[tuple[int, int]]) -> tuple[int
         products = (a * c, a * d, b * c, b * d)
         return min(products), max(products)
     if c <= 0:
-        raise LayoutError(f"'{format_expr(expr)}': the right side of {_TOKENS[kind]} must be a positive constant")
+        raise LayoutError(
+            f"'{format_expr(expr)}': the right side of {_TOKENS[kind]} must be a positive constant"
+        )
     if kind == AffineBinaryOpKind.FloorDiv:
         return a // d if a >= 0 else a // c, b // c if b >= 0 else b // d
     if kind == AffineBinaryOpKind.CeilDiv:

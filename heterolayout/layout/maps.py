@@ -20,23 +20,25 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import linear_form
 
-_STRIDED = re.compile(
-    r"^strided\s*<\s*\[([^\]]*)\]\s*(?:,\s*offset\s*[:=]\s*([^>\s]+)\s*)?>$"
-)
+_STRIDED = re.compile(r"^strided\s*<\s*\[([^\]]*)\]\s*(?:,\s*offset\s*[:=]\s*([^>\s]+)\s*)?>$")
 
 
 def parse_affine_map(text: str) -> AffineMap:
     """Parse with xDSL's own parser; errors become one-line `LayoutError`s."""
     if '"' in text:
         # xDSL 0.74's string-literal lexer backtracks exponentially on an unmatched quote.
-        raise LayoutError(f"'{text.strip()}': a map has no string literals ('\"' at column {text.index(chr(34)) + 1})")
+        raise LayoutError(
+            f"'{text.strip()}': a map has no string literals ('\"' at column {text.index(chr(34)) + 1})"
+        )
     try:
         parser = Parser(Context(), text.strip())
         attribute = parser.parse_attribute()
         if parser._current_token.kind != MLIRTokenKind.EOF:  # xDSL has no public "expect end"
             raise ParseError(parser._current_token.span, "unexpected text after the map")
     except ParseError as error:
-        raise LayoutError(f"'{text.strip()}': {error.msg} (at column {error.span.start + 1})") from None
+        raise LayoutError(
+            f"'{text.strip()}': {error.msg} (at column {error.span.start + 1})"
+        ) from None
     except NotImplementedError as error:
         # xDSL's expression builder refuses semi-affine terms with NotImplementedError.
         raise LayoutError(f"'{text.strip()}' is not quasi-affine: {error}") from None

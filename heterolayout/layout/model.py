@@ -68,7 +68,9 @@ class Layout:
         shape = tuple(None if e is None else int(e) for e in logical_shape)
         for extent in shape:
             if extent is not None and extent <= 0:
-                raise LayoutError(f"{where}: logical shape {format_shape(shape)} has a non-positive extent")
+                raise LayoutError(
+                    f"{where}: logical shape {format_shape(shape)} has a non-positive extent"
+                )
         if index_map.num_dims != len(shape):
             raise LayoutError(
                 f"{where}: the map takes {index_map.num_dims} dims but the shape "
@@ -113,7 +115,14 @@ class Layout:
         pad = self.pad
         if isinstance(pad, float) and math.isnan(pad):
             pad = "nan"
-        return (self.logical_shape, self.index_map, self.physical_shape, pad, self.dtype, self.packing)
+        return (
+            self.logical_shape,
+            self.index_map,
+            self.physical_shape,
+            pad,
+            self.dtype,
+            self.packing,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Layout) and self._key() == other._key()
@@ -225,14 +234,18 @@ class Layout:
         """Linear element offset in memory order (C order over the physical shape)."""
         physical = self.physical_index(index)
         total = 0
-        for value, extent in zip(physical, self._static("offset", self.physical_shape), strict=True):
+        for value, extent in zip(
+            physical, self._static("offset", self.physical_shape), strict=True
+        ):
             total = total * extent + value
         return total
 
     def logical_index(self, offset: int) -> tuple[int, ...] | None:
         """The logical index stored at `offset`, or None for a pad slot."""
         if not 0 <= offset < self.size:
-            raise LayoutError(f"offset {offset} is outside the physical buffer of {self.size} slots")
+            raise LayoutError(
+                f"offset {offset} is outside the physical buffer of {self.size} slots"
+            )
         flat = int(self._inverse[offset])
         if flat < 0:
             return None
@@ -243,7 +256,9 @@ class Layout:
         shape = self._static("offsets", self.logical_shape)
         grids = index_grids(shape)
         total: np.ndarray | int = 0
-        for result, extent in zip(self.index_map.results, self._static("offsets", self.physical_shape), strict=True):
+        for result, extent in zip(
+            self.index_map.results, self._static("offsets", self.physical_shape), strict=True
+        ):
             total = total * extent + evaluate(result, grids)
         return np.broadcast_to(np.asarray(total, dtype=np.int64), shape)
 
@@ -359,7 +374,9 @@ def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
         raise LayoutError(f"{prefix}the map {format_map(index_map)} has no results")
     for result in index_map.results:
         if not is_quasi_affine(result):
-            raise LayoutError(f"{prefix}'{format_expr(result)}' in {format_map(index_map)} is not quasi-affine")
+            raise LayoutError(
+                f"{prefix}'{format_expr(result)}' in {format_map(index_map)} is not quasi-affine"
+            )
 
 
 def format_shape(shape: Sequence[int | None]) -> str:

@@ -59,7 +59,9 @@ class Packing:
         """numpy dtype of one integer container: the narrowest unsigned type holding K bits."""
         bits = self.container_bits
         if bits > 64:
-            raise LayoutError(f"pack = {self.container}: containers wider than 64 bits are not supported")
+            raise LayoutError(
+                f"pack = {self.container}: containers wider than 64 bits are not supported"
+            )
         return np.dtype(f"uint{next(w for w in (8, 16, 32, 64) if w >= bits)}")
 
     def validate(self, lanes: int | None, dtype: ElementType | None, where: str) -> None:
@@ -67,7 +69,9 @@ class Packing:
         if dtype is None:
             raise LayoutError(f"{where}: pack = {self.container} needs the element type (dtype)")
         if lanes is None:
-            raise LayoutError(f"{where}: pack = {self.container}: the innermost physical dim is dynamic")
+            raise LayoutError(
+                f"{where}: pack = {self.container}: the innermost physical dim is dynamic"
+            )
         if self.is_vector:
             length, elem = self.vector_shape
             if length != lanes:

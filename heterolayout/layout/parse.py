@@ -37,7 +37,9 @@ _PARAMETERS = {"pad", "pack", "bit_order", "shape", "offset"}
 def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
     """`(2, 17, 5, 4)`, `"2x17x5x4"` or `"2x?x5"`; `?`, None or -1 is a dynamic dim."""
     if isinstance(shape, str):
-        items: list[str | int | None] = [s.strip() for s in shape.split("x")] if shape.strip() else []
+        items: list[str | int | None] = (
+            [s.strip() for s in shape.split("x")] if shape.strip() else []
+        )
     else:
         items = list(shape)
     dims: list[int | None] = []
@@ -101,7 +103,9 @@ def parse_layout(
     where = f"layout '{spec.strip()}'"
     resolved_pad = _merge(pad, params.get("pad"), "pad", where, lambda v: parse_number(v, where))
     resolved_pack = _merge(pack, params.get("pack"), "pack", where, lambda v: v.strip())
-    resolved_order = _merge(bit_order, params.get("bit_order"), "bit_order", where, lambda v: unquote(v, where))
+    resolved_order = _merge(
+        bit_order, params.get("bit_order"), "bit_order", where, lambda v: unquote(v, where)
+    )
     explicit_shape = _merge(
         None if physical_shape is None else parse_shape(physical_shape),
         params.get("shape"),
@@ -133,7 +137,9 @@ def parse_layout(
         except ChunkedError as error:
             raise LayoutError(str(error)) from None
         if rank != len(logical):
-            raise LayoutError(f"{where}: rank {rank} does not match the shape {format_shape(logical)}")
+            raise LayoutError(
+                f"{where}: rank {rank} does not match the shape {format_shape(logical)}"
+            )
         return _blocked(logical, terms, None, explicit_shape, where, common)
     if kind == "map":
         index_map = parse_affine_map(text)
@@ -199,14 +205,16 @@ def _merge(argument, from_spec, name: str, where: str, convert):  # type: ignore
         return argument
     value = convert(from_spec)
     if argument is not None and argument != value:
-        raise LayoutError(f"{where}: {name} = {argument!r} contradicts {name} = {value!r} in the spec")
+        raise LayoutError(
+            f"{where}: {name} = {argument!r} contradicts {name} = {value!r} in the spec"
+        )
     return value
 
 
 def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | None:
     if pack is None:
         if bit_order is not None:
-            raise LayoutError(f"{where}: bit_order = \"{bit_order}\" needs a pack = <container>")
+            raise LayoutError(f'{where}: bit_order = "{bit_order}" needs a pack = <container>')
         return None
     packing = Packing(pack)
     if bit_order is not None:

@@ -29,15 +29,65 @@ _FAMILIES = ("ncdhw", "goidhw", "x", "abcdefghijkl")
 
 # oneDNN format tags, listed for suggestions; any tag of a family parses by its letters.
 ONEDNN_FORMATS = (
-    "x", "nc", "cn", "ncw", "nwc", "nchw", "nhwc", "chwn", "ncdhw", "ndhwc",
-    "oi", "io", "oiw", "wio", "oihw", "hwio", "ohwi", "ihwo", "iohw", "oidhw", "dhwio",
-    "goiw", "goihw", "hwigo", "giohw", "goidhw",
-    "nCw8c", "nCw16c", "nChw4c", "nChw8c", "nChw16c", "nCdhw8c", "nCdhw16c",
-    "NChw16n16c", "NCdhw16n16c", "NC16c16n",
-    "OIhw4i4o", "OIhw8i8o", "OIhw16i16o", "OIhw8o8i", "OIhw16o16i", "IOhw16o16i",
-    "Ohwi8o", "Ohwi16o", "Oihw8o", "Oihw16o", "OIdhw16i16o", "Odhwi16o",
-    "OIhw4i16o4i", "OIhw8i16o2i", "gOIhw16i16o", "gOihw16o", "Goihw8g", "Goihw16g",
-    "abcd", "acdb", "aBcd8b", "aBcd16b", "ABcd16a16b",
+    "x",
+    "nc",
+    "cn",
+    "ncw",
+    "nwc",
+    "nchw",
+    "nhwc",
+    "chwn",
+    "ncdhw",
+    "ndhwc",
+    "oi",
+    "io",
+    "oiw",
+    "wio",
+    "oihw",
+    "hwio",
+    "ohwi",
+    "ihwo",
+    "iohw",
+    "oidhw",
+    "dhwio",
+    "goiw",
+    "goihw",
+    "hwigo",
+    "giohw",
+    "goidhw",
+    "nCw8c",
+    "nCw16c",
+    "nChw4c",
+    "nChw8c",
+    "nChw16c",
+    "nCdhw8c",
+    "nCdhw16c",
+    "NChw16n16c",
+    "NCdhw16n16c",
+    "NC16c16n",
+    "OIhw4i4o",
+    "OIhw8i8o",
+    "OIhw16i16o",
+    "OIhw8o8i",
+    "OIhw16o16i",
+    "IOhw16o16i",
+    "Ohwi8o",
+    "Ohwi16o",
+    "Oihw8o",
+    "Oihw16o",
+    "OIdhw16i16o",
+    "Odhwi16o",
+    "OIhw4i16o4i",
+    "OIhw8i16o2i",
+    "gOIhw16i16o",
+    "gOihw16o",
+    "Goihw8g",
+    "Goihw16g",
+    "abcd",
+    "acdb",
+    "aBcd8b",
+    "aBcd16b",
+    "ABcd16a16b",
 )
 
 MISSING = object()
@@ -58,7 +108,9 @@ def parse_tag(tag: str) -> tuple[str, tuple[Term, ...]]:
     if not target:
         raise TagError(f"tag '{tag}': the physical order after '->' is empty")
     if not source or not source.isalpha():
-        raise TagError(f"tag '{tag}': the source '{source}' must be letters naming the logical dims")
+        raise TagError(
+            f"tag '{tag}': the source '{source}' must be letters naming the logical dims"
+        )
     names = source.upper()
     for letter in names:
         if names.count(letter) > 1:
@@ -67,12 +119,16 @@ def parse_tag(tag: str) -> tuple[str, tuple[Term, ...]]:
     position = 0
     for match in _TERM.finditer(target):
         if match.start() != position:
-            raise TagError(f"tag '{tag}': unexpected '{target[position:match.start()]}' in '{target}'")
+            raise TagError(
+                f"tag '{tag}': unexpected '{target[position : match.start()]}' in '{target}'"
+            )
         position = match.end()
         digits, letter = match.groups()
         upper = letter.upper()
         if upper not in names:
-            raise TagError(f"tag '{tag}': letter '{letter}' does not name a logical dim of '{source}'")
+            raise TagError(
+                f"tag '{tag}': letter '{letter}' does not name a logical dim of '{source}'"
+            )
         size = int(digits) if digits else None
         if size is not None and size <= 0:
             raise TagError(f"tag '{tag}': block size {size} of '{letter}' must be positive")

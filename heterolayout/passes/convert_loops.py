@@ -137,7 +137,8 @@ def convert(
         digits = [leaves.leaf(iv) for iv in ivs]
         logical = _logical_from_digits(layout, digits)
         padded = [
-            d for d, extent in enumerate(layout.logical_shape)
+            d
+            for d, extent in enumerate(layout.logical_shape)
             if extent is not None and extent % block_product(terms, d)
         ]
         if not padded:

@@ -95,7 +95,10 @@ class ElementAccess:
     def _address(
         self, logical: Sequence[AffineExpr], emitter: IndexEmitter
     ) -> tuple[list[SSAValue], AffineExpr | None]:
-        exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(self.layout, self.flat)]
+        exprs = [
+            r.replace_dims_and_symbols(list(logical), [])
+            for r in physical_exprs(self.layout, self.flat)
+        ]
         lane = lane_expr(self.layout)
         composed = None if lane is None else lane.replace_dims_and_symbols(list(logical), [])
         return emitter.emit_all(exprs), composed
@@ -141,7 +144,9 @@ class ElementAccess:
         container = self._load(indices)
         insert(container)
         if packing.is_vector:
-            updated: Operation = vector.InsertOp(value, container.res, [self._position(lane, emitter)])
+            updated: Operation = vector.InsertOp(
+                value, container.res, [self._position(lane, emitter)]
+            )
             insert(updated)
         else:
             width = packing.container_bits

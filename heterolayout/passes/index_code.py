@@ -248,7 +248,9 @@ class IndexValues:
             key = _constant_key(op.value.value.data, op.result.type)
             self._blocks.setdefault(block, {}).setdefault(key, op.result)
 
-    def insert_constant(self, top: Block, value: int, value_type: IntegerType | IndexType) -> SSAValue:
+    def insert_constant(
+        self, top: Block, value: int, value_type: IntegerType | IndexType
+    ) -> SSAValue:
         constant = _constant_op(value, value_type)
         last = self._last_constant.get(top)
         point = InsertPoint.at_start(top) if last is None else InsertPoint.after(last)
@@ -261,7 +263,9 @@ class IndexScope:
     """`IndexValues` as one access sees them: its own block first, then the enclosing ones
     up to the function's body (`top`, where new constants go)."""
 
-    def __init__(self, values: IndexValues, chain: list[dict[ValueKey, SSAValue]], top: Block) -> None:
+    def __init__(
+        self, values: IndexValues, chain: list[dict[ValueKey, SSAValue]], top: Block
+    ) -> None:
         self._values = values
         self._chain = chain
         self._top = top
@@ -363,8 +367,10 @@ class IndexEmitter:
 
     def _apply(self, expr: AffineExpr) -> SSAValue:
         used = sorted(expr.used_dims())
-        renumber = [AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
-                    for d in range(len(self.leaves.values))]
+        renumber = [
+            AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+            for d in range(len(self.leaves.values))
+        ]
         compact = AffineMap(len(used), 0, (expr.replace_dims_and_symbols(renumber, []),))
         operands = [self.leaves.values[d] for d in used]
         return self.shared(

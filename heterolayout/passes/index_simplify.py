@@ -187,7 +187,9 @@ class IndexSimplifier:
                 inner = self._linear(atom.lhs)
                 inner_divisor = atom.rhs.value if isinstance(atom.rhs, AffineConstantExpr) else 0
                 if atom.kind == AffineBinaryOpKind.FloorDiv:
-                    return self._combine(quotient.add(self._floordiv(inner, inner_divisor * divisor)))
+                    return self._combine(
+                        quotient.add(self._floordiv(inner, inner_divisor * divisor))
+                    )
                 if atom.kind == AffineBinaryOpKind.Mod and inner_divisor % divisor == 0:
                     reduced = self._mod(self._floordiv(inner, divisor), inner_divisor // divisor)
                     return self._combine(quotient.add(reduced))
@@ -237,7 +239,10 @@ class IndexSimplifier:
         # them did not prove anything, except for the constant.
         original = _Linear(dict(value.terms), value.constant % divisor)
         original_bounds = self._range(original)
-        if original_bounds is not None and original_bounds[0] // divisor == original_bounds[1] // divisor:
+        if (
+            original_bounds is not None
+            and original_bounds[0] // divisor == original_bounds[1] // divisor
+        ):
             return original.add(_Linear({}, -(original_bounds[0] // divisor) * divisor))
         if not rest.constant and len(rest.terms) == 1:
             ((atom, coefficient),) = rest.terms.items()

@@ -105,7 +105,9 @@ class Application:
             if isinstance(op, memref.GetGlobalOp) and op.name_.root_reference.data == name:
                 self._retype(op.memref, wanted)
 
-    def _convert_at_entry(self, function: func.FuncOp, argument: BlockArgument, wanted: MemRefType) -> None:
+    def _convert_at_entry(
+        self, function: func.FuncOp, argument: BlockArgument, wanted: MemRefType
+    ) -> None:
         """A public signature stays: the body works on a converted copy, written back on return
         when the function writes it. Returning the argument still returns the caller's buffer."""
         block = function.body.blocks[0]
@@ -120,7 +122,9 @@ class Application:
         for op in list(function.walk()):
             if isinstance(op, func.ReturnOp):
                 if writes:
-                    Rewriter.insert_op(ConvertOp(allocation.memref, argument), InsertPoint.before(op))
+                    Rewriter.insert_op(
+                        ConvertOp(allocation.memref, argument), InsertPoint.before(op)
+                    )
                 Rewriter.insert_op(memref.DeallocOp.get(allocation.memref), InsertPoint.before(op))
         self._propagate(allocation.memref)
 
@@ -130,7 +134,9 @@ class Application:
             return
         inputs = list(function.function_type.inputs.data)
         inputs[index] = wanted
-        function.function_type = FunctionType.from_lists(inputs, function.function_type.outputs.data)
+        function.function_type = FunctionType.from_lists(
+            inputs, function.function_type.outputs.data
+        )
         self._retype(argument, wanted)
 
     # ---- propagation -----------------------------------------------------------------------
@@ -178,7 +184,10 @@ class Application:
             else:
                 carried = parent.body.blocks[0].args[1 + index]
             if carried.type != value.type:
-                fail(op, "layout-apply: a loop-carried buffer would change its layout between iterations")
+                fail(
+                    op,
+                    "layout-apply: a loop-carried buffer would change its layout between iterations",
+                )
         elif isinstance(parent, scf.IfOp):
             yielded = {
                 block.last_op.operands[index].type  # type: ignore[union-attr]
@@ -206,9 +215,7 @@ class Application:
             if _dies_at_return(value):
                 Rewriter.insert_op(memref.DeallocOp.get(value), InsertPoint.before(op))
             return
-        returned = {
-            r.operands[index].type for r in function.walk() if isinstance(r, func.ReturnOp)
-        }
+        returned = {r.operands[index].type for r in function.walk() if isinstance(r, func.ReturnOp)}
         if len(returned) != 1:
             fail(
                 op,
@@ -217,7 +224,9 @@ class Application:
             )
         outputs = list(function.function_type.outputs.data)
         outputs[index] = value.type
-        function.function_type = FunctionType.from_lists(function.function_type.inputs.data, outputs)
+        function.function_type = FunctionType.from_lists(
+            function.function_type.inputs.data, outputs
+        )
         name = function.sym_name.data
         for call in list(self.module.walk()):
             if isinstance(call, func.CallOp) and call.callee.root_reference.data == name:
@@ -262,7 +271,12 @@ class Application:
                     self._convert_result(call, index, result, declared)
 
     def _convert_around_call(
-        self, call: func.CallOp, index: int, operand: SSAValue, wanted: MemRefType, callee: func.FuncOp
+        self,
+        call: func.CallOp,
+        index: int,
+        operand: SSAValue,
+        wanted: MemRefType,
+        callee: func.FuncOp,
     ) -> None:
         temporary = _allocate_like(operand, wanted, call)
         Rewriter.insert_op(ConvertOp(operand, temporary.memref), InsertPoint.before(call))
@@ -274,7 +288,9 @@ class Application:
             anchor = back
         Rewriter.insert_op(memref.DeallocOp.get(temporary.memref), InsertPoint.after(anchor))
 
-    def _convert_result(self, call: func.CallOp, index: int, result: OpResult, declared: Attribute) -> None:
+    def _convert_result(
+        self, call: func.CallOp, index: int, result: OpResult, declared: Attribute
+    ) -> None:
         """A call result typed with a layout its callee does not return: convert after the call."""
         wanted = result.type
         new = Rewriter.replace_value_with_new_type(result, declared)
@@ -312,8 +328,18 @@ def _allocate_like(value: SSAValue, memref_type: Attribute, before: Operation) -
 
 
 BUFFER_ACCESSES = (
-    memref.LoadOp, memref.StoreOp, affine.LoadOp, affine.StoreOp, vector.LoadOp, vector.StoreOp,
-    affine.VectorLoadOp, affine.VectorStoreOp, memref.DimOp, memref.CopyOp, ConvertOp, AssignOp,
+    memref.LoadOp,
+    memref.StoreOp,
+    affine.LoadOp,
+    affine.StoreOp,
+    vector.LoadOp,
+    vector.StoreOp,
+    affine.VectorLoadOp,
+    affine.VectorStoreOp,
+    memref.DimOp,
+    memref.CopyOp,
+    ConvertOp,
+    AssignOp,
 )
 
 

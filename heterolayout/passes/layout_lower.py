@@ -283,7 +283,9 @@ class Lowering:
                 self._lower_memref_access(op)
             elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
                 self._lower_affine_access(op)
-            elif isinstance(op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
+            elif isinstance(
+                op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+            ):
                 self._lower_vector_access(op)
             elif isinstance(op, memref.DimOp):
                 self._lower_dim(op)
@@ -312,7 +314,9 @@ class Lowering:
     def _layout_of(self, value: SSAValue) -> Layout | None:
         return self.layouts.get(value)
 
-    def _access(self, buffer: SSAValue, layout: Layout, scope: IndexScope | None = None) -> ElementAccess:
+    def _access(
+        self, buffer: SSAValue, layout: Layout, scope: IndexScope | None = None
+    ) -> ElementAccess:
         element = self.elements.get(buffer)
         if element is None:
             element = buffer.type.element_type  # type: ignore[attr-defined]
@@ -356,7 +360,9 @@ class Lowering:
         if self.mode == "affine" and layout.packing is None:
             exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
             simplifier = leaves.simplifier()
-            access_map = AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
+            access_map = AffineMap(
+                len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs)
+            )
             if isinstance(op, affine.LoadOp):
                 new: Operation = affine.LoadOp(op.memref, leaves.values, AffineMapAttr(access_map))
             else:
@@ -379,8 +385,11 @@ class Lowering:
         vector_type = op.result.type if is_load else stored.type  # type: ignore[union-attr]
         assert isinstance(vector_type, VectorType)
         if vector_type.get_num_dims() != 1:
-            fail(op, f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
-                     "1-D vectors are supported")
+            fail(
+                op,
+                f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
+                "1-D vectors are supported",
+            )
         length = vector_type.get_shape()[0]
         leaves = IndexLeaves()
         if is_affine:
@@ -393,10 +402,22 @@ class Lowering:
         scope = self.index_values.scope(op)
         self._replaced(op)
         if layout.packing is None and self._contiguous(layout, logical, leaves, length, flat):
-            Rewriter.replace_op(op, self._vector_access(
-                is_affine, is_load, base, stored, vector_type, layout, logical, leaves, insert,
-                scope, flat,
-            ))
+            Rewriter.replace_op(
+                op,
+                self._vector_access(
+                    is_affine,
+                    is_load,
+                    base,
+                    stored,
+                    vector_type,
+                    layout,
+                    logical,
+                    leaves,
+                    insert,
+                    scope,
+                    flat,
+                ),
+            )
             return
         access = self._access(base, layout, scope)
         elements: list[SSAValue] = []
@@ -414,29 +435,46 @@ class Lowering:
             Rewriter.erase_op(op)
 
     def _vector_access(
-        self, is_affine: bool, is_load: bool, base: SSAValue, stored: SSAValue | None,
-        vector_type: VectorType, layout: Layout, logical: Sequence[AffineExpr],
-        leaves: IndexLeaves, insert, scope: IndexScope, flat: bool,  # type: ignore[no-untyped-def]
+        self,
+        is_affine: bool,
+        is_load: bool,
+        base: SSAValue,
+        stored: SSAValue | None,
+        vector_type: VectorType,
+        layout: Layout,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        insert,
+        scope: IndexScope,
+        flat: bool,  # type: ignore[no-untyped-def]
     ) -> Operation:
         """A contiguous vector access: affine when it was affine and the index code is, else
         a `vector` op on computed indices."""
         if is_affine and self.mode == "affine":
             simplifier = leaves.simplifier()
-            exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)]
+            exprs = [
+                r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)
+            ]
             access_map = AffineMapAttr(
                 AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
             )
             if is_load:
                 return affine.VectorLoadOp(base, leaves.values, access_map, vector_type)  # type: ignore[arg-type]
             return affine.VectorStoreOp(stored, base, leaves.values, access_map)  # type: ignore[arg-type]
-        exprs = [r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)]
+        exprs = [
+            r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)
+        ]
         indices = IndexEmitter(leaves, insert, self.mode, scope).emit_all(exprs)
         if is_load:
             return vector.LoadOp(base, indices, vector_type)
         return vector.StoreOp(stored, base, indices)  # type: ignore[arg-type]
 
     def _contiguous(
-        self, layout: Layout, logical: Sequence[AffineExpr], leaves: IndexLeaves, length: int,
+        self,
+        layout: Layout,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        length: int,
         flat: bool,
     ) -> bool:
         """Lane t of the vector lands at the physical index of lane 0 plus t, in the innermost
@@ -492,7 +530,10 @@ class Lowering:
         return self._access(buffer, layout)
 
     def _lower_copy(self, op: memref.CopyOp) -> None:
-        source_layout, destination_layout = self._layout_of(op.source), self._layout_of(op.destination)
+        source_layout, destination_layout = (
+            self._layout_of(op.source),
+            self._layout_of(op.destination),
+        )
         if source_layout is None and destination_layout is None:
             return
         same = source_layout == destination_layout and op.source.type == op.destination.type
@@ -579,6 +620,8 @@ class LayoutLowerPass(ModulePass):
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )
         for function in lowering.with_loops:
-            PatternRewriteWalker(canonicalize, post_walk_func=region_dce).rewrite_region(function.body)
+            PatternRewriteWalker(canonicalize, post_walk_func=region_dce).rewrite_region(
+                function.body
+            )
             erase_dead_index_code(function)
             cse(function)

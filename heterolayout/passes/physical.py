@@ -76,4 +76,3 @@ def physical_exprs(layout: Layout, flatten: bool) -> list[AffineExpr]:
 def lane_expr(layout: Layout) -> AffineExpr | None:
     """The lane of a packed layout (its innermost physical result), else None."""
     return layout.index_map.results[-1] if layout.packing is not None else None
-

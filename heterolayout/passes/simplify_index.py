@@ -82,7 +82,11 @@ def erase_dead_index_code(root: Operation) -> None:
     while changed:
         changed = False
         for op in list(root.walk()):
-            if isinstance(op, INDEX_ARITHMETIC) and not op.results[0].uses and _index_code_removable(op):
+            if (
+                isinstance(op, INDEX_ARITHMETIC)
+                and not op.results[0].uses
+                and _index_code_removable(op)
+            ):
                 Rewriter.erase_op(op)
                 changed = True
 

@@ -49,11 +49,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Run an MLIR program's entry function, or check a lowering against it.",
     )
     parser.add_argument("file", help="MLIR file ('-' reads stdin)")
-    parser.add_argument("-p", "--pipeline", help="pass pipeline (with --check: the lowering, default layout-lower)")
+    parser.add_argument(
+        "-p", "--pipeline", help="pass pipeline (with --check: the lowering, default layout-lower)"
+    )
     parser.add_argument("--entry", default="main", help="function to run (default: main)")
-    parser.add_argument("--engine", choices=("interp", "compiled"), default="compiled", help="default: compiled")
-    parser.add_argument("--check", action="store_true", help="compare the program with its lowered form")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random arguments (default: 0)")
+    parser.add_argument(
+        "--engine", choices=("interp", "compiled"), default="compiled", help="default: compiled"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="compare the program with its lowered form"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the random arguments (default: 0)"
+    )
     return parser.parse_args(argv)
 
 
@@ -70,7 +78,9 @@ def _run(args: argparse.Namespace) -> int:
             text, name = stream.read(), args.file
     module = parse_program(text, name)
     if args.check:
-        report = check(module, args.pipeline or "layout-lower", args.seed, entry=args.entry, engine=args.engine)
+        report = check(
+            module, args.pipeline or "layout-lower", args.seed, entry=args.entry, engine=args.engine
+        )
         print(report)
         return 0 if report.equal else 1
     if args.pipeline:
