@@ -21,6 +21,7 @@ from xdsl.dialects import affine, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
 from heterolayout.interpreter import memref as memory
@@ -134,10 +135,11 @@ class _Writer:
 
     def block(self, block: Block, terminator: Terminator) -> None:
         for op in block.ops:
-            if op is block.last_op and op_name(op) in TERMINATORS:
-                terminator(op, self.uses(op.operands))
-            else:
+            ends_block = op is block.last_op
+            if not ends_block or op_name(op) not in TERMINATORS:
                 self.op(op)
+            else:
+                terminator(op, self.uses(op.operands))
 
     def region(self, region: Region, args: Sequence[str], terminator: Terminator) -> None:
         block = region.blocks.first
@@ -186,7 +188,7 @@ class _Writer:
         return temporaries
 
     def load(self, op: Operation, memref_value: SSAValue, index: list[str]) -> None:
-        info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
+        info = memory.memref_info(memref_value.type)
         target, source, at = (
             self.define(op.results[0]),
             self.use(memref_value),
@@ -203,7 +205,7 @@ class _Writer:
     def store(
         self, op: Operation, value: SSAValue, memref_value: SSAValue, index: list[str]
     ) -> None:
-        info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
+        info = memory.memref_info(memref_value.type)
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if info.layout is not None:
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
@@ -231,7 +233,7 @@ class _Writer:
 
 # ---- emitters of memory and control ops ---------------------------------------------------------
 def _alloc(w: _Writer, op: Operation) -> None:
-    info = memory.memref_info(op.results[0].type)  # type: ignore[arg-type]
+    info = memory.memref_info(op.results[0].type)
     sizes = w.uses(op.dynamic_sizes)  # type: ignore[attr-defined]
     allocation = (
         f"_alloc({w.bind(info)}, ({''.join(s + ', ' for s in sizes)}), {w.bind(where(op))})"
@@ -258,11 +260,11 @@ def _memref_store(w: _Writer, op: Operation) -> None:
 
 
 def _affine_load(w: _Writer, op: Operation) -> None:
-    w.load(op, op.operands[0], w.indices(op, op.map.data, op.operands[1:]))  # type: ignore[attr-defined]
+    w.load(op, op.operands[0], w.indices(op, _access_map(op), op.operands[1:]))
 
 
 def _affine_store(w: _Writer, op: Operation) -> None:
-    w.store(op, op.operands[0], op.operands[1], w.indices(op, op.map.data, op.operands[2:]))  # type: ignore[attr-defined]
+    w.store(op, op.operands[0], op.operands[1], w.indices(op, _access_map(op), op.operands[2:]))
 
 
 def _vector_load(w: _Writer, op: Operation, index: list[str]) -> None:
@@ -398,12 +400,20 @@ def _scf_if(w: _Writer, op: Operation) -> None:
     _if(w, op, w.use(op.operands[0]))
 
 
+def _access_map(op: Operation) -> AffineMap:
+    """The access map of an affine load or store (scalar or vector)."""
+    assert isinstance(
+        op, (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+    )
+    return op.map.data
+
+
 def _affine_if(w: _Writer, op: Operation) -> None:
-    _if(
-        w,
-        op,
-        affine_condition(op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))),
-    )  # type: ignore[attr-defined]
+    assert isinstance(op, affine.IfOp)
+    condition = affine_condition(
+        op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))
+    )
+    _if(w, op, condition)
 
 
 def _scf_while(w: _Writer, op: Operation) -> None:
@@ -451,11 +461,11 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "affine.load": _affine_load,
     "affine.store": _affine_store,
     "affine.vector_load": lambda w, op: _vector_load(
-        w, op, w.indices(op, op.map.data, op.operands[1:])
-    ),  # type: ignore[attr-defined]
+        w, op, w.indices(op, _access_map(op), op.operands[1:])
+    ),
     "affine.vector_store": lambda w, op: _vector_store(
-        w, op, w.indices(op, op.map.data, op.operands[2:])
-    ),  # type: ignore[attr-defined]
+        w, op, w.indices(op, _access_map(op), op.operands[2:])
+    ),
     "affine.for": _affine_for,
     "affine.if": _affine_if,
     "scf.for": _scf_for,

@@ -83,9 +83,10 @@ def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
 def compile_condition(op: Operation) -> Kernel:
     """An affine.if integer set as a predicate of its dims and symbols."""
     namespace, bind = _namespace()
+    assert isinstance(op, affine.IfOp)
     test = affine_condition(
         op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op))
-    )  # type: ignore[attr-defined]
+    )
     params = ", ".join(f"a{i}" for i in range(len(op.operands)))
     return eval(f"lambda {params}: {test}", namespace)
 
@@ -165,7 +166,7 @@ def run_memory(interpreter: Interpreter) -> memory.RunMemory:
 
 def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
     value = op.results[index] if result else op.operands[index]
-    return memory.memref_info(value.type)  # type: ignore[arg-type]
+    return memory.memref_info(value.type)
 
 
 @register_impls
@@ -293,7 +294,7 @@ class VectorFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues
     ) -> PythonValues:
         run_output(interpreter).vector_print(
-            args[0], self.cache.get(op, lambda o: PrintedType.of(o.source.type))
+            args[0], self.cache.get(op, lambda o: PrintedType.of(o.operands[0].type))
         )
         return ()
 
@@ -527,7 +528,9 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
             interpreter: Interpreter,
             op: Operation,
             args: PythonValues,
-            run=run,
+            run: Callable[
+                [NamedFunctions, Interpreter, Operation, PythonValues], PythonValues
+            ] = run,
         ) -> OpImplResult:
             return OpImplResult(run(self, interpreter, op, args), None)
 
@@ -536,7 +539,8 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         # way `impl` does.
         setattr(method, _IMPL_OP_TYPE_KEY, op_type)
         attributes[f"run_{len(attributes)}"] = method
-    return register_impls(type("ModuleNamedFunctions", (NamedFunctions,), attributes))()
+    functions: type[NamedFunctions] = type("ModuleNamedFunctions", (NamedFunctions,), attributes)
+    return register_impls(functions)()
 
 
 def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:

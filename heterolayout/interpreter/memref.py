@@ -54,7 +54,7 @@ class MemRefInfo:
 
 
 @functools.lru_cache(maxsize=4096)
-def memref_info(memref_type: MemRefType) -> MemRefInfo:
+def memref_info(memref_type: Attribute) -> MemRefInfo:
     if not isinstance(memref_type, MemRefType):
         raise ExecutionError(f"type {memref_type} is not a ranked memref type")
     shape = tuple(None if e == DYNAMIC_INDEX else e for e in memref_type.get_shape())
@@ -131,7 +131,7 @@ class LayoutMemRef:
     @staticmethod
     def allocate(layout: Layout, element: ElementType) -> LayoutMemRef:
         """A fresh buffer: logical elements 0, pad slots the pad value."""
-        zeros = np.zeros(layout.logical_shape, dtype=element.numpy_dtype)  # type: ignore[arg-type]
+        zeros = np.zeros(layout.static_logical_shape, dtype=element.numpy_dtype)
         return LayoutMemRef(layout, element, layout.pack(zeros))
 
     @staticmethod
@@ -161,7 +161,7 @@ class LayoutMemRef:
         container = slot // self._lanes
         shift = self._shifts[slot % self._lanes]
         word = self._flat.item(container) & ~(self._mask << shift)
-        self._flat[container] = word | ((value & self._mask) << shift)
+        self._flat[container] = word | ((int(value) & self._mask) << shift)
 
     def logical(self) -> np.ndarray:
         return self.layout.unpack(self.buffer)
@@ -322,14 +322,11 @@ def vector_load(
     """vector.load: a whole vector element, or a vector of consecutive scalar elements."""
     check_live(memref, where)
     if isinstance(memref, LayoutMemRef):
-        window = _vector_window(memref.shape, index, lanes, where)
+        _vector_window(memref.shape, index, lanes, where)
         fixed = len(memref.shape) - len(lanes)
         out = np.empty(lanes, dtype=dtype)
         for inner in np.ndindex(*lanes):
-            position = (
-                *index[:fixed],
-                *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)),
-            )  # type: ignore[union-attr]
+            position = (*index[:fixed], *(s + i for s, i in zip(index[fixed:], inner, strict=True)))
             out[inner] = memref.load(position, where)
         return out
     if memref.ndim > len(index):
@@ -341,13 +338,10 @@ def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], whe
     check_live(memref, where)
     lanes = vector.shape
     if isinstance(memref, LayoutMemRef):
-        window = _vector_window(memref.shape, index, lanes, where)
+        _vector_window(memref.shape, index, lanes, where)
         fixed = len(memref.shape) - len(lanes)
         for inner in np.ndindex(*lanes):
-            position = (
-                *index[:fixed],
-                *(w.start + i for w, i in zip(window[fixed:], inner, strict=True)),
-            )  # type: ignore[union-attr]
+            position = (*index[:fixed], *(s + i for s, i in zip(index[fixed:], inner, strict=True)))
             memref.store(position, vector.item(inner), where)
         return
     if memref.ndim > len(index):
@@ -390,7 +384,7 @@ def cast_target(memref_type: Attribute) -> MemRefInfo | None:
     an unranked result (`memref<*xf32>`, what the runner utils' printMemref* take)."""
     if isinstance(memref_type, UnrankedMemRefType):
         return None
-    return memref_info(memref_type)  # type: ignore[arg-type]
+    return memref_info(memref_type)
 
 
 def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:

@@ -33,7 +33,11 @@ from heterolayout.layout.element_types import ElementType, element_type
 
 _F32 = struct.Struct("<f")
 _F16 = struct.Struct("<e")
-_FLOAT_NAMES = {Float16Type: "f16", Float32Type: "f32", Float64Type: "f64"}
+_FLOAT_NAMES: dict[type[Attribute], str] = {
+    Float16Type: "f16",
+    Float32Type: "f32",
+    Float64Type: "f64",
+}
 _BITS_OF_FLOAT = {16: (_F16, "<H"), 32: (_F32, "<I"), 64: (struct.Struct("<d"), "<Q")}
 DEFAULT_NAN = float("inf") - float("inf")
 """The NaN this machine's float arithmetic makes (negative on x86), for the cases where

@@ -124,10 +124,7 @@ def recognize_terms(
                 return None
             if modulus is not None:
                 expected *= modulus
-    terms = tuple(
-        Term(digit[0], digit[2])
-        for digit in digits  # type: ignore[index]
-    )
+    terms = tuple(Term(digit[0], digit[2]) for digit in digits if digit is not None)
     if blocked_map(terms, index_map.num_dims) != index_map:
         return None
     try:

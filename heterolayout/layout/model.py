@@ -111,8 +111,8 @@ class Layout:
         return layout
 
     # ---- identity -------------------------------------------------------------------------
-    def _key(self) -> tuple:
-        pad = self.pad
+    def _key(self) -> tuple[object, ...]:
+        pad: object = self.pad
         if isinstance(pad, float) and math.isnan(pad):
             pad = "nan"
         return (
@@ -164,6 +164,16 @@ class Layout:
     @property
     def is_dynamic(self) -> bool:
         return None in self.logical_shape
+
+    @property
+    def static_logical_shape(self) -> tuple[int, ...]:
+        """The logical shape, for a layout without `?` dims (raises otherwise)."""
+        return self._static("the logical shape", self.logical_shape)
+
+    @property
+    def static_physical_shape(self) -> tuple[int, ...]:
+        """The physical shape, for a layout without `?` dims (raises otherwise)."""
+        return self._static("the physical shape", self.physical_shape)
 
     @property
     def size(self) -> int:

@@ -48,10 +48,10 @@ def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
             dims.append(None)
             continue
         try:
-            value = int(item)  # type: ignore[arg-type]
+            value = int(item)
         except (TypeError, ValueError):
             raise LayoutError(f"shape {shape!r}: '{item}' is not an extent") from None
-        if isinstance(item, float) and not item.is_integer():
+        if isinstance(item, float) and not float(item).is_integer():
             raise LayoutError(f"shape {shape!r}: extent {item} is not an integer")
         if value <= 0:
             raise LayoutError(f"shape {shape!r}: extent {value} must be positive")

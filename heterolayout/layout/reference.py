@@ -212,7 +212,7 @@ def _linear_view(layout: Layout, buffer: np.ndarray) -> np.ndarray | None:
     item = flat.itemsize
     return np.lib.stride_tricks.as_strided(
         flat[offset:],
-        shape=layout.logical_shape,
+        shape=layout.static_logical_shape,
         strides=tuple(s * item for s in strides),
         writeable=True,
     )

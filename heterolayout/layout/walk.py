@@ -122,7 +122,7 @@ class MemoryWalk:
         if terms is not None:
             physical = np.stack(np.unravel_index(offsets, layout.physical_shape), axis=-1)  # type: ignore[arg-type]
             indices = padded_indices(terms, physical.reshape(-1, layout.physical_rank), layout.rank)
-            pad = (indices >= logical).any(axis=1)
+            pad = np.asarray((indices >= logical).any(axis=1))
             return Slots(indices, pad, np.ones_like(pad))
         flat = self._inverse[offsets]
         pad = flat < 0

@@ -34,7 +34,11 @@ def _fold_from(first: ConvertOp) -> None:
     other_uses = [u.operation for u in middle.uses if u.operation is not first]
     allocation = middle.owner
     local = isinstance(allocation, (memref.AllocOp, memref.AllocaOp))
-    if local and all(isinstance(u, memref.DeallocOp) for u in other_uses):
+    if (
+        isinstance(allocation, Operation)
+        and local
+        and all(isinstance(u, memref.DeallocOp) for u in other_uses)
+    ):
         Rewriter.erase_op(first)
         for user in other_uses:
             Rewriter.erase_op(user)

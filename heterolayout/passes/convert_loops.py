@@ -55,9 +55,9 @@ class LoopNest:
             insert = _appender(block)
         body(ivs, insert)
         for iv in ivs:
-            block = iv.owner
-            assert isinstance(block, Block)
-            block.add_op(scf.YieldOp())
+            owner = iv.owner
+            assert isinstance(owner, Block)
+            owner.add_op(scf.YieldOp())
 
 
 def _appender(block: Block) -> Insert:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from xdsl.dialects import arith, memref, vector
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -51,7 +52,8 @@ def scalar_constant(value: int | float, element: Attribute) -> arith.ConstantOp:
         return integer_constant(int(value), element.width.data)
     if isinstance(element, IndexType):
         return arith.ConstantOp(IntegerAttr(int(value), IndexType()))
-    return arith.ConstantOp(FloatAttr(float(value), element))  # type: ignore[arg-type]
+    assert isinstance(element, AnyFloat)
+    return arith.ConstantOp(FloatAttr(float(value), element))
 
 
 def pad_constant(layout: Layout, storage_element: Attribute) -> arith.ConstantOp:
@@ -126,6 +128,7 @@ class ElementAccess:
         insert(shifted)
         if self.layout.dtype is not None and self.layout.dtype.bits == packing.container_bits:
             return shifted.result
+        assert isinstance(self.element, IntegerType)
         truncated = arith.TruncIOp(shifted.result, self.element)
         insert(truncated)
         return truncated.result

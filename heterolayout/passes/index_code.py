@@ -20,7 +20,7 @@ from typing import Literal
 
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -66,8 +66,9 @@ def loop_range(value: SSAValue) -> Range | None:
 def loop_bounds(value: SSAValue) -> LoopBounds | None:
     """(first, last, step) of a loop induction variable with constant bounds."""
     block = value.owner
-    if not isinstance(block, Block) or value.index != 0 or block.parent_op() is None:  # type: ignore[union-attr]
+    if not isinstance(value, BlockArgument) or value.index != 0:
         return None
+    assert isinstance(block, Block)
     loop = block.parent_op()
     bounds: tuple[int | None, int | None, int | None]
     if isinstance(loop, scf.ForOp):
@@ -306,7 +307,7 @@ class IndexEmitter:
     def __init__(
         self,
         leaves: IndexLeaves,
-        insert: Callable[[Operation], None],
+        insert: Callable[[Operation], object],
         mode: IndexMode = "arith",
         scope: IndexScope | None = None,
     ) -> None:

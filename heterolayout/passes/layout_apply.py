@@ -190,9 +190,10 @@ class Application:
                 )
         elif isinstance(parent, scf.IfOp):
             yielded = {
-                block.last_op.operands[index].type  # type: ignore[union-attr]
+                block.last_op.operands[index].type
                 for region in parent.regions
                 for block in region.blocks
+                if block.last_op is not None
             }
             if len(yielded) != 1:
                 fail(

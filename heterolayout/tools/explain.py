@@ -198,8 +198,9 @@ def target_report(layout: Layout, target: Placement, limit: int | None) -> list[
         + ("" if shown == total else f" (first {shown} of {total})")
     )
     for flat in range(shown):
-        index = tuple(int(i) for i in np.unravel_index(flat, layout.logical_shape))  # type: ignore[arg-type]
-        lines.append(f"  {format_index(index)} -> {target.describe(layout.physical_index(index))}")
+        element = tuple(int(i) for i in np.unravel_index(flat, layout.static_logical_shape))
+        where = target.describe(layout.physical_index(element))
+        lines.append(f"  {format_index(element)} -> {where}")
     if shown < total:
         lines.append(f"  ... {total - shown} more elements")
     return lines
@@ -228,8 +229,10 @@ def target_picture(layout: Layout, walk: MemoryWalk, target: Placement) -> list[
         f"memory order; cell = logical index{names} or pad",
         header,
     ]
-    for text, row in zip(labels, cells, strict=True):
-        lines.append(f"{text.rjust(label)} | " + "  ".join(c.rjust(width) for c in row).rstrip())
+    for text, cell_row in zip(labels, cells, strict=True):
+        lines.append(
+            f"{text.rjust(label)} | " + "  ".join(c.rjust(width) for c in cell_row).rstrip()
+        )
     return lines
 
 
