@@ -298,6 +298,8 @@ def with_parameters(
     in_text: list[str] = []
     for name, text, value in params:
         where = form if form != "both" else draw(st.sampled_from(["arguments", "attribute", "both"]))
+        if name == "bit_order" and not any(text.startswith("pack = ") for text in in_text):
+            where = "arguments"  # `#layout.…` text is an attribute: its bit order needs its pack
         if where in ("arguments", "both"):
             arguments[name] = value
         if where in ("attribute", "both"):

@@ -248,8 +248,13 @@ DIAGNOSTICS = [
         id="physical-shape-rank",
     ),
     pytest.param(
-        '#layout.tag<"NCHW->nChw8c", shape = [2, 2, 4, 5, 8]>', NCHW, {},
+        "NCHW->nChw8c", NCHW, {"physical_shape": (2, 2, 4, 5, 8)},
         ["2x2x4x5x8", "contradicts", "2x1x4x5x8"], id="blocked-physical-shape-contradicts",
+    ),
+    # `#layout.…` text is read by the dialect, whose tag has no `shape` parameter.
+    pytest.param(
+        '#layout.tag<"NCHW->nChw8c", shape = [2, 2, 4, 5, 8]>', NCHW, {},
+        ["#layout.tag", "unknown parameter 'shape'"], id="tag-attribute-has-no-shape",
     ),
     # element types
     pytest.param(

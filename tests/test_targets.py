@@ -27,17 +27,21 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 
 from heterolayout import LayoutError, check, parse_layout, run
-from heterolayout.dialects import layout_attr, layout_of, load, preferred_kind
-from heterolayout.dialects.layout import PartitionLayoutAttr, TpuLayoutAttr
+from heterolayout.dialects import (
+    PartitionLayoutAttr,
+    TpuLayoutAttr,
+    layout_attr,
+    layout_of,
+    load,
+    parse_layout_attribute,
+    preferred_kind,
+)
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.expressions import format_map
-from heterolayout.layout.render import attribute_text
-from heterolayout.layout.targets import (
-    PartitionSpec,
-    TpuSpec,
-    channels_per_lane,
-    split_address,
-)
+from heterolayout.layout.partition import PartitionParams
+from heterolayout.layout.partition import map_symbols as partition_symbols
+from heterolayout.layout.tpu import TpuParams, channels_per_lane, split_address
+from heterolayout.layout.tpu import map_symbols as tpu_symbols
 from heterolayout.tools.explain import main as explain_main
 
 Index = tuple[int, ...]
@@ -102,10 +106,14 @@ def test_address_gives_the_start_lane() -> None:
     written = parse_layout(
         "tpu<lanes = 4, lmem = 1024, address = 2300, stride = compact>", (1, 1, 1, 1), dtype="f32"
     )
-    assert written.target == TpuSpec(4, 2, "compact", 1024, 2300)
-    assert written.notations()["tpu"] == (
+    attribute = parse_layout_attribute(
+        "#layout.tpu<lanes = 4, lmem = 1024, address = 2300, stride = compact>"
+    )
+    assert attribute.params.data == TpuParams(4, 2, "compact", 1024, 2300)  # type: ignore[attr-defined]
+    assert str(attribute) == (
         "#layout.tpu<lanes = 4, start = 2, stride = compact, lmem = 1024, address = 2300>"
     )
+    assert attribute.to_layout((1, 1, 1, 1), "f32") == written
 
 
 # ---- the seed: channels per NPU -------------------------------------------------------------------
@@ -245,7 +253,7 @@ def test_seed_aligned_and_compact_2x3x4x5(
     shape = (2, 3, 4, 5)
     spec = f"tpu<lanes = 4, start = {start}, stride = {stride}>"
     layout = parse_layout(spec, shape, dtype="f32")
-    assert TpuSpec(4, start, stride).strides(shape, element_type("f32")) == strides
+    assert TpuParams(4, start, stride).strides(shape, element_type("f32")) == strides
     assert layout.physical_shape == (4, 2 * strides[0])  # L = N · N stride
     expected = physical_from_formula(shape, (4, 2 * strides[0]), tpu_formula(start, strides))  # type: ignore[arg-type]
     assert np.array_equal(layout.offsets(), expected)
@@ -267,7 +275,7 @@ def test_seed_aligned_appends_12_empty_blocks_to_each_feature() -> None:
 )
 def test_aligned_c_stride_is_128_bytes_worth_of_elements(dtype: str, channel_stride: int) -> None:
     # H·W = 21: ceil(21 / 32)·32 for 32-bit, ·64 for 16-bit, ·128 for 8-bit (f64: ·16).
-    spec = TpuSpec(4)
+    spec = TpuParams(4)
     assert spec.strides((1, 1, 3, 7), element_type(dtype)) == (channel_stride,) * 2 + (7, 1)
     assert channel_stride * element_type(dtype).nbytes % 128 == 0
 
@@ -307,7 +315,7 @@ def test_seed_matrix_layout_2x40(
     layout = parse_layout(f"tpu<lanes = 4, matrix = {width}>", (2, 40), dtype="f32")
     channels = math.ceil(40 / width)
     # (N, ceil(M/W), 1, W) in the aligned layout: C stride ceil(W/32)·32, N stride = one row.
-    assert TpuSpec(4, matrix=width).view_shape((2, 40)) == (2, channels, 1, width)
+    assert TpuParams(4, matrix=width).view_shape((2, 40)) == (2, channels, 1, width)
     assert layout.physical_shape == (4, 2 * row_blocks)
     counts = np.bincount(layout.offsets().ravel() // layout.physical_shape[1], minlength=4)
     assert {lane for lane in range(4) if counts[lane]} == lanes_with_data
@@ -339,7 +347,7 @@ def test_seed_matrix_w6_takes_more_memory_than_w15() -> None:
 # ---- the seed: storage modes ---------------------------------------------------------------------------
 def test_seed_4n_mode_6x5x4x5_int8_is_2x5x4x5_int8x4() -> None:
     shape = (6, 5, 4, 5)
-    spec = TpuSpec(4, mode="4N")
+    spec = TpuParams(4, mode="4N")
     assert spec.view_shape(shape) == (2, 5, 4, 5)
     # Strides against the 32-bit int8x4 words: C stride ceil(20/32)·32, 2 channels per NPU.
     assert spec.strides(shape, element_type("i8")) == (64, 32, 5, 1)
@@ -364,7 +372,7 @@ def test_seed_4n_mode_6x5x4x5_int8_is_2x5x4x5_int8x4() -> None:
 
 def test_seed_2n_mode_3x5x4x5_int16_is_2x5x4x5() -> None:
     shape = (3, 5, 4, 5)
-    spec = TpuSpec(4, mode="2N")
+    spec = TpuParams(4, mode="2N")
     assert spec.view_shape(shape) == (2, 5, 4, 5)
     layout = parse_layout('tpu<lanes = 4, mode = "2N", pack = i32>', shape, dtype="i16")
     data = (np.arange(np.prod(shape)) * 97 - 30000).astype(np.int16).reshape(shape)
@@ -381,7 +389,7 @@ def test_2ic_mode_pairs_input_channels_into_fp32x2() -> None:
     # A conv weight [I, O, H, W] = (3, 5, 2, 2) fp32: (2j, o, h, w) and (2j + 1, o, h, w) in one
     # 64-bit word; J = 2; aligned against 8-byte words: C stride ceil(4 / 16)·16 = 16.
     shape = (3, 5, 2, 2)
-    spec = TpuSpec(4, mode="2IC")
+    spec = TpuParams(4, mode="2IC")
     assert spec.view_shape(shape) == (2, 5, 2, 2)
     assert spec.strides(shape, element_type("f32")) == (32, 16, 2, 1)
     layout = parse_layout('tpu<lanes = 4, mode = "2IC", pack = vector<2xf32>>', shape, dtype="f32")
@@ -473,12 +481,13 @@ def test_complete_partition_in_a_factor_list_takes_the_extent() -> None:
     layout = parse_layout("partition<[complete, cyclic], dims = [1, 0], factor = [3, 2]>", (4, 3))
     assert layout.physical_shape == (3, 2, 2, 1)
     assert layout.physical_index((3, 2)) == (2, 1, 1, 0)
-    assert layout.target == PartitionSpec(("complete", "cyclic"), (1, 0), (3, 2))
     one_factor = parse_layout("partition<[complete, cyclic], dims = [1, 0], factor = 2>", (4, 3))
     assert one_factor == layout
-    assert one_factor.notations()["partition"] == (
-        "#layout.partition<[complete, cyclic], dims = [1, 0], factor = 2>"
+    written = parse_layout_attribute(
+        "#layout.partition<[complete, cyclic], dims = [1, 0], factor = [3, 2]>"
     )
+    assert written.params.data == PartitionParams(("complete", "cyclic"), (1, 0), (3, 2))  # type: ignore[attr-defined]
+    assert str(written) == "#layout.partition<[complete, cyclic], dims = [1, 0], factor = [3, 2]>"
 
 
 def test_partition_keeps_unpartitioned_dims_dynamic() -> None:
@@ -526,20 +535,34 @@ def test_every_spelling_means_the_same_layout(
     layout = parse_layout(spec, shape, dtype=dtype, **params)
     kind = spec.split("<")[0]
     assert parse_layout("#layout." + spec, shape, dtype=dtype, **params) == layout
-    notations = layout.notations()
-    text = notations[kind]
-    assert text == attribute_text(layout, kind)
-    again = parse_layout(text, shape, dtype=dtype)
-    assert again == layout and again.target == layout.target
-    # The map notation says the same; it is a map, not a target layout, once parsed.
-    as_map = parse_layout(notations["map"], shape, dtype=dtype)
-    assert as_map == layout and as_map.target is None and kind not in as_map.notations()
-    # The dialect: attribute text, layout_attr, layout_of.
-    attribute = layout_attr(layout, kind)
-    assert str(attribute) == text
+    # The attribute, with the parameters given as arguments, prints what parses back.
+    written = parse_layout_attribute("#layout." + spec)
+    assert kind == written.KIND
+    attribute = type(written)(
+        written.params.data,  # type: ignore[attr-defined]
+        pad=params.get("pad", written.pad_value),
+        pack=None if layout.packing is None else layout.packing.container,
+        bit_order=None if layout.packing is None else layout.packing.bit_order,
+    )
+    text = str(attribute)
     assert _parse_attribute(text) == attribute
+    again = parse_layout(text, shape, dtype=dtype)
+    assert again == layout
     assert layout_of(_memref(shape, dtype, text)) == layout
-    assert layout_attr(layout) == attribute  # the most telling notation
+    # The map notation says the same; a Layout is what it does, not which notation built it.
+    notations = layout.notations()
+    assert kind not in notations
+    assert parse_layout(notations["map"], shape, dtype=dtype) == layout
+    assert layout_attr(layout).KIND in notations
+    # get_affine_map(): the shape-generic map, equal to the layout's with the shape's values.
+    generic = attribute.get_affine_map()
+    values = (
+        tpu_symbols(written.params.data, shape, layout.dtype)  # type: ignore[attr-defined]
+        if kind == "tpu"
+        else partition_symbols(written.params.data, shape)  # type: ignore[attr-defined]
+    )
+    for index in np.ndindex(*shape):
+        assert generic.eval(list(index), list(values)) == layout.physical_index(index)
     data = np.arange(math.prod(shape)).reshape(shape) % 5
     assert np.array_equal(layout.unpack(layout.pack(data)), data)
 
@@ -549,7 +572,7 @@ def test_attributes_print_canonically_and_parse_back_equal() -> None:
     assert str(written) == "#layout.tpu<lanes = 8, start = 0, stride = [1, 2, 3, 4]>"
     bare = _parse_attribute("#layout.tpu<lanes = 8>")
     assert str(bare) == "#layout.tpu<lanes = 8, start = 0, stride = aligned>"
-    assert bare == TpuLayoutAttr.from_spec(TpuSpec(8))
+    assert bare == TpuLayoutAttr(TpuParams(8))
     from_address = _parse_attribute(
         '#layout.tpu<lanes = 4, lmem = 512, address = 1536, mode = "2N">'
     )
@@ -558,15 +581,26 @@ def test_attributes_print_canonically_and_parse_back_equal() -> None:
     )
     same = _parse_attribute("#layout.partition<[cyclic, cyclic], dims = [0, 1], factor = [4, 4]>")
     assert str(same) == "#layout.partition<cyclic, dims = [0, 1], factor = 4>"
-    assert same == PartitionLayoutAttr.from_spec(PartitionSpec(("cyclic", "cyclic"), (0, 1), 4))
+    assert same == PartitionLayoutAttr(PartitionParams(("cyclic", "cyclic"), (0, 1), 4))
     padded = _parse_attribute("#layout.partition<complete, dims = [0], pad = 3 : i64>")
     assert str(padded) == "#layout.partition<complete, dims = [0], pad = 3>"
 
 
-def test_target_attributes_need_the_memref_shape_for_their_map() -> None:
+def test_target_attributes_give_their_map_with_the_shape_as_symbols() -> None:
     attribute = _parse_attribute("#layout.tpu<lanes = 4>")
-    with pytest.raises(LayoutError, match="depends on the memref's shape"):
-        attribute.get_affine_map()
+    assert format_map(attribute.get_affine_map()) == (
+        "affine_map<(d0, d1, d2, d3)[s0, s1, s2] -> "
+        "(d1 mod 4, d0 * s0 + (d1 floordiv 4) * s1 + d2 * s2 + d3)>"
+    )
+    explicit = _parse_attribute("#layout.tpu<lanes = 2, start = 1, stride = [9, 4, 2, 1]>")
+    assert format_map(explicit.get_affine_map()) == (
+        "affine_map<(d0, d1, d2, d3) -> "
+        "((d1 + 1) mod 2, d0 * 9 + ((d1 + 1) floordiv 2) * 4 + d2 * 2 + d3)>"
+    )
+    banks = _parse_attribute("#layout.partition<[block, cyclic], dims = [1, 0], factor = 2>")
+    assert format_map(banks.get_affine_map()) == (
+        "affine_map<(d0, d1)[s0] -> (d1 floordiv s0, d0 mod 2, d0 floordiv 2, d1 mod s0)>"
+    )
     memref = MemRefType(f32, [2, 3, 4, 5], attribute)
     assert layout_of(memref).physical_shape == (4, 64)  # type: ignore[union-attr]
     partition = MemRefType(
@@ -575,15 +609,15 @@ def test_target_attributes_need_the_memref_shape_for_their_map() -> None:
     assert layout_of(partition).physical_shape == (4, 3)  # type: ignore[union-attr]
 
 
-def test_other_notations_do_not_turn_into_target_layouts() -> None:
-    # (d1, d0) on 4x5 is also a TPU matrix layout with W = 1, and "A->4aA" a cyclic partition;
-    # a layout is named by the notation that built it.
+def test_a_layout_is_what_it_does_not_which_notation_built_it() -> None:
+    # (d1, d0) on 4x5 is also a TPU matrix layout with W = 1, and "A->4aA" a cyclic partition:
+    # the target notations are written from their parameters, never read off a Layout.
     transpose = parse_layout("affine_map<(d0, d1) -> (d1, d0)>", (4, 5))
     assert set(transpose.notations()) == {"tag", "chunked", "map"}
     cyclic_tag = parse_layout("A->4aA", (10,))
     cyclic = parse_layout("partition<cyclic, dims = [0], factor = 4>", (10,))
-    assert cyclic_tag == cyclic and "partition" not in cyclic_tag.notations()
-    assert preferred_kind(cyclic) == "partition" and preferred_kind(cyclic_tag) == "tag"
+    assert cyclic_tag == cyclic and cyclic.notations() == cyclic_tag.notations()
+    assert preferred_kind(cyclic) == "chunked" and preferred_kind(cyclic_tag) == "tag"
     with pytest.raises(LayoutError, match="the tpu notation cannot express"):
         layout_attr(cyclic, "tpu")
 
@@ -687,9 +721,9 @@ DIAGNOSTICS = [
         None,
         "3 kinds for 2 dims",
     ),
-    ("partition<strided, dims = [0], factor = 2>", (8,), None, "unknown partition kind 'strided'"),
+    ("partition<strided, dims = [0], factor = 2>", (8,), None, r"expected a partition kind \(cyclic, block or complete\), not 'strided'"),
     ("partition<cyclic, factor = 2>", (8,), None, "needs dims ="),
-    ("partition<dims = [0], factor = 2>", (8,), None, "needs its kind first"),
+    ("partition<dims = [0], factor = 2>", (8,), None, r"expected a partition kind \(cyclic, block or complete\), not 'dims'"),
     ("partition<cyclic, dims = [0], factor = 2>", "?x4", None, "dim 0 is dynamic"),
 ]
 

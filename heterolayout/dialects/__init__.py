@@ -3,25 +3,25 @@
 
 from xdsl.context import Context
 
+from heterolayout.dialects.attributes import (
+    ChunkedLayoutAttr,
+    LayoutAttr,
+    MapLayoutAttr,
+    StridedLayoutAttr,
+    TagLayoutAttr,
+)
 from heterolayout.dialects.conversion import (
     element_dtype,
     layout_attr,
     layout_of,
     memref_shape,
+    notations,
     preferred_kind,
     with_layout,
 )
-from heterolayout.dialects.layout import (
-    LAYOUT_ATTRIBUTES,
-    AssignOp,
-    ChunkedLayoutAttr,
-    ConvertOp,
-    LayoutAttr,
-    LayoutDialect,
-    MapLayoutAttr,
-    StridedLayoutAttr,
-    TagLayoutAttr,
-)
+from heterolayout.dialects.layout import LAYOUT_ATTRIBUTES, LayoutDialect, parse_layout_attribute
+from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.target_attributes import PartitionLayoutAttr, TpuLayoutAttr
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 
@@ -51,8 +51,10 @@ __all__ = [
     "LayoutAttr",
     "LayoutDialect",
     "MapLayoutAttr",
+    "PartitionLayoutAttr",
     "StridedLayoutAttr",
     "TagLayoutAttr",
+    "TpuLayoutAttr",
     "buffer_root",
     "element_dtype",
     "layout_attr",
@@ -60,6 +62,8 @@ __all__ = [
     "load",
     "load_from_elements",
     "memref_shape",
+    "notations",
+    "parse_layout_attribute",
     "preferred_kind",
     "verify_layouts",
     "with_layout",

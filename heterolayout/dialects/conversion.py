@@ -9,6 +9,8 @@ that can express it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from typing import TypedDict
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -22,23 +24,19 @@ from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineMap
 
-from heterolayout.dialects.layout import (
+from heterolayout.dialects.attributes import (
     ChunkedLayoutAttr,
     LayoutAttr,
     MapLayoutAttr,
-    PartitionLayoutAttr,
     StridedLayoutAttr,
     TagLayoutAttr,
-    TpuLayoutAttr,
 )
+from heterolayout.layout.constructors import map_layout, strided_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.expressions import format_map
-from heterolayout.layout.maps import format_strided, strides_of
+from heterolayout.layout.maps import strided_map, strides_of
 from heterolayout.layout.model import Layout
-from heterolayout.layout.parse import parse_layout
-from heterolayout.layout.render import spec_text
-from heterolayout.layout.targets import PartitionSpec, TpuSpec, recognize
+from heterolayout.layout.tags import render_tag
 
 Extent = int | None
 
@@ -74,22 +72,24 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
         return None
     if isinstance(layout, LayoutAttr):
         return layout.to_layout(shape, element_dtype(memref_type.element_type, required=True))
-    dtype = element_dtype(memref_type.element_type, required=False)
+    name = element_dtype(memref_type.element_type, required=False)
+    dtype = None if name is None else element_type(name)
     if isinstance(layout, AffineMapAttr):
         if layout.data == AffineMap.identity(len(shape)):
             return None
-        return parse_layout(format_map(layout.data), shape, dtype=dtype)
+        return map_layout(layout.data, shape, dtype=dtype, where=f"layout '{layout}'")
     if isinstance(layout, BuiltinStridedLayoutAttr):
         strides, offset = tuple(layout.get_strides()), layout.get_offset()
-        if offset == 0 and strides == _row_major_strides(shape):
+        if offset == 0 and strides == row_major_strides(shape):
             return None
         if offset is None or None in strides:
             raise LayoutError(f"{layout}: dynamic strides or offset ('?') have no static layout")
-        return parse_layout(format_strided(strides, offset), shape, dtype=dtype)  # type: ignore[arg-type]
+        return strided_layout(strides, offset, shape, dtype=dtype, where=f"layout '{layout}'")  # type: ignore[arg-type]
     raise LayoutError(f"memref layout {layout} is not one heterolayout understands")
 
 
-def _row_major_strides(shape: tuple[Extent, ...]) -> tuple[Extent, ...]:
+def row_major_strides(shape: Sequence[Extent]) -> tuple[Extent, ...]:
+    """The element strides of a contiguous row-major buffer (None past a `?` extent)."""
     strides: list[Extent] = []
     running: Extent = 1
     for extent in reversed(shape):
@@ -98,58 +98,80 @@ def _row_major_strides(shape: tuple[Extent, ...]) -> tuple[Extent, ...]:
     return tuple(reversed(strides))
 
 
+KINDS = ("tag", "chunked", "map", "strided")
+"""The notations a Layout can be written in from its own values (target layouts are
+written from their parameters: `TpuLayoutAttr(params)`, `PartitionLayoutAttr(params)`)."""
+_DEFAULT_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def preferred_kind(layout: Layout) -> str:
-    """The most telling notation: a tag when the dims have names, a target layout (tpu,
-    partition) when one builds it, chunked for other blockings, strided for pure strides,
-    else a map."""
-    if layout.blocked_terms is not None and layout.dim_names:
-        return "tag"
-    target = recognize(layout)
-    if target is not None:
-        return "tpu" if isinstance(target, TpuSpec) else "partition"
+    """The most telling notation: a tag when the dims have names, chunked for other
+    blockings, strided for pure strides, else a map."""
     if layout.blocked_terms is not None:
-        return "chunked"
-    if layout.physical_rank == 1 and spec_text(layout, "strided") is not None:
+        return "tag" if layout.dim_names else "chunked"
+    if layout.physical_rank == 1 and _strides(layout) is not None:
         return "strided"
     return "map"
 
 
 def layout_attr(layout: Layout, kind: str | None = None) -> LayoutAttr:
     """The `#layout.<kind>` attribute of a Layout; `kind` None picks `preferred_kind`.
-
-    Its text is `attribute_text(layout, kind)`. Raises `LayoutError` when `kind` cannot
-    express the layout.
-    """
+    Raises `LayoutError` when `kind` cannot express the layout."""
     kind = kind or preferred_kind(layout)
-    body = spec_text(layout, kind)
-    if body is None:
-        raise LayoutError(f"the {kind} notation cannot express {layout!r}")
+    common = attribute_parameters(layout)
+    terms = layout.blocked_terms
+    if kind == "tag" and terms is not None:
+        names = layout.dim_names or _DEFAULT_NAMES[: layout.rank]
+        return TagLayoutAttr(render_tag(names, terms), **common)
+    if kind == "chunked" and terms is not None:
+        return ChunkedLayoutAttr([v for t in terms for v in (t.dim, t.size or 0)], **common)
+    if kind == "map":
+        return MapLayoutAttr(layout.index_map, layout.physical_shape, **common)
+    strided = _strides(layout) if kind == "strided" else None
+    if strided is not None:
+        return StridedLayoutAttr(strided[0], strided[1], **common)
+    if kind not in (*KINDS, "tpu", "partition"):
+        raise LayoutError(
+            f"unknown layout kind '{kind}' (expected tag, chunked, map, strided, tpu or partition)"
+        )
+    raise LayoutError(f"the {kind} notation cannot express {layout!r}")
+
+
+class CommonParameters(TypedDict):
+    pad: int | float
+    pack: str | None
+    bit_order: str | None
+
+
+def attribute_parameters(layout: Layout) -> CommonParameters:
+    """A layout's pad, pack and bit order as the attributes' constructors take them."""
     packing = layout.packing
-    common = {
+    return {
         "pad": layout.pad,
         "pack": None if packing is None else packing.container,
         "bit_order": None if packing is None else packing.bit_order,
     }
-    if kind == "tag":
-        return TagLayoutAttr(body, **common)
-    if kind == "chunked":
-        assert layout.blocked_terms is not None
-        pairs = [value for t in layout.blocked_terms for value in (t.dim, t.size or 0)]
-        return ChunkedLayoutAttr(pairs, **common)
-    if kind == "map":
-        return MapLayoutAttr(layout.index_map, layout.physical_shape, **common)
-    if kind == "strided":
-        strided = strides_of(layout.index_map)
-        assert strided is not None
-        return StridedLayoutAttr(strided[0], strided[1], **common)
-    target = recognize(layout)
-    if kind == "tpu" and isinstance(target, TpuSpec):
-        return TpuLayoutAttr.from_spec(target, **common)
-    if kind == "partition" and isinstance(target, PartitionSpec):
-        return PartitionLayoutAttr.from_spec(target, **common)
-    raise LayoutError(
-        f"unknown layout kind '{kind}' (expected tag, chunked, map, strided, tpu or partition)"
-    )
+
+
+def _strides(layout: Layout) -> tuple[tuple[int, ...], int] | None:
+    """Strides and offset, when the layout is a strided one (its 1-D buffer exactly as
+    large as the strides make it)."""
+    strided = strides_of(layout.index_map)
+    if strided is None or layout.is_dynamic or not layout.rank:
+        return None  # `#layout.strided` needs a stride
+    rebuilt = Layout.create(layout.logical_shape, strided_map(*strided), injective=True)
+    return strided if rebuilt.physical_shape == layout.physical_shape else None
+
+
+def notations(layout: Layout) -> dict[str, str]:
+    """The attribute text of every notation that can express `layout`."""
+    found = {}
+    for kind in KINDS:
+        try:
+            found[kind] = str(layout_attr(layout, kind))
+        except LayoutError:
+            continue
+    return found
 
 
 def with_layout(memref_type: MemRefType, layout: Attribute | None) -> MemRefType:

@@ -23,8 +23,9 @@ from xdsl.dialects.memref import CastOp
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from heterolayout.dialects.attributes import LayoutAttr
 from heterolayout.dialects.conversion import layout_of, with_layout
-from heterolayout.dialects.layout import AssignOp, LayoutAttr
+from heterolayout.dialects.ops import AssignOp
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 

@@ -136,3 +136,15 @@ def _from_numpy(dtype: np.dtype) -> ElementType:
     if dtype.kind == "u":
         return element_type(f"ui{dtype.itemsize * 8}")
     raise LayoutError(f"numpy dtype {dtype} has no element type counterpart")
+
+
+def format_number(value: int | float) -> str:
+    """MLIR's literal spelling of a value: a float keeps a `.` before any exponent, so
+    that it lexes as a float (`1.0e-20`, `3.0`)."""
+    if not isinstance(value, float):
+        return str(value)
+    text = repr(value)
+    if "." not in text:
+        mantissa, _, exponent = text.partition("e")
+        text = f"{mantissa}.0" + (f"e{exponent}" if exponent else "")
+    return text

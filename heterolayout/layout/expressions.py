@@ -49,11 +49,30 @@ def format_expr(expr: AffineExpr) -> str:
     return f"{lhs} {_TOKENS[expr.kind]} {rhs}"
 
 
+def times(value: AffineExpr, factor: AffineExpr | int) -> AffineExpr:
+    """`value * factor`; a symbolic factor too (MLIR's affine maps allow `d0 * s0`, xDSL's
+    operators refuse it, so the node is built directly)."""
+    if isinstance(factor, int):
+        return value if factor == 1 else value * factor
+    return AffineBinaryOpExpr(AffineBinaryOpKind.Mul, value, factor)
+
+
+def floordiv(value: AffineExpr, divisor: AffineExpr) -> AffineExpr:
+    """`value floordiv divisor`, also by a symbol (see `times`)."""
+    return AffineBinaryOpExpr(AffineBinaryOpKind.FloorDiv, value, divisor)
+
+
+def mod(value: AffineExpr, divisor: AffineExpr) -> AffineExpr:
+    """`value mod divisor`, also by a symbol (see `times`)."""
+    return AffineBinaryOpExpr(AffineBinaryOpKind.Mod, value, divisor)
+
+
 def format_map(index_map: AffineMap) -> str:
     """`affine_map<(d0, d1) -> (…)>` text that MLIR and xDSL both parse back."""
     dims = ", ".join(f"d{i}" for i in range(index_map.num_dims))
+    symbols = ", ".join(f"s{i}" for i in range(index_map.num_symbols))
     results = ", ".join(format_expr(r) for r in index_map.results)
-    return f"affine_map<({dims}) -> ({results})>"
+    return f"affine_map<({dims}){f'[{symbols}]' if symbols else ''} -> ({results})>"
 
 
 def evaluate(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray | int:

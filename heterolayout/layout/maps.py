@@ -1,4 +1,5 @@
-"""Affine-map layouts (`affine_map<(d0, d1) -> (…)>`) and strided layouts (`strided<[…], offset: …>`).
+"""The text of affine-map layouts (`affine_map<(d0, d1) -> (…)>`) and strided layouts
+(`strided<[…], offset: …>`), both MLIR builtin attributes that xDSL's parser reads.
 
 A map's physical extents are the exact max + 1 of each result over the logical box unless a
 physical shape is given. A strided layout is a map to one physical dim: the element offset
@@ -7,34 +8,33 @@ physical shape is given. A strided layout is a map to one physical dim: the elem
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import AffineMapAttr
+from xdsl.dialects.builtin import AffineMapAttr, StridedLayoutAttr
+from xdsl.ir import Attribute
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import linear_form
 
-_STRIDED = re.compile(r"^strided\s*<\s*\[([^\]]*)\]\s*(?:,\s*offset\s*[:=]\s*([^>\s]+)\s*)?>$")
 
+def parse_builtin_attribute(text: str, what: str) -> Attribute:
+    """One MLIR builtin attribute, parsed by xDSL; errors are one-line `LayoutError`s."""
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-def parse_affine_map(text: str) -> AffineMap:
-    """Parse with xDSL's own parser; errors become one-line `LayoutError`s."""
     if '"' in text:
         # xDSL 0.74's string-literal lexer backtracks exponentially on an unmatched quote.
         raise LayoutError(
-            f"'{text.strip()}': a map has no string literals ('\"' at column {text.index(chr(34)) + 1})"
+            f"'{text.strip()}': a {what} has no string literals ('\"' at column {text.index(chr(34)) + 1})"
         )
     try:
         parser = Parser(Context(), text.strip())
         attribute = parser.parse_attribute()
         if parser._current_token.kind != MLIRTokenKind.EOF:  # xDSL has no public "expect end"
-            raise ParseError(parser._current_token.span, "unexpected text after the map")
+            raise ParseError(parser._current_token.span, f"unexpected text after the {what}")
     except ParseError as error:
         raise LayoutError(
             f"'{text.strip()}': {error.msg} (at column {error.span.start + 1})"
@@ -42,23 +42,31 @@ def parse_affine_map(text: str) -> AffineMap:
     except NotImplementedError as error:
         # xDSL's expression builder refuses semi-affine terms with NotImplementedError.
         raise LayoutError(f"'{text.strip()}' is not quasi-affine: {error}") from None
+    return attribute
+
+
+def parse_affine_map(text: str) -> AffineMap:
+    """`affine_map<(d0, d1) -> (…)>`."""
+    attribute = parse_builtin_attribute(text, "map")
     if not isinstance(attribute, AffineMapAttr):
         raise LayoutError(f"'{text.strip()}' is not an affine_map<…>")
     return attribute.data
 
 
 def parse_strided(text: str) -> tuple[tuple[int, ...], int]:
-    match = _STRIDED.match(text.strip())
-    if not match:
-        raise LayoutError(f"'{text.strip()}': expected strided<[s0, s1, …], offset: k>")
+    """`strided<[s0, s1, …], offset: k>` → (strides, offset)."""
     try:
-        strides = tuple(int(s) for s in match.group(1).split(",")) if match.group(1).strip() else ()
-        offset = int(match.group(2)) if match.group(2) else 0
-    except ValueError:
+        attribute = parse_builtin_attribute(text, "strided layout")
+    except LayoutError as error:
+        raise LayoutError(f"{error}; expected strided<[s0, s1, …], offset: k>") from None
+    if not isinstance(attribute, StridedLayoutAttr):
+        raise LayoutError(f"'{text.strip()}': expected strided<[s0, s1, …], offset: k>")
+    strides, offset = tuple(attribute.get_strides()), attribute.get_offset()
+    if offset is None or None in strides:
         raise LayoutError(
             f"'{text.strip()}': strides and offset must be static integers ('?' is not supported)"
-        ) from None
-    return strides, offset
+        )
+    return strides, offset  # type: ignore[return-value]
 
 
 def strided_map(strides: Sequence[int], offset: int) -> AffineMap:

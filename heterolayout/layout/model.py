@@ -6,7 +6,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -24,9 +23,6 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.packing import Packing
-
-if TYPE_CHECKING:
-    from heterolayout.layout.targets import TargetSpec
 
 Shape = tuple[int | None, ...]
 
@@ -46,9 +42,8 @@ class Layout:
     dtype: ElementType | None = None
     packing: Packing | None = None
     dim_names: str | None = field(default=None, compare=False)
-    target: TargetSpec | None = field(default=None, compare=False, repr=False)
-    """The `#layout.tpu` / `#layout.partition` parameters that built it (provenance, like
-    `dim_names`: what the notations name it by; not part of what the layout does)."""
+    """Letters naming the logical dims (`NCHW`), when the notation names them: labels of
+    the logical index space for printing, not part of what the layout does."""
 
     @staticmethod
     def create(
@@ -331,15 +326,17 @@ class Layout:
 
     # ---- rendering ------------------------------------------------------------------------
     def notations(self) -> dict[str, str]:
-        """Every notation that expresses this layout, as `parse_layout` specs (attribute text)."""
-        from heterolayout.layout.render import notations
+        """Every notation that expresses this layout, as `parse_layout` specs: the text of
+        the dialect's attributes (`heterolayout.dialects.notations`)."""
+        from heterolayout.dialects.conversion import notations
 
         return notations(self)
 
     def to_map(self) -> str:
-        from heterolayout.layout.render import attribute_text
+        """`#layout.map<…>` text of this layout."""
+        from heterolayout.dialects.conversion import layout_attr
 
-        return attribute_text(self, "map")
+        return str(layout_attr(self, "map"))
 
     # ---- checks ---------------------------------------------------------------------------
     def _static(self, what: str, shape: Shape) -> tuple[int, ...]:
@@ -359,19 +356,30 @@ class Layout:
                     f"index {tuple(index)} is out of bounds for logical shape {format_shape(self.logical_shape)}"
                 )
 
-    def _check_injective(self, where: str) -> None:
+    def first_clash(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Two logical indices the map sends to one physical slot (the first in logical
+        order), or None when the map is injective on the logical box."""
         offsets = self.offsets().ravel()
         order = np.argsort(offsets, kind="stable")
         ordered = offsets[order]
         clashes = np.flatnonzero(ordered[1:] == ordered[:-1])
-        if clashes.size:
-            first, second = order[clashes[0]], order[clashes[0] + 1]
-            shape = self.logical_shape
-            a = tuple(int(i) for i in np.unravel_index(first, shape))  # type: ignore[arg-type]
-            b = tuple(int(i) for i in np.unravel_index(second, shape))  # type: ignore[arg-type]
+        if not clashes.size:
+            return None
+        shape = self.static_logical_shape
+        first, second = (
+            tuple(int(i) for i in np.unravel_index(order[k], shape))
+            for k in (clashes[0], clashes[0] + 1)
+        )
+        return first, second
+
+    def _check_injective(self, where: str) -> None:
+        clash = self.first_clash()
+        if clash is not None:
+            a, b = clash
             raise LayoutError(
-                f"{where}: the map is not injective on {format_shape(shape)}: logical indices "
-                f"{a} and {b} both map to physical index {self.index_map.eval(list(a), [])}"
+                f"{where}: the map is not injective on {format_shape(self.logical_shape)}: "
+                f"logical indices {a} and {b} both map to physical index "
+                f"{self.index_map.eval(list(a), [])}"
             )
 
 
@@ -391,6 +399,11 @@ def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
 
 def format_shape(shape: Sequence[int | None]) -> str:
     return "x".join(_fmt(e) for e in shape) if shape else "()"
+
+
+def format_index(index: Sequence[int]) -> str:
+    """An index as the seeds write it: `(0,0,0,29)`."""
+    return "(" + ",".join(str(v) for v in index) + ")"
 
 
 def _fmt(extent: int | None) -> str:

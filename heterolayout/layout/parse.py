@@ -1,4 +1,11 @@
-"""`parse_layout`: every notation, one entry point, one `Layout` out."""
+"""`parse_layout`: every notation's text, one entry point, one `Layout` out.
+
+Bare notation text (a tag or named format, HTP chunked text or an alias, `affine_map<…>`,
+`strided<…>`) is parsed by its notation's parser here, then built by the notation's
+constructor (`constructors`). `#layout.<kind><…>` attribute text (and `tpu<…>` or
+`partition<…>`, the same without `#layout.`) goes to the dialect's attribute parser,
+whose attribute calls the same constructors.
+"""
 
 from __future__ import annotations
 
@@ -6,32 +13,28 @@ import difflib
 import math
 import re
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 
-from heterolayout.layout.attribute_text import (
-    parse_attribute_text,
-    parse_int_list,
-    parse_number,
-    unquote,
-)
-from heterolayout.layout.blocked import MAX_EXTENT, Term, blocked_map, blocked_physical_shape
+from heterolayout.layout.blocked import MAX_EXTENT
 from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
+from heterolayout.layout.constructors import (
+    chunked_layout,
+    map_layout,
+    strided_layout,
+    tag_layout,
+)
 from heterolayout.layout.element_types import ElementType, element_type
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.maps import parse_affine_map, parse_strided, strided_map
+from heterolayout.layout.maps import parse_affine_map, parse_strided
 from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
-from heterolayout.layout.tags import MEGENGINE_FORMATS, TagError, known_formats, parse_tag
-from heterolayout.layout.targets import (
-    TARGET_KINDS,
-    is_target_spec,
-    target_attribute,
-    target_layout,
-)
+from heterolayout.layout.tags import MEGENGINE_FORMATS, known_formats
 
 ShapeSpec = str | Sequence[int | None]
-_PARAMETERS = {"pad", "pack", "bit_order", "shape", "offset"}
+Extents = tuple[int | None, ...]
+_TARGET_SPELLING = re.compile(r"^(tpu|partition)\s*<")
 
 
 def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
@@ -74,94 +77,128 @@ def parse_layout(
     """Build the `Layout` of `spec` on a logical `shape`.
 
     `spec` is a tag (`"NCHW->nChw16c"`), a named format (`"nChw8c"`, `"NCHW4"`), HTP chunked
-    text or an alias, `affine_map<…>`, `strided<[…], offset: …>`, or `#layout.…` attribute
-    text. Parameters given here and in the spec must agree.
+    text or an alias, `affine_map<…>`, `strided<[…], offset: …>`, `#layout.…` attribute
+    text, or a `Layout` (its map, physical shape, pad and packing on `shape`). Parameters
+    given here and in the spec must agree.
     """
     logical = parse_shape(shape)
     element = None if dtype is None else element_type(dtype)
+    _check_pad_argument(pad)
     if isinstance(spec, Layout):
-        spec = spec.to_map()
+        return _from_layout(spec, logical, element, pad, pack, bit_order, physical_shape)
     if not isinstance(spec, str):
         raise LayoutError(f"layout spec {spec!r} is not a string")
     spec = " ".join(spec.split())
     if not spec:
         raise LayoutError("empty layout spec")
-    _check_pad_argument(pad)
-    text = "#layout." + spec if is_target_spec(spec) else spec
-    params: dict[str, str] = {}
-    kind = _kind_of(text)
-    if kind == "attribute":
-        attribute = parse_attribute_text(text)
-        if attribute.kind in TARGET_KINDS:
-            attribute = target_attribute(attribute, f"layout '{spec}'")
-        unknown = set(attribute.params) - _PARAMETERS
-        if unknown and attribute.kind not in TARGET_KINDS:
-            raise LayoutError(f"#layout.{attribute.kind}: unknown parameter '{sorted(unknown)[0]}'")
-        kind, text, params = attribute.kind, attribute.body, attribute.params
-        if kind == "tag":
-            text = unquote(text, "#layout.tag")
-    where = f"layout '{spec.strip()}'"
-    resolved_pad = _merge(pad, params.get("pad"), "pad", where, lambda v: parse_number(v, where))
-    resolved_pack = _merge(pack, params.get("pack"), "pack", where, lambda v: v.strip())
-    resolved_order = _merge(
-        bit_order, params.get("bit_order"), "bit_order", where, lambda v: unquote(v, where)
-    )
-    explicit_shape = _merge(
-        None if physical_shape is None else parse_shape(physical_shape),
-        params.get("shape"),
-        "shape",
-        where,
-        lambda v: tuple(parse_int_list(v, where)),
-    )
-    packing = _packing(resolved_pack, resolved_order, where)
-    common = {
-        "pad": 0 if resolved_pad is None else resolved_pad,
-        "dtype": element,
-        "packing": packing,
-        "where": where,
-    }
-    if kind == "tag":
+    where = f"layout '{spec}'"
+    explicit = None if physical_shape is None else parse_shape(physical_shape)
+    if spec.startswith("#layout.") or _TARGET_SPELLING.match(spec):
+        return _from_attribute(spec, logical, element, pad, pack, bit_order, explicit, where)
+    packing = _packing(pack, bit_order, where)
+    common = {"pad": 0 if pad is None else pad, "dtype": element, "packing": packing}
+    if spec.startswith("affine_map"):
+        index_map = parse_affine_map(spec)
+        return map_layout(index_map, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+    if spec.startswith("strided"):
+        strides, offset = parse_strided(spec)
+        return strided_layout(
+            strides,
+            offset,
+            logical,
+            physical_shape=explicit,
+            where=where,
+            **common,  # type: ignore[arg-type]
+        )
+    if is_chunked_spec(spec):
         try:
-            names, terms = parse_tag(text)
-        except TagError as error:
-            raise LayoutError(str(error)) from None
-        return _blocked(logical, terms, names, explicit_shape, where, common)
-    if kind == "chunked":
-        if text.startswith("["):
-            values = parse_int_list(text, where)
-            if None in values:
-                raise LayoutError(f"{where}: chunked pairs must be integers")
-            text = f"ChunkedMemoryLayout<{len(logical)}, {', '.join(str(v) for v in values)}>"
-        try:
-            rank, terms = parse_chunked(text)
+            rank, terms = parse_chunked(spec)
         except ChunkedError as error:
             raise LayoutError(str(error)) from None
         if rank != len(logical):
             raise LayoutError(
                 f"{where}: rank {rank} does not match the shape {format_shape(logical)}"
             )
-        return _blocked(logical, terms, None, explicit_shape, where, common)
-    if kind == "map":
-        index_map = parse_affine_map(text)
-        return Layout.create(logical, index_map, explicit_shape, **common)  # type: ignore[arg-type]
-    if kind == "strided":
-        if "offset" in params:
-            text = f"strided<{text}, offset: {params['offset']}>"
-        elif text.startswith("["):
-            text = f"strided<{text}>"
-        strides, offset = parse_strided(text)
-        if len(strides) != len(logical):
-            raise LayoutError(
-                f"{where}: {len(strides)} strides but the shape {format_shape(logical)} has rank {len(logical)}"
-            )
-        if None in logical:
-            raise LayoutError(f"{where}: strided layouts need a static shape ('?' given)")
-        return Layout.create(logical, strided_map(strides, offset), explicit_shape, **common)  # type: ignore[arg-type]
-    if kind in TARGET_KINDS:
-        return target_layout(kind, text, params, logical, explicit_shape, common)
+        return chunked_layout(terms, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+    _check_tag_spelling(spec)
+    return tag_layout(spec, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+
+
+def _from_attribute(
+    text: str,
+    logical: Extents,
+    element: ElementType | None,
+    pad: int | float | None,
+    pack: str | None,
+    bit_order: str | None,
+    explicit: Extents | None,
+    where: str,
+) -> Layout:
+    """`#layout.…` text, read by the dialect; the arguments must agree with its parameters."""
+    from heterolayout.dialects.layout import parse_layout_text
+
+    attribute, written = parse_layout_text(
+        text if text.startswith("#") else "#layout." + text, where
+    )
+    if "pad" in written:
+        pad = _agree("pad", pad, attribute.pad_value, where)
+    if "pack" in written:
+        pack = _agree("pack", None if pack is None else pack.strip(), str(attribute.pack), where)
+    if "bit_order" in written:
+        order = attribute.packing.bit_order if attribute.packing is not None else None
+        bit_order = _agree("bit_order", bit_order, order, where)
+    return attribute.build(
+        logical,
+        dtype=element,
+        pad=0 if pad is None else pad,
+        packing=_packing(pack, bit_order, where),
+        physical_shape=_agree("shape", explicit, attribute.physical_shape, where),
+        where=where,
+    )
+
+
+def _from_layout(
+    layout: Layout,
+    logical: Extents,
+    element: ElementType | None,
+    pad: int | float | None,
+    pack: str | None,
+    bit_order: str | None,
+    physical_shape: ShapeSpec | None,
+) -> Layout:
+    """A Layout's map, physical shape, pad and packing on `logical` (arguments must agree)."""
+    where = f"layout {layout!r}"
+    explicit = None if physical_shape is None else parse_shape(physical_shape)
+    physical = _agree("shape", explicit, layout.physical_shape, where)
+    written = layout.packing
+    packing = _packing(pack, bit_order, where)
+    if packing is not None and written is not None and packing != written:
+        _contradiction("pack", packing, written, where)
+    return map_layout(
+        layout.index_map,
+        logical,
+        physical_shape=physical,
+        pad=_agree("pad", pad, layout.pad if layout.pad != 0 else None, where) or 0,
+        dtype=element,
+        packing=packing or written,
+        where=where,
+    )
+
+
+T = TypeVar("T")
+
+
+def _agree(name: str, argument: T | None, from_spec: T | None, where: str) -> T | None:
+    if from_spec is None:
+        return argument
+    if argument is not None and argument != from_spec:
+        _contradiction(name, argument, from_spec, where)
+    return from_spec
+
+
+def _contradiction(name: str, argument: object, from_spec: object, where: str) -> None:
     raise LayoutError(
-        f"{where}: unknown layout kind #layout.{kind} "
-        "(expected tag, chunked, map or strided, or a target layout: tpu or partition)"
+        f"{where}: {name} = {argument!r} contradicts {name} = {from_spec!r} in the spec"
     )
 
 
@@ -172,17 +209,10 @@ def _check_pad_argument(pad: object) -> None:
         raise LayoutError(f"pad {pad} is not finite (MLIR's attribute text has no literal for it)")
 
 
-def _kind_of(text: str) -> str:
-    if text.startswith("#layout."):
-        return "attribute"
-    if text.startswith("affine_map"):
-        return "map"
-    if text.startswith("strided"):
-        return "strided"
-    if is_chunked_spec(text):
-        return "chunked"
+def _check_tag_spelling(text: str) -> None:
+    """What is left must be a tag or a named format; else the closest known name."""
     if "->" in text or text.upper() in MEGENGINE_FORMATS or _looks_like_format(text):
-        return "tag"
+        return
     names = [*ALIASES, *known_formats()]
     suggestion = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
     hint = f"; did you mean '{suggestion[0]}'?" if suggestion else ""
@@ -200,17 +230,6 @@ def _looks_like_format(text: str) -> bool:
     return True
 
 
-def _merge(argument, from_spec, name: str, where: str, convert):  # type: ignore[no-untyped-def]
-    if from_spec is None:
-        return argument
-    value = convert(from_spec)
-    if argument is not None and argument != value:
-        raise LayoutError(
-            f"{where}: {name} = {argument!r} contradicts {name} = {value!r} in the spec"
-        )
-    return value
-
-
 def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | None:
     if pack is None:
         if bit_order is not None:
@@ -225,27 +244,3 @@ def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | N
             )
         packing = Packing(packing.container, bit_order)  # type: ignore[arg-type]
     return packing
-
-
-def _blocked(
-    logical: tuple[int | None, ...],
-    terms: tuple[Term, ...],
-    names: str | None,
-    explicit_shape: tuple[int | None, ...] | None,
-    where: str,
-    common: dict,
-) -> Layout:
-    rank = max(t.dim for t in terms) + 1
-    if rank != len(logical):
-        raise LayoutError(
-            f"{where}: the layout has rank {rank} but the shape {format_shape(logical)} has rank {len(logical)}"
-        )
-    physical = blocked_physical_shape(terms, logical, where, names)
-    if explicit_shape is not None and tuple(explicit_shape) != physical:
-        raise LayoutError(
-            f"{where}: shape = {format_shape(explicit_shape)} contradicts the physical shape "
-            f"{format_shape(physical)} that the blocks define"
-        )
-    return Layout.create(
-        logical, blocked_map(terms, rank), physical, dim_names=names, injective=True, **common
-    )

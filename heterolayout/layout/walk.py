@@ -21,7 +21,7 @@ import numpy as np
 
 from heterolayout.layout.blocked import Term, block_product
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.model import Layout, format_index, format_shape
 
 Index = tuple[int, ...]
 
@@ -65,11 +65,6 @@ class Slots:
         if not self.located[k]:
             return None
         return tuple(int(v) for v in self.indices[k])
-
-
-def format_index(index: Sequence[int]) -> str:
-    """The seed's spelling: `(0,0,0,29)`."""
-    return "(" + ",".join(str(v) for v in index) + ")"
 
 
 def padded_indices(terms: Sequence[Term], physical: np.ndarray, rank: int) -> np.ndarray:

@@ -10,7 +10,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
-from heterolayout.dialects.layout import ConvertOp
+from heterolayout.dialects.ops import ConvertOp
 
 
 def fold_round_trip_converts(module: ModuleOp) -> None:

@@ -21,7 +21,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import with_layout
-from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
 

@@ -38,7 +38,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.element_types import element_type

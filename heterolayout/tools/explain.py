@@ -5,22 +5,31 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
 
 import numpy as np
 
-from heterolayout.layout.attribute_text import format_number
+from heterolayout.dialects.conversion import attribute_parameters
+from heterolayout.dialects.layout import parse_layout_attribute
+from heterolayout.dialects.target_attributes import (
+    PartitionLayoutAttr,
+    TargetLayoutAttr,
+    TpuLayoutAttr,
+)
+from heterolayout.layout.element_types import format_number
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.model import Layout, format_index, format_shape
 from heterolayout.layout.parse import parse_layout
-from heterolayout.layout.targets import Placement, placement
-from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots, format_index
+from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots
+from heterolayout.tools.placement import Placement
 from heterolayout.tools.svg import render_svg
 
 PROG = "layout-explain"
+_TARGET = re.compile(r"^(tpu|partition)\s*<")
 PICTURE_EDGE = 8
 """Rows and columns of the picture beyond this show their first and last few only."""
 
@@ -103,9 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"shape {format_shape(layout.logical_shape)} has dynamic dims ('?'); "
                 f"{PROG} needs a static shape"
             )
-        target = placement(layout)
+        attribute = target_attribute(args.spec, layout)
+        target = None if attribute is None else Placement.of(layout, attribute.params.data)
         walk = MemoryWalk(layout, target.slots_per_unit if target else None)
-        report = explain(layout, args.spec.strip(), walk, args.walk_limit or None, target)
+        written = layout.notations()
+        if attribute is not None:
+            written[attribute.KIND] = str(attribute)
+        report = explain(layout, args.spec.strip(), walk, args.walk_limit or None, target, written)
         if args.svg:
             units = (target.unit, target.units) if target else None
             write_file(args.svg, render_svg(layout, args.spec.strip(), walk, units=units))
@@ -123,17 +136,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def target_attribute(spec: str, layout: Layout) -> TargetLayoutAttr | None:
+    """The `#layout.tpu` / `#layout.partition` attribute a spec writes, with the layout's
+    pad and packing (which may come from the command line); None for other notations."""
+    text = " ".join(spec.split())
+    if not (_TARGET.match(text) or _TARGET.match(text.removeprefix("#layout."))):
+        return None
+    written = parse_layout_attribute(text if text.startswith("#") else "#layout." + text)
+    common = attribute_parameters(layout)
+    if isinstance(written, TpuLayoutAttr):
+        return TpuLayoutAttr(written.params.data, **common)
+    assert isinstance(written, PartitionLayoutAttr)
+    return PartitionLayoutAttr(written.params.data, **common)
+
+
 def explain(
     layout: Layout,
     spec: str,
     walk: MemoryWalk,
     walk_limit: int | None,
     target: Placement | None = None,
+    notations: dict[str, str] | None = None,
 ) -> list[str]:
     """The report, line by line; `target` adds the lanes or banks of a target layout (the
-    walk then has one row per lane or bank)."""
+    walk then has one row per lane or bank). `notations` defaults to the layout's own."""
     lines = [f"layout:         {spec}", "notations:"]
-    lines += [f"  {kind + ':':<13} {text}" for kind, text in layout.notations().items()]
+    written = layout.notations() if notations is None else notations
+    lines += [f"  {kind + ':':<13} {text}" for kind, text in written.items()]
     lines.append(
         f"logical shape:  {format_shape(layout.logical_shape)} "
         f"({_count_of(layout.logical_size, 'element')})"
