@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.ir.affine import AffineExpr
 
-from heterolayout.passes.index_simplify import IndexSimplifier, simplify_expr
+from heterolayout.layout.simplify import IndexSimplifier, simplify_expr
 
 d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
 

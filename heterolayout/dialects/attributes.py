@@ -37,6 +37,7 @@ from xdsl.utils.exceptions import VerifyException
 from heterolayout.layout.blocked import Term, blocked_map, check_terms
 from heterolayout.layout.chunked import ChunkedError, alias_suggestion, parse_chunked
 from heterolayout.layout.constructors import (
+    Common,
     chunked_layout,
     map_layout,
     strided_layout,
@@ -120,29 +121,19 @@ class LayoutAttr(MemRefLayoutAttr, ParametrizedAttribute, ABC):
                 f"layout '{self}': the layout has rank {self.rank} but the memref shape "
                 f"{format_shape(shape)} has rank {len(shape)}"
             )
-        return self.build(
-            shape,
-            dtype=None if dtype is None else element_type(dtype),
+        common = Common(
             pad=self.pad_value,
+            dtype=None if dtype is None else element_type(dtype),
             packing=self.packing,
             physical_shape=self.physical_shape,
             where=f"layout '{self}'",
         )
+        return self.build(shape, common)
 
     @abstractmethod
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        """The notation's constructor on this attribute's values; the common parameters
-        (pad, packing, an explicit physical shape) are given, so that `parse_layout` can
-        merge them with its arguments."""
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        """The notation's constructor on this attribute's values, with the `common`
+        parameters given (`parse_layout` merges its arguments into them)."""
 
     # ---- checks -----------------------------------------------------------------------
     def check(self) -> None:
@@ -367,25 +358,8 @@ class TagLayoutAttr(LayoutAttr):
         names, terms = self._parsed()
         return blocked_map(terms, len(names))
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        return tag_layout(
-            self.tag.data,
-            shape,
-            physical_shape=physical_shape,
-            pad=pad,
-            dtype=dtype,
-            packing=packing,
-            where=where,
-        )
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return tag_layout(self.tag.data, shape, common)
 
     def check_body(self) -> None:
         self._parsed()
@@ -452,25 +426,8 @@ class ChunkedLayoutAttr(LayoutAttr):
     def index_map(self) -> AffineMap:
         return blocked_map(self.terms(), self.rank)
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        return chunked_layout(
-            self.terms(len(shape)),
-            shape,
-            physical_shape=physical_shape,
-            pad=pad,
-            dtype=dtype,
-            packing=packing,
-            where=where,
-        )
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return chunked_layout(self.terms(len(shape)), shape, common)
 
     def check_body(self) -> None:
         self.terms()
@@ -537,25 +494,8 @@ class MapLayoutAttr(LayoutAttr):
     def index_map(self) -> AffineMap:
         return self.map.data
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        return map_layout(
-            self.map.data,
-            shape,
-            physical_shape=physical_shape,
-            pad=pad,
-            dtype=dtype,
-            packing=packing,
-            where=where,
-        )
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return map_layout(self.map.data, shape, common)
 
     def check_body(self) -> None:
         index_map = self.map.data
@@ -659,26 +599,8 @@ class StridedLayoutAttr(LayoutAttr):
     def index_map(self) -> AffineMap:
         return strided_map(self.get_strides(), self.get_offset())
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        return strided_layout(
-            self.get_strides(),
-            self.get_offset(),
-            shape,
-            physical_shape=physical_shape,
-            pad=pad,
-            dtype=dtype,
-            packing=packing,
-            where=where,
-        )
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return strided_layout(self.get_strides(), self.get_offset(), shape, common)
 
     def check_body(self) -> None:
         if not self.strides.data:

@@ -9,7 +9,6 @@ that can express it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from typing import TypedDict
 
 from xdsl.dialects.builtin import (
@@ -31,11 +30,11 @@ from heterolayout.dialects.attributes import (
     StridedLayoutAttr,
     TagLayoutAttr,
 )
-from heterolayout.layout.constructors import map_layout, strided_layout
+from heterolayout.layout.constructors import Common, map_layout, strided_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.maps import strided_map, strides_of
-from heterolayout.layout.model import Layout
+from heterolayout.layout.model import Layout, row_major_strides
 from heterolayout.layout.tags import render_tag
 
 Extent = int | None
@@ -77,25 +76,16 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
     if isinstance(layout, AffineMapAttr):
         if layout.data == AffineMap.identity(len(shape)):
             return None
-        return map_layout(layout.data, shape, dtype=dtype, where=f"layout '{layout}'")
+        return map_layout(layout.data, shape, Common(dtype=dtype, where=f"layout '{layout}'"))
     if isinstance(layout, BuiltinStridedLayoutAttr):
         strides, offset = tuple(layout.get_strides()), layout.get_offset()
         if offset == 0 and strides == row_major_strides(shape):
             return None
         if offset is None or None in strides:
             raise LayoutError(f"{layout}: dynamic strides or offset ('?') have no static layout")
-        return strided_layout(strides, offset, shape, dtype=dtype, where=f"layout '{layout}'")  # type: ignore[arg-type]
+        common = Common(dtype=dtype, where=f"layout '{layout}'")
+        return strided_layout(strides, offset, shape, common)  # type: ignore[arg-type]
     raise LayoutError(f"memref layout {layout} is not one heterolayout understands")
-
-
-def row_major_strides(shape: Sequence[Extent]) -> tuple[Extent, ...]:
-    """The element strides of a contiguous row-major buffer (None past a `?` extent)."""
-    strides: list[Extent] = []
-    running: Extent = 1
-    for extent in reversed(shape):
-        strides.append(running)
-        running = None if running is None or extent is None else running * extent
-    return tuple(reversed(strides))
 
 
 KINDS = ("tag", "chunked", "map", "strided")

@@ -29,10 +29,8 @@ from heterolayout.dialects.attributes import (
     parse_int_list,
 )
 from heterolayout.layout import partition, tpu
-from heterolayout.layout.element_types import ElementType
-from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.model import Layout, format_shape
-from heterolayout.layout.packing import Packing
+from heterolayout.layout.constructors import Common
+from heterolayout.layout.model import Layout
 from heterolayout.layout.parameters import Parameter, Syntax, format_parameters, parameters_of
 from heterolayout.layout.partition import PartitionParams
 from heterolayout.layout.tpu import TpuParams
@@ -182,20 +180,8 @@ class TpuLayoutAttr(TargetLayoutAttr):
     def index_map(self) -> AffineMap:
         return tpu.symbolic_map(self.params.data)
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        layout = tpu.tpu_layout(
-            self.params.data, shape, dtype=dtype, pad=pad, packing=packing, where=where
-        )
-        return _with_physical_shape(layout, physical_shape, self.KIND, where)
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return tpu.tpu_layout(self.params.data, shape, common)
 
 
 @irdl_attr_definition
@@ -227,28 +213,5 @@ class PartitionLayoutAttr(TargetLayoutAttr):
         carries each further dim as itself."""
         return partition.symbolic_map(self.params.data)
 
-    def build(
-        self,
-        shape: Sequence[Extent],
-        *,
-        dtype: ElementType | None,
-        pad: int | float,
-        packing: Packing | None,
-        physical_shape: Sequence[Extent] | None,
-        where: str,
-    ) -> Layout:
-        layout = partition.partition_layout(
-            self.params.data, shape, dtype=dtype, pad=pad, packing=packing, where=where
-        )
-        return _with_physical_shape(layout, physical_shape, self.KIND, where)
-
-
-def _with_physical_shape(
-    layout: Layout, physical_shape: Sequence[Extent] | None, kind: str, where: str
-) -> Layout:
-    if physical_shape is not None and tuple(physical_shape) != layout.physical_shape:
-        raise LayoutError(
-            f"{where}: physical shape {format_shape(physical_shape)} contradicts the "
-            f"physical shape {format_shape(layout.physical_shape)} that #layout.{kind} defines"
-        )
-    return layout
+    def build(self, shape: Sequence[Extent], common: Common) -> Layout:
+        return partition.partition_layout(self.params.data, shape, common)

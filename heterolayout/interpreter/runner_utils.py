@@ -24,6 +24,7 @@ from xdsl.ir import Attribute
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.values import element_of, vector_shape
 from heterolayout.layout.element_types import ElementType
+from heterolayout.layout.model import row_major_strides
 
 _U64 = (1 << 64) - 1
 
@@ -67,14 +68,6 @@ class PrintedType:
 
 
 # ---- printMemref ------------------------------------------------------------------------------
-def _row_major_strides(shape: Sequence[int]) -> list[int]:
-    strides, running = [], 1
-    for extent in reversed(shape):
-        strides.append(running)
-        running *= extent
-    return strides[::-1]
-
-
 def memref_data(texts: Sequence[str], shape: Sequence[int]) -> str:
     """The `data =` part of printMemref for elements already formatted (C order), as
     MemRefDataPrinter writes it: `", "` between elements plus `rank - dim + 1` spaces before
@@ -83,7 +76,7 @@ def memref_data(texts: Sequence[str], shape: Sequence[int]) -> str:
     if rank == 0:
         return f"[{texts[0]}]"
     parts: list[str] = []
-    strides = _row_major_strides(shape)
+    strides = list(row_major_strides(shape))
 
     def emit(position: int, dim: int) -> None:
         if dim == rank:
@@ -112,7 +105,7 @@ def memref_text(
 ) -> str:
     """printMemref's whole output for a buffer holding `logical`."""
     shape = logical.shape
-    strides = list(strides) if strides is not None else _row_major_strides(shape)
+    strides = list(strides) if strides is not None else list(row_major_strides(shape))
     values = logical.ravel().tolist()
     if element.is_float:
         texts = [format_float(float(v)) for v in values]

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import digit_of
@@ -64,20 +64,37 @@ def block_product(terms: Sequence[Term], dim: int) -> int:
     return math.prod(t.size for t in terms if t.dim == dim and t.size is not None)
 
 
-def blocked_map(terms: Sequence[Term], rank: int) -> AffineMap:
-    results: list[AffineExpr] = []
+def digit_weights(terms: Sequence[Term]) -> tuple[int, ...]:
+    """What one step of each physical dim is worth in its logical dim: the product of the
+    blocks of that dim after it (the rest of a dim is worth all of its blocks). A logical
+    index is the sum of its digits times their weights."""
+    weights = []
     for position, term in enumerate(terms):
+        after = terms if term.size is None else terms[position + 1 :]
+        weights.append(block_product(after, term.dim))
+    return tuple(weights)
+
+
+def blocked_map(terms: Sequence[Term], rank: int) -> AffineMap:
+    """Logical index → digits: the rest `d floordiv (b1⋯bk)`, block j `(d floordiv w) mod bj`."""
+    results: list[AffineExpr] = []
+    for term, weight in zip(terms, digit_weights(terms), strict=True):
         d = AffineExpr.dimension(term.dim)
-        inner = math.prod(
-            t.size for t in terms[position + 1 :] if t.dim == term.dim and t.size is not None
-        )
-        if term.size is None:
-            below = block_product(terms, term.dim)
-            results.append(d if below == 1 else d // below)
-        else:
-            shifted = d if inner == 1 else d // inner
-            results.append(shifted % term.size)
+        shifted = d if weight == 1 else d // weight
+        results.append(shifted if term.size is None else shifted % term.size)
     return AffineMap(rank, 0, tuple(results))
+
+
+def digits_inverse(terms: Sequence[Term], rank: int) -> AffineMap:
+    """Digits → logical index (in the padded box): each dim is Σ digit · weight."""
+    totals: list[AffineExpr] = [AffineExpr.constant(0)] * rank
+    for position, (term, weight) in enumerate(zip(terms, digit_weights(terms), strict=True)):
+        digit = AffineExpr.dimension(position)
+        term_value = digit if weight == 1 else digit * weight
+        current = totals[term.dim]
+        is_zero = isinstance(current, AffineConstantExpr) and current.value == 0
+        totals[term.dim] = term_value if is_zero else current + term_value
+    return AffineMap(len(terms), 0, tuple(totals))
 
 
 def blocked_physical_shape(

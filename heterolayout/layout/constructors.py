@@ -3,16 +3,13 @@
 The dialect's attributes call these with their parameters, and `parse_layout` calls them
 after parsing a notation's text, so a layout means the same whichever way it was written.
 Target layouts have their own modules (`tpu.tpu_layout`, `partition.partition_layout`);
-packing is a `Packing(container, bit_order)` given to any of them.
-
-Every constructor takes the same keywords: `pad` (the value of pad slots), `dtype` (the
-element type, needed by packing and byte counts), `packing`, and `where` (how error
-messages name the layout).
+packing is a `Packing(container, bit_order)` in the `Common` parameters of any of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.ir.affine import AffineMap
 
@@ -27,50 +24,67 @@ from heterolayout.layout.tags import TagError, parse_tag
 Shape = Sequence[int | None]
 
 
+@dataclass(frozen=True)
+class Common:
+    """What every notation's constructor takes besides its own values: the value of pad
+    slots, the element type (packing and byte counts need it), the packing, a physical
+    shape given explicitly (a map's `shape = […]`; for other notations it must be the one
+    they define), and how error messages name the layout."""
+
+    pad: int | float = 0
+    dtype: ElementType | None = None
+    packing: Packing | None = None
+    physical_shape: tuple[int | None, ...] | None = None
+    where: str = "layout"
+
+    def create(
+        self,
+        shape: Shape,
+        index_map: AffineMap,
+        physical_shape: Shape | None,
+        *,
+        dim_names: str | None = None,
+        injective: bool | None = None,
+    ) -> Layout:
+        return Layout.create(
+            shape,
+            index_map,
+            physical_shape,
+            pad=self.pad,
+            dtype=self.dtype,
+            packing=self.packing,
+            dim_names=dim_names,
+            where=self.where,
+            injective=injective,
+        )
+
+    def check_physical_shape(self, defined: Shape, by: str) -> None:
+        """An explicit physical shape must be the one the notation defines (`by`: "the
+        blocks define")."""
+        if self.physical_shape is not None and tuple(self.physical_shape) != tuple(defined):
+            raise LayoutError(
+                f"{self.where}: physical shape {format_shape(self.physical_shape)} contradicts "
+                f"the physical shape {format_shape(defined)} that {by}"
+            )
+
+
+DEFAULT = Common()
+
+
 def blocked_layout(
-    terms: Sequence[Term],
-    shape: Shape,
-    *,
-    names: str | None = None,
-    physical_shape: Shape | None = None,
-    pad: int | float = 0,
-    dtype: ElementType | None = None,
-    packing: Packing | None = None,
-    where: str = "layout",
+    terms: Sequence[Term], shape: Shape, common: Common = DEFAULT, names: str | None = None
 ) -> Layout:
     """The digit model (tags and chunked layouts): `terms` list the physical dims outermost
-    first; blocked dims are padded up to their block product. A `physical_shape`, when
-    given, must be the one the blocks define."""
-    check_terms(terms, len(shape), where, names)
-    physical = blocked_physical_shape(terms, shape, where, names)
-    if physical_shape is not None and tuple(physical_shape) != physical:
-        raise LayoutError(
-            f"{where}: shape = {format_shape(physical_shape)} contradicts the physical shape "
-            f"{format_shape(physical)} that the blocks define"
-        )
-    return Layout.create(
-        shape,
-        blocked_map(terms, len(shape)),
-        physical,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        dim_names=names,
-        where=where,
-        injective=True,
+    first; blocked dims are padded up to their block product."""
+    check_terms(terms, len(shape), common.where, names)
+    physical = blocked_physical_shape(terms, shape, common.where, names)
+    common.check_physical_shape(physical, "the blocks define")
+    return common.create(
+        shape, blocked_map(terms, len(shape)), physical, dim_names=names, injective=True
     )
 
 
-def tag_layout(
-    tag: str,
-    shape: Shape,
-    *,
-    physical_shape: Shape | None = None,
-    pad: int | float = 0,
-    dtype: ElementType | None = None,
-    packing: Packing | None = None,
-    where: str = "layout",
-) -> Layout:
+def tag_layout(tag: str, shape: Shape, common: Common = DEFAULT) -> Layout:
     """A format tag (`NCHW->nChw16c`) or a named format (oneDNN `nChw8c`, MegEngine
     `NCHW4`), whose letters name the logical dims."""
     try:
@@ -79,85 +93,32 @@ def tag_layout(
         raise LayoutError(str(error)) from None
     if len(names) != len(shape):
         raise LayoutError(
-            f"{where}: the layout has rank {len(names)} but the shape {format_shape(shape)} has "
-            f"rank {len(shape)}"
+            f"{common.where}: the layout has rank {len(names)} but the shape "
+            f"{format_shape(shape)} has rank {len(shape)}"
         )
-    return blocked_layout(
-        terms,
-        shape,
-        names=names,
-        physical_shape=physical_shape,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        where=where,
-    )
+    return blocked_layout(terms, shape, common, names)
 
 
-def chunked_layout(
-    terms: Sequence[Term],
-    shape: Shape,
-    *,
-    physical_shape: Shape | None = None,
-    pad: int | float = 0,
-    dtype: ElementType | None = None,
-    packing: Packing | None = None,
-    where: str = "layout",
-) -> Layout:
+def chunked_layout(terms: Sequence[Term], shape: Shape, common: Common = DEFAULT) -> Layout:
     """Hexagon HTP `(dim, size)` pairs as terms: the digit model with dims named by number."""
-    return blocked_layout(
-        terms,
-        shape,
-        physical_shape=physical_shape,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        where=where,
-    )
+    return blocked_layout(terms, shape, common)
 
 
-def map_layout(
-    index_map: AffineMap,
-    shape: Shape,
-    *,
-    physical_shape: Shape | None = None,
-    pad: int | float = 0,
-    dtype: ElementType | None = None,
-    packing: Packing | None = None,
-    where: str = "layout",
-) -> Layout:
+def map_layout(index_map: AffineMap, shape: Shape, common: Common = DEFAULT) -> Layout:
     """Any quasi-affine map; the physical extents are the exact max + 1 of each result
-    over the logical box unless a `physical_shape` is given."""
-    return Layout.create(
-        shape, index_map, physical_shape, pad=pad, dtype=dtype, packing=packing, where=where
-    )
+    over the logical box unless `common.physical_shape` gives them."""
+    return common.create(shape, index_map, common.physical_shape)
 
 
 def strided_layout(
-    strides: Sequence[int],
-    offset: int,
-    shape: Shape,
-    *,
-    physical_shape: Shape | None = None,
-    pad: int | float = 0,
-    dtype: ElementType | None = None,
-    packing: Packing | None = None,
-    where: str = "layout",
+    strides: Sequence[int], offset: int, shape: Shape, common: Common = DEFAULT
 ) -> Layout:
     """Element strides and an offset over a 1-D physical buffer just large enough."""
     if len(strides) != len(shape):
         raise LayoutError(
-            f"{where}: {len(strides)} strides but the shape {format_shape(shape)} has rank "
-            f"{len(shape)}"
+            f"{common.where}: {len(strides)} strides but the shape {format_shape(shape)} has "
+            f"rank {len(shape)}"
         )
     if None in shape:
-        raise LayoutError(f"{where}: strided layouts need a static shape ('?' given)")
-    return Layout.create(
-        shape,
-        strided_map(strides, offset),
-        physical_shape,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        where=where,
-    )
+        raise LayoutError(f"{common.where}: strided layouts need a static shape ('?' given)")
+    return common.create(shape, strided_map(strides, offset), common.physical_shape)

@@ -173,31 +173,3 @@ def linear_form(expr: AffineExpr, rank: int) -> tuple[list[int], int] | None:
                     return None
                 return [c * factor.value for c in form[0]], form[1] * factor.value
     return None
-
-
-def bounds(expr: AffineExpr, dim_ranges: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    """Inclusive bounds of `expr` when each dim lies in its range, in exact Python integers
-    (numpy's int64 would overflow silently before a check could see it)."""
-    if isinstance(expr, AffineDimExpr):
-        return dim_ranges[expr.position]
-    if isinstance(expr, AffineConstantExpr):
-        return expr.value, expr.value
-    if isinstance(expr, AffineSymExpr):
-        raise LayoutError(f"symbol s{expr.position} in a layout map: layout maps take no symbols")
-    assert isinstance(expr, AffineBinaryOpExpr)
-    (a, b), (c, d) = bounds(expr.lhs, dim_ranges), bounds(expr.rhs, dim_ranges)
-    kind = expr.kind
-    if kind == AffineBinaryOpKind.Add:
-        return a + c, b + d
-    if kind == AffineBinaryOpKind.Mul:
-        products = (a * c, a * d, b * c, b * d)
-        return min(products), max(products)
-    if c <= 0:
-        raise LayoutError(
-            f"'{format_expr(expr)}': the right side of {_TOKENS[kind]} must be a positive constant"
-        )
-    if kind == AffineBinaryOpKind.FloorDiv:
-        return a // d if a >= 0 else a // c, b // c if b >= 0 else b // d
-    if kind == AffineBinaryOpKind.CeilDiv:
-        return -(-a // d) if a >= 0 else -(-a // c), -(-b // c) if b >= 0 else -(-b // d)
-    return 0, d - 1

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -14,7 +15,6 @@ from heterolayout.layout.blocked import Term, recognize_terms
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
-    bounds,
     evaluate,
     format_expr,
     format_map,
@@ -23,6 +23,10 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.packing import Packing
+from heterolayout.layout.simplify import IndexSimplifier
+
+if TYPE_CHECKING:
+    from heterolayout.layout.algebra import IndexWindow, Inverse, NotRepresentable
 
 Shape = tuple[int | None, ...]
 
@@ -220,15 +224,33 @@ class Layout:
         """(element strides, offset) when `offset(index)` is affine in the index (no div/mod)."""
         if self.is_dynamic:
             return None
-        physical_strides = _c_strides(self.physical_shape)  # type: ignore[arg-type]
-        coefficients, constant = [0] * self.rank, 0
-        for stride, result in zip(physical_strides, self.index_map.results, strict=True):
-            form = linear_form(result, self.rank)
-            if form is None:
-                return None
-            coefficients = [c + stride * f for c, f in zip(coefficients, form[0], strict=True)]
-            constant += stride * form[1]
-        return tuple(coefficients), constant
+        form = linear_form(self.offset_expr, self.rank)
+        return None if form is None else (tuple(form[0]), form[1])
+
+    @cached_property
+    def offset_expr(self) -> AffineExpr:
+        """The linear element offset in memory order, over the logical dims."""
+        return row_major_offset(self.index_map.results, self.static_physical_shape)
+
+    def storage_exprs(self, flat: bool = False) -> list[AffineExpr]:
+        """The index of the storage element (a container when packed) over the logical
+        dims: one per storage dim, or one flat offset into the storage in memory order."""
+        results = list(self.index_map.results)
+        if self.packing is not None:
+            results = results[:-1]
+        if not flat:
+            return results
+        return [row_major_offset(results, self._static("flat storage", self.storage_shape))]
+
+    @property
+    def lane_expr(self) -> AffineExpr | None:
+        """The lane of a packed layout (its innermost physical result), else None."""
+        return self.index_map.results[-1] if self.packing is not None else None
+
+    @property
+    def storage_size(self) -> int:
+        """Storage elements (containers when packed) of the physical buffer."""
+        return math.prod(self._static("storage_size", self.storage_shape))
 
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
@@ -237,13 +259,8 @@ class Layout:
 
     def offset(self, index: Sequence[int]) -> int:
         """Linear element offset in memory order (C order over the physical shape)."""
-        physical = self.physical_index(index)
-        total = 0
-        for value, extent in zip(
-            physical, self._static("offset", self.physical_shape), strict=True
-        ):
-            total = total * extent + value
-        return total
+        self._check_index(index)
+        return int(self.offset_expr.eval(list(index), []))
 
     def logical_index(self, offset: int) -> tuple[int, ...] | None:
         """The logical index stored at `offset`, or None for a pad slot."""
@@ -251,27 +268,57 @@ class Layout:
             raise LayoutError(
                 f"offset {offset} is outside the physical buffer of {self.size} slots"
             )
-        flat = int(self._inverse[offset])
-        if flat < 0:
-            return None
-        return tuple(int(i) for i in np.unravel_index(flat, self.logical_shape))  # type: ignore[arg-type]
+        return self.inverse().at_offset(offset)
 
     def offsets(self) -> np.ndarray:
         """Offsets of every logical index, as an array of the logical shape (int64)."""
         shape = self._static("offsets", self.logical_shape)
-        grids = index_grids(shape)
-        total: np.ndarray | int = 0
-        for result, extent in zip(
-            self.index_map.results, self._static("offsets", self.physical_shape), strict=True
-        ):
-            total = total * extent + evaluate(result, grids)
+        self._static("offsets", self.physical_shape)
+        total = evaluate(self.offset_expr, index_grids(shape))
         return np.broadcast_to(np.asarray(total, dtype=np.int64), shape)
 
+    # ---- the algebra (heterolayout.layout.algebra) -------------------------------------------
+    def compose(self, window: IndexWindow) -> Layout | NotRepresentable:
+        """The layout of the view `window` makes of this layout, or why there is none."""
+        from heterolayout.layout.algebra import compose
+
+        return compose(self, window)
+
+    def inverse(self) -> Inverse:
+        """Physical slot → logical index or pad (an affine map too, for blockings)."""
+        return self._inverse
+
     @cached_property
-    def _inverse(self) -> np.ndarray:
-        table = np.full(self.size, -1, dtype=np.int64)
-        table[self.offsets().ravel()] = np.arange(self.logical_size, dtype=np.int64)
-        return table
+    def _inverse(self) -> Inverse:
+        from heterolayout.layout.algebra import Inverse
+
+        return Inverse(self)
+
+    def contiguous_dim(self) -> int | None:
+        """The logical dim that walks the innermost storage dim with unit stride."""
+        from heterolayout.layout.algebra import contiguous_dim
+
+        return contiguous_dim(self)
+
+    def contiguous_run(self, dim: int, step: int = 1, first: int = 0) -> int:
+        """Elements along `dim` that stay consecutive in the innermost storage dim, from
+        any index whose `dim` coordinate is `first + step·k`."""
+        from heterolayout.layout.algebra import contiguous_run
+
+        return contiguous_run(self, dim, step, first)
+
+    def runs_contiguously(
+        self,
+        start: Sequence[AffineExpr],
+        ranges: Mapping[int, tuple[int, int]],
+        length: int,
+        flat: bool = False,
+    ) -> bool:
+        """Whether `length` elements along the last dim from `start` (expressions over
+        dims with `ranges`) are consecutive in the innermost storage dim (or flat offset)."""
+        from heterolayout.layout.algebra import runs_contiguously
+
+        return runs_contiguously(self, start, ranges, length, flat)
 
     # ---- numpy reference ------------------------------------------------------------------
     def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
@@ -410,12 +457,26 @@ def _fmt(extent: int | None) -> str:
     return "?" if extent is None else str(extent)
 
 
-def _c_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    strides, running = [], 1
+@overload
+def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]: ...
+@overload
+def row_major_strides(shape: Sequence[int | None]) -> tuple[int | None, ...]: ...
+def row_major_strides(shape: Sequence[int | None]) -> tuple[int | None, ...]:
+    """Element strides of a contiguous row-major buffer (None beyond a `?` extent)."""
+    strides: list[int | None] = []
+    running: int | None = 1
     for extent in reversed(shape):
         strides.append(running)
-        running *= extent
+        running = None if running is None or extent is None else running * extent
     return tuple(reversed(strides))
+
+
+def row_major_offset(indices: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr:
+    """The linear offset of an index into a row-major buffer of `shape`."""
+    offset: AffineExpr = AffineExpr.constant(0)
+    for index, stride in zip(indices, row_major_strides(shape), strict=True):
+        offset = offset + (index if stride == 1 else index * stride)
+    return offset
 
 
 def _check_dynamic(shape: Shape, index_map: AffineMap, where: str) -> None:
@@ -436,9 +497,12 @@ INDEX_LIMIT = 2**62
 
 
 def _check_magnitude(shape: Shape, index_map: AffineMap, where: str) -> None:
-    ranges = [(0, 0 if e is None else e - 1) for e in shape]
+    simplifier = IndexSimplifier({d: (0, 0 if e is None else e - 1) for d, e in enumerate(shape)})
     for result in index_map.results:
-        low, high = bounds(result, ranges)
+        bounds = simplifier.range_of(result)
+        if bounds is None:
+            continue  # not a quasi-affine form it can bound: the evaluation says why
+        low, high = bounds
         if max(abs(low), abs(high)) >= INDEX_LIMIT:
             raise LayoutError(
                 f"{where}: result '{format_expr(result)}' reaches {high if abs(high) >= abs(low) else low}, "

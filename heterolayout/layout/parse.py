@@ -20,6 +20,7 @@ import numpy as np
 from heterolayout.layout.blocked import MAX_EXTENT
 from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
 from heterolayout.layout.constructors import (
+    Common,
     chunked_layout,
     map_layout,
     strided_layout,
@@ -95,21 +96,18 @@ def parse_layout(
     explicit = None if physical_shape is None else parse_shape(physical_shape)
     if spec.startswith("#layout.") or _TARGET_SPELLING.match(spec):
         return _from_attribute(spec, logical, element, pad, pack, bit_order, explicit, where)
-    packing = _packing(pack, bit_order, where)
-    common = {"pad": 0 if pad is None else pad, "dtype": element, "packing": packing}
+    common = Common(
+        pad=0 if pad is None else pad,
+        dtype=element,
+        packing=_packing(pack, bit_order, where),
+        physical_shape=explicit,
+        where=where,
+    )
     if spec.startswith("affine_map"):
-        index_map = parse_affine_map(spec)
-        return map_layout(index_map, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+        return map_layout(parse_affine_map(spec), logical, common)
     if spec.startswith("strided"):
         strides, offset = parse_strided(spec)
-        return strided_layout(
-            strides,
-            offset,
-            logical,
-            physical_shape=explicit,
-            where=where,
-            **common,  # type: ignore[arg-type]
-        )
+        return strided_layout(strides, offset, logical, common)
     if is_chunked_spec(spec):
         try:
             rank, terms = parse_chunked(spec)
@@ -119,9 +117,9 @@ def parse_layout(
             raise LayoutError(
                 f"{where}: rank {rank} does not match the shape {format_shape(logical)}"
             )
-        return chunked_layout(terms, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+        return chunked_layout(terms, logical, common)
     _check_tag_spelling(spec)
-    return tag_layout(spec, logical, physical_shape=explicit, where=where, **common)  # type: ignore[arg-type]
+    return tag_layout(spec, logical, common)
 
 
 def _from_attribute(
@@ -147,14 +145,14 @@ def _from_attribute(
     if "bit_order" in written:
         order = attribute.packing.bit_order if attribute.packing is not None else None
         bit_order = _agree("bit_order", bit_order, order, where)
-    return attribute.build(
-        logical,
-        dtype=element,
+    common = Common(
         pad=0 if pad is None else pad,
+        dtype=element,
         packing=_packing(pack, bit_order, where),
         physical_shape=_agree("shape", explicit, attribute.physical_shape, where),
         where=where,
     )
+    return attribute.build(logical, common)
 
 
 def _from_layout(
@@ -174,15 +172,14 @@ def _from_layout(
     packing = _packing(pack, bit_order, where)
     if packing is not None and written is not None and packing != written:
         _contradiction("pack", packing, written, where)
-    return map_layout(
-        layout.index_map,
-        logical,
-        physical_shape=physical,
+    common = Common(
         pad=_agree("pad", pad, layout.pad if layout.pad != 0 else None, where) or 0,
         dtype=element,
         packing=packing or written,
+        physical_shape=physical,
         where=where,
     )
+    return map_layout(layout.index_map, logical, common)
 
 
 T = TypeVar("T")

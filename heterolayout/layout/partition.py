@@ -18,11 +18,10 @@ from typing import Any
 
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from heterolayout.layout.element_types import ElementType
+from heterolayout.layout.constructors import DEFAULT, Common
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import floordiv, mod
 from heterolayout.layout.model import Layout, format_shape
-from heterolayout.layout.packing import Packing
 from heterolayout.layout.parameters import Syntax, format_ints, parameter
 
 KINDS = ("cyclic", "block", "complete")
@@ -193,17 +192,11 @@ def map_symbols(params: PartitionParams, shape: Sequence[int | None]) -> tuple[i
 
 
 def partition_layout(
-    params: PartitionParams,
-    shape: Sequence[int | None],
-    *,
-    dtype: ElementType | None = None,
-    pad: int | float = 0,
-    packing: Packing | None = None,
-    where: str = "#layout.partition",
+    params: PartitionParams, shape: Sequence[int | None], common: Common = DEFAULT
 ) -> Layout:
     """The layout of `#layout.partition` on a memref's shape."""
-    params.check(where)
-    factors = params.factors(shape, where)
+    params.check(common.where)
+    factors = params.factors(shape, common.where)
     banks: list[AffineExpr] = []
     inner: dict[int, tuple[AffineExpr, int]] = {}
     for kind, dim, factor in zip(params.kinds, params.dims, factors, strict=True):
@@ -219,13 +212,5 @@ def partition_layout(
         within, size = inner.get(dim, (AffineExpr.dimension(dim), extent))  # type: ignore[arg-type]
         results.append(within)
         physical.append(size)
-    return Layout.create(
-        shape,
-        AffineMap(len(shape), 0, tuple(results)),
-        physical,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        where=where,
-        injective=True,
-    )
+    common.check_physical_shape(physical, "#layout.partition defines")
+    return common.create(shape, AffineMap(len(shape), 0, tuple(results)), physical, injective=True)

@@ -21,6 +21,7 @@ from typing import Any
 
 from xdsl.ir.affine import AffineExpr, AffineMap
 
+from heterolayout.layout.constructors import DEFAULT, Common
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import times
@@ -350,18 +351,11 @@ def map_symbols(
     return tuple(values)
 
 
-def tpu_layout(
-    params: TpuParams,
-    shape: Sequence[int | None],
-    *,
-    dtype: ElementType | None = None,
-    pad: int | float = 0,
-    packing: Packing | None = None,
-    where: str = "#layout.tpu",
-) -> Layout:
+def tpu_layout(params: TpuParams, shape: Sequence[int | None], common: Common = DEFAULT) -> Layout:
     """The layout of `#layout.tpu` on a memref's shape and element type."""
+    where, dtype = common.where, common.dtype
     params.check(where)
-    params.check_mode(dtype, packing, where)
+    params.check_mode(dtype, common.packing, where)
     sizes = params.view_shape(shape, where)
     strides = params.strides(shape, dtype, where)
     rows = channels_per_lane(params.lanes, params.start, sizes[1])
@@ -383,17 +377,9 @@ def tpu_layout(
     physical = (
         [params.lanes, lane_slots] if part is None else [params.lanes, lane_slots, params.block]
     )
-    layout = Layout.create(
-        shape,
-        AffineMap(len(shape), 0, tuple(results)),
-        physical,
-        pad=pad,
-        dtype=dtype,
-        packing=packing,
-        dim_names=params.dim_names,
-        where=where,
-        injective=True,
-    )
+    common.check_physical_shape(physical, "#layout.tpu defines")
+    index_map = AffineMap(len(shape), 0, tuple(results))
+    layout = common.create(shape, index_map, physical, dim_names=params.dim_names, injective=True)
     if not isinstance(params.stride, str):
         _check_no_overlap(layout, params.stride, where)
     return layout

@@ -13,13 +13,11 @@ Pad slots of blocked layouts (tags, chunked) have a coordinate in the padded log
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
-from heterolayout.layout.blocked import Term, block_product
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout, format_index, format_shape
 
@@ -67,19 +65,6 @@ class Slots:
         return tuple(int(v) for v in self.indices[k])
 
 
-def padded_indices(terms: Sequence[Term], physical: np.ndarray, rank: int) -> np.ndarray:
-    """Physical indices (n × physical rank) → indices in the padded logical box (n × rank):
-    each dim is the sum of its digits times the product of the blocks below them."""
-    result = np.zeros((physical.shape[0], rank), dtype=np.int64)
-    for position, term in enumerate(terms):
-        if term.size is None:
-            weight = block_product(terms, term.dim)
-        else:
-            weight = block_product(terms[position + 1 :], term.dim)
-        result[:, term.dim] += physical[:, position] * weight
-    return result
-
-
 class MemoryWalk:
     """The slots of one (static) layout in memory order, cut into memory rows.
 
@@ -101,30 +86,22 @@ class MemoryWalk:
     def row_count(self) -> int:
         return -(-self.layout.size // self.row_length)
 
-    @cached_property
-    def _inverse(self) -> np.ndarray:
-        """Slot → flat logical index, -1 for pad (for layouts that are not a blocking)."""
-        table = np.full(self.layout.size, -1, dtype=np.int64)
-        table[self.layout.offsets().ravel()] = np.arange(self.layout.logical_size, dtype=np.int64)
-        return table
-
     def slots(self, start: int, stop: int) -> Slots:
         """Slots [start, stop) of the physical buffer."""
         layout = self.layout
         offsets = np.arange(max(start, 0), min(stop, layout.size), dtype=np.int64)
-        logical = np.asarray(layout.logical_shape, dtype=np.int64)
-        terms = layout.blocked_terms
-        if terms is not None:
-            physical = np.stack(np.unravel_index(offsets, layout.physical_shape), axis=-1)  # type: ignore[arg-type]
-            indices = padded_indices(terms, physical.reshape(-1, layout.physical_rank), layout.rank)
+        inverse = layout.inverse()
+        if inverse.index_map is not None:
+            indices = inverse.padded_indices(offsets)
+            logical = np.asarray(layout.logical_shape, dtype=np.int64)
             pad = np.asarray((indices >= logical).any(axis=1))
             return Slots(indices, pad, np.ones_like(pad))
-        flat = self._inverse[offsets]
+        flat = inverse.table[offsets]
         pad = flat < 0
         if layout.rank == 0:
             indices = np.zeros((len(flat), 0), dtype=np.int64)
         else:
-            unravelled = np.unravel_index(np.where(pad, 0, flat), layout.logical_shape)  # type: ignore[arg-type]
+            unravelled = np.unravel_index(np.where(pad, 0, flat), layout.static_logical_shape)
             indices = np.stack(unravelled, axis=-1).astype(np.int64)
         return Slots(indices, pad, ~pad)
 

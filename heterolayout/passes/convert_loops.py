@@ -10,7 +10,6 @@ walked in logical order.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, memref, scf
@@ -18,7 +17,6 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
@@ -130,17 +128,16 @@ def convert(
         nest.build(extents, logical_body)
         return
 
+    inverse = layout.inverse()
+    digits_to_logical = inverse.index_map
+    assert digits_to_logical is not None
+    padded = inverse.pad_dims()
     extents = extents_of(layout, destination.buffer, True, nest, insert)
 
     def blocked_body(ivs: list[SSAValue], add: Insert) -> None:
         leaves = IndexLeaves()
         digits = [leaves.leaf(iv) for iv in ivs]
-        logical = _logical_from_digits(layout, digits)
-        padded = [
-            d
-            for d, extent in enumerate(layout.logical_shape)
-            if extent is not None and extent % block_product(terms, d)
-        ]
+        logical = [r.replace_dims_and_symbols(digits, []) for r in digits_to_logical.results]
         if not padded:
             _move(source, destination, logical, leaves, add)
             return
@@ -181,24 +178,3 @@ def _move(
 ) -> None:
     value = source.load(logical, leaves, add)
     destination.store(value, logical, leaves, add)
-
-
-def _logical_from_digits(layout: Layout, digits: Sequence[AffineExpr]) -> list[AffineExpr]:
-    """Invert the digit model: each logical index is Σ digit · weight."""
-    terms = layout.blocked_terms
-    assert terms is not None
-    logical: list[AffineExpr] = []
-    for dim in range(layout.rank):
-        total: AffineExpr = AffineExpr.constant(0)
-        for position, term in enumerate(terms):
-            if term.dim != dim:
-                continue
-            if term.size is None:
-                weight = block_product(terms, dim)
-            else:
-                weight = math.prod(
-                    t.size for t in terms[position + 1 :] if t.dim == dim and t.size is not None
-                )
-            total = total + digits[position] * weight
-        logical.append(total)
-    return logical

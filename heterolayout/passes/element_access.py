@@ -32,7 +32,6 @@ from heterolayout.passes.index_code import (
     IndexMode,
     IndexScope,
 )
-from heterolayout.passes.physical import lane_expr, physical_exprs
 
 Insert = Callable[[Operation], None]
 
@@ -99,9 +98,9 @@ class ElementAccess:
     ) -> tuple[list[SSAValue], AffineExpr | None]:
         exprs = [
             r.replace_dims_and_symbols(list(logical), [])
-            for r in physical_exprs(self.layout, self.flat)
+            for r in self.layout.storage_exprs(self.flat)
         ]
-        lane = lane_expr(self.layout)
+        lane = self.layout.lane_expr
         composed = None if lane is None else lane.replace_dims_and_symbols(list(logical), [])
         return emitter.emit_all(exprs), composed
 

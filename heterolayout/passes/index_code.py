@@ -33,7 +33,7 @@ from xdsl.ir.affine import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
-from heterolayout.passes.index_simplify import IndexSimplifier, Range, RangesKey, ranges_key
+from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (

@@ -55,8 +55,7 @@ from heterolayout.passes.index_code import (
     IndexValues,
     constant_index,
 )
-from heterolayout.passes.index_simplify import IndexSimplifier
-from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
+from heterolayout.passes.physical import identity_layout, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
 
 ACCESS_OPS = (
@@ -358,7 +357,7 @@ class Lowering:
         leaves.bound_bare_indices(logical, layout.logical_shape)
         flat = op.memref in self.flattened
         if self.mode == "affine" and layout.packing is None:
-            exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
+            exprs = [r.replace_dims_and_symbols(logical, []) for r in layout.storage_exprs(flat)]
             simplifier = leaves.simplifier()
             access_map = AffineMap(
                 len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs)
@@ -453,7 +452,7 @@ class Lowering:
         if is_affine and self.mode == "affine":
             simplifier = leaves.simplifier()
             exprs = [
-                r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)
+                r.replace_dims_and_symbols(list(logical), []) for r in layout.storage_exprs(flat)
             ]
             access_map = AffineMapAttr(
                 AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
@@ -461,9 +460,7 @@ class Lowering:
             if is_load:
                 return affine.VectorLoadOp(base, leaves.values, access_map, vector_type)  # type: ignore[arg-type]
             return affine.VectorStoreOp(stored, base, leaves.values, access_map)  # type: ignore[arg-type]
-        exprs = [
-            r.replace_dims_and_symbols(list(logical), []) for r in physical_exprs(layout, flat)
-        ]
+        exprs = [r.replace_dims_and_symbols(list(logical), []) for r in layout.storage_exprs(flat)]
         indices = IndexEmitter(leaves, insert, self.mode, scope).emit_all(exprs)
         if is_load:
             return vector.LoadOp(base, indices, vector_type)
@@ -483,22 +480,8 @@ class Lowering:
         if length == 1:
             return True
         strided, ranges = leaves.strided()
-        lane = AffineExpr.dimension(max([len(leaves.values) - 1, *ranges]) + 1)
-        ranges[lane.position] = (0, length - 1)
-        simplifier = IndexSimplifier(ranges)
         start = [e.replace_dims_and_symbols(strided, []) for e in logical]
-        shifted = [*start[:-1], start[-1] + lane]
-        results = physical_exprs(layout, flat)
-        for position, result in enumerate(results):
-            base = result.replace_dims_and_symbols(start, [])
-            moved = result.replace_dims_and_symbols(shifted, [])
-            difference = simplifier.simplify(moved + base * -1)
-            expected = lane if position == len(results) - 1 else AffineExpr.constant(0)
-            if difference != expected:
-                return False
-        last_extent = (layout.storage_shape if not flat else (layout.size,))[-1]
-        first = simplifier.range_of(results[-1].replace_dims_and_symbols(start, []))
-        return last_extent is not None and first is not None and first[1] + length <= last_extent
+        return layout.runs_contiguously(start, ranges, length, flat)
 
     def _lower_dim(self, op: memref.DimOp) -> None:
         layout = self._layout_of(op.source)

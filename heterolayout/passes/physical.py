@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.layout.errors import LayoutError
@@ -56,23 +56,3 @@ def physical_type(memref_type: MemRefType, layout: Layout, flatten: bool) -> Mem
         NoneAttr(),
         memref_type.memory_space,
     )
-
-
-def physical_exprs(layout: Layout, flatten: bool) -> list[AffineExpr]:
-    """Physical index expressions over the logical dims (one flat offset when flattened)."""
-    results = list(layout.index_map.results)
-    if layout.packing is not None:
-        results = results[:-1]
-    if not flatten:
-        return results
-    extents = layout.storage_shape
-    offset: AffineExpr = AffineExpr.constant(0)
-    for result, extent in zip(results, extents, strict=True):
-        assert extent is not None
-        offset = offset * extent + result
-    return [offset]
-
-
-def lane_expr(layout: Layout) -> AffineExpr | None:
-    """The lane of a packed layout (its innermost physical result), else None."""
-    return layout.index_map.results[-1] if layout.packing is not None else None
