@@ -1,18 +1,28 @@
-"""heterolayout: apply a data layout to a program without rewriting the program."""
+"""heterolayout: apply a data layout to a program without rewriting the program.
 
-from typing import Any
+The names below load on first use, so that the tools (and xDSL, which imports this package
+through its `xdsl.universe` entry point) start without what they do not need.
+"""
 
-from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from heterolayout.interpreter import check, run
+    from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
 
 __all__ = ["Layout", "LayoutError", "Packing", "check", "element_type", "parse_layout", "run"]
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    """`run` and `check` load the interpreter on first use, so tools that never execute IR
-    (layout-opt, layout-explain) start without it."""
     if name in ("run", "check"):
         from heterolayout import interpreter
 
         return getattr(interpreter, name)
+    if name in __all__:
+        from heterolayout import layout
+
+        return getattr(layout, name)
     raise AttributeError(f"module 'heterolayout' has no attribute {name!r}")

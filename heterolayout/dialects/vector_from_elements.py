@@ -1,8 +1,8 @@
 """`vector.from_elements`, which upstream MLIR has and xDSL 0.74's vector dialect lacks.
 
 Lowered accesses that cannot stay vector accesses assemble their result from scalar loads
-with it. `VECTOR_DIALECT` is xDSL's vector dialect plus this op, so contexts that load it
-parse, print and verify what `layout-lower` emits.
+with it. `heterolayout.dialects.load` teaches a context this op (xDSL's own vector dialect
+is not loaded for it), so that it parses, prints and verifies what `layout-lower` emits.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import VectorType
-from xdsl.dialects.vector import Vector
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -50,10 +49,3 @@ class FromElementsOp(IRDLOperation):
                 f"{self.name}: {len(self.elements)} elements for {self.result.type} "
                 f"({count} needed)"
             )
-
-
-VECTOR_DIALECT = Dialect(
-    "vector",
-    [*Vector.operations, FromElementsOp],
-    [*Vector.attributes],
-)

@@ -7,47 +7,15 @@ import sys
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 
+from heterolayout.dialects.roles import OP_ROLES
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
 
-MEMORY_AND_CONTROL = frozenset(
-    {
-        "memref.alloc",
-        "memref.alloca",
-        "memref.dealloc",
-        "memref.load",
-        "memref.store",
-        "memref.dim",
-        "memref.rank",
-        "memref.copy",
-        "memref.cast",
-        "memref.get_global",
-        "vector.load",
-        "vector.store",
-        "vector.print",
-        "affine.load",
-        "affine.store",
-        "affine.vector_load",
-        "affine.vector_store",
-        "affine.for",
-        "affine.if",
-        "affine.yield",
-        "scf.for",
-        "scf.if",
-        "scf.while",
-        "scf.condition",
-        "scf.yield",
-        "func.call",
-        "func.return",
-        "layout.assign",
-        "layout.convert",
-    }
-)
-
-SUPPORTED_OPS = frozenset(VALUE_OPS) | MEMORY_AND_CONTROL
-"""Every op name either engine runs; anything else is reported before a run starts."""
+SUPPORTED_OPS = frozenset(VALUE_OPS) | frozenset(OP_ROLES)
+"""Every op name either engine runs: the value ops and the memory and control ops of the
+op-role table; anything else is reported before a run starts."""
 
 
 def too_deep(entry: str) -> ExecutionError:

@@ -3,7 +3,6 @@ names and places used in diagnostics."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 from xdsl.context import Context
@@ -19,22 +18,17 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from heterolayout.interpreter.errors import ExecutionError
-
-
-@functools.cache
-def _multiverse() -> Universe:
-    return Universe.get_multiverse()
+from heterolayout.universe import multiverse
 
 
 def make_context() -> Context:
     """Every dialect of the environment, plus the layout dialect (even when heterolayout is
     not installed: no entry point) and vector.from_elements (which xDSL 0.74 lacks)."""
     ctx = Context()
-    for name, factory in _multiverse().all_dialects.items():
+    for name, factory in multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
     from heterolayout.dialects import load
 
@@ -43,7 +37,7 @@ def make_context() -> Context:
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    passes = dict(_multiverse().all_passes)
+    passes = dict(multiverse().all_passes)
     from heterolayout.passes import get_all_passes
 
     for name, factory in get_all_passes().items():

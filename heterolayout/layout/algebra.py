@@ -16,12 +16,12 @@ Every answer is tested point by point over the logical box (tests/test_algebra.p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import digits_inverse
@@ -30,6 +30,8 @@ from heterolayout.layout.expressions import evaluate, format_map, index_grids
 from heterolayout.layout.simplify import IndexSimplifier, Range
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from heterolayout.layout.model import Layout
 
 
@@ -81,10 +83,10 @@ class IndexWindow:
             extents = [source_shape[d] for d in group]
             value = AffineExpr.dimension(view_dim)
             for position, dim in enumerate(group):
-                inner = int(np.prod(extents[position + 1 :], dtype=object))
+                inner = math.prod(extents[position + 1 :])
                 digit = value if inner == 1 else value // inner
                 results[dim] = digit if position == 0 else digit % extents[position]
-            shape.append(int(np.prod(extents, dtype=object)))
+            shape.append(math.prod(extents))
         if sorted(results) != list(range(len(source_shape))):
             raise LayoutError(f"collapse: the groups {list(groups)} do not cover the source dims")
         ordered = tuple(results[d] for d in range(len(source_shape)))
@@ -98,7 +100,7 @@ class IndexWindow:
         for group in groups:
             total: AffineExpr = AffineExpr.constant(0)
             for position, dim in enumerate(group):
-                inner = int(np.prod([result_shape[d] for d in group[position + 1 :]], dtype=object))
+                inner = math.prod(result_shape[d] for d in group[position + 1 :])
                 total = total + AffineExpr.dimension(dim) * inner
             results.append(total)
         return IndexWindow(tuple(result_shape), AffineMap(len(result_shape), 0, tuple(results)))
@@ -114,7 +116,7 @@ class IndexWindow:
             linear = linear + AffineExpr.dimension(dim) * stride
         results = []
         for position in range(len(source_shape)):
-            inner = int(np.prod(source_shape[position + 1 :], dtype=object))
+            inner = math.prod(source_shape[position + 1 :])
             digit = linear if inner == 1 else linear // inner
             results.append(digit if position == 0 else digit % source_shape[position])
         return IndexWindow(tuple(sizes), AffineMap(len(sizes), 0, tuple(results)))
@@ -139,6 +141,8 @@ class NotRepresentable:
 def compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
     """The layout of the view `window` makes of `layout`: the same physical buffer (shape,
     pad, element type, packing), indexed through the window first."""
+    import numpy as np
+
     from heterolayout.layout.model import Layout, format_index, format_shape
 
     if len(window.index_map.results) != layout.rank:
@@ -199,12 +203,16 @@ class Inverse:
     @cached_property
     def table(self) -> np.ndarray:
         """Slot offset → flat logical index, -1 for pad."""
+        import numpy as np
+
         layout = self.layout
         table = np.full(layout.size, -1, dtype=np.int64)
         table[layout.offsets().ravel()] = np.arange(layout.logical_size, dtype=np.int64)
         return table
 
     def __call__(self, physical: Sequence[int]) -> tuple[int, ...] | None:
+        import numpy as np
+
         layout = self.layout
         shape = layout.static_physical_shape
         if len(physical) != len(shape) or any(
@@ -216,6 +224,8 @@ class Inverse:
 
     def at_offset(self, offset: int) -> tuple[int, ...] | None:
         """The logical index stored at a memory-order offset, or None for a pad slot."""
+        import numpy as np
+
         flat = int(self.table[offset])
         if flat < 0:
             return None
@@ -224,6 +234,8 @@ class Inverse:
     def padded_indices(self, offsets: np.ndarray) -> np.ndarray:
         """Slots (memory-order offsets) → their index in the padded logical box (one row
         each), through `index_map`; only for blockings."""
+        import numpy as np
+
         assert self.index_map is not None
         layout = self.layout
         physical = np.unravel_index(offsets, layout.static_physical_shape)

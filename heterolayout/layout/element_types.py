@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from heterolayout.layout.errors import LayoutError
 
-_FLOATS = {"f16": np.float16, "bf16": np.float32, "f32": np.float32, "f64": np.float64}
+_FLOATS = {"f16": "float16", "bf16": "float32", "f32": "float32", "f64": "float64"}
+"""Float types and the numpy dtypes that stand in for them (bf16 is held in f32)."""
 _INT_NAME = re.compile(r"^(s|u)?i(\d+)$")
 
 
@@ -42,6 +45,8 @@ class ElementType:
 
     @property
     def numpy_dtype(self) -> np.dtype:
+        import numpy as np
+
         if self.kind == "float":
             return np.dtype(_FLOATS[self.name])
         if self.kind == "index":
@@ -67,7 +72,7 @@ class ElementType:
     def check_pad(self, pad: int | float, where: str) -> int | float:
         """Return `pad` as this type's Python value, or raise if it does not fit."""
         if self.is_float:
-            if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
+            if isinstance(pad, bool) or not isinstance(pad, numbers.Real):
                 raise LayoutError(
                     f"{where}: pad {pad!r} is not a number for element type {self.name}"
                 )
@@ -76,14 +81,16 @@ class ElementType:
                     f"{where}: pad {pad} is not finite (MLIR's attribute text has no literal for it)"
                 )
             return float(pad) + 0.0  # -0.0 is the default pad 0 too
-        if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
+        if isinstance(pad, bool) or not isinstance(pad, numbers.Real):
             raise LayoutError(f"{where}: pad {pad!r} is not a number")
         if isinstance(pad, float) and not pad.is_integer():
             raise LayoutError(
                 f"{where}: pad {pad!r} is not an integer, but the element type is {self.name}"
             )
         value = int(pad)
-        low, high = self.pad_range()  # type: ignore[misc]
+        pad_range = self.pad_range()
+        assert pad_range is not None
+        low, high = pad_range
         if not low <= value < high:
             raise LayoutError(
                 f"{where}: pad {value} does not fit element type {self.name} "
@@ -108,6 +115,8 @@ def element_type(spec: str | ElementType | np.dtype | type) -> ElementType:
     if isinstance(spec, ElementType):
         return spec
     if not isinstance(spec, str):
+        import numpy as np
+
         return _from_numpy(np.dtype(spec))
     name = spec.strip()
     if name in _FLOATS:
@@ -127,7 +136,7 @@ def element_type(spec: str | ElementType | np.dtype | type) -> ElementType:
 
 
 def _from_numpy(dtype: np.dtype) -> ElementType:
-    if dtype == np.bool_:
+    if dtype.kind == "b":
         return element_type("i1")
     if dtype.kind == "f" and dtype.itemsize in (2, 4, 8):
         return element_type(f"f{dtype.itemsize * 8}")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -16,6 +16,9 @@ from xdsl.ir.affine import (
 )
 
 from heterolayout.layout.errors import LayoutError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _TOKENS = {
     AffineBinaryOpKind.Add: "+",
@@ -77,6 +80,8 @@ def format_map(index_map: AffineMap) -> str:
 
 def evaluate(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray | int:
     """Evaluate with numpy broadcasting; floordiv and mod follow floor semantics like MLIR."""
+    import numpy as np
+
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
     if isinstance(expr, AffineConstantExpr):
@@ -103,6 +108,8 @@ def evaluate(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray |
 
 def index_grids(shape: Sequence[int]) -> list[np.ndarray]:
     """One broadcastable `arange` per dimension: the logical box without materialising it."""
+    import numpy as np
+
     rank = len(shape)
     return [
         np.arange(extent, dtype=np.int64).reshape([extent if i == d else 1 for i in range(rank)])

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, overload
 
-import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import Term, recognize_terms
@@ -26,6 +25,8 @@ from heterolayout.layout.packing import Packing
 from heterolayout.layout.simplify import IndexSimplifier
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from heterolayout.layout.algebra import IndexWindow, Inverse, NotRepresentable
 
 Shape = tuple[int | None, ...]
@@ -78,9 +79,8 @@ class Layout:
         check_map_form(index_map, f"{where}: ")
         _check_dynamic(shape, index_map, where)
         _check_magnitude(shape, index_map, where)
-        exact = _exact_extents(shape, index_map, where)
         if physical_shape is None:
-            physical = exact
+            physical = _exact_extents(shape, index_map, where)
         else:
             physical = tuple(None if e is None else int(e) for e in physical_shape)
             if len(physical) != len(index_map.results):
@@ -88,6 +88,7 @@ class Layout:
                     f"{where}: physical shape {format_shape(physical)} has rank {len(physical)} "
                     f"but the map has {len(index_map.results)} results"
                 )
+            exact = _needed_extents(shape, index_map, physical, where)
             for position, (given, needed) in enumerate(zip(physical, exact, strict=True)):
                 if (given is None) != (needed is None) or (
                     given is not None and needed is not None and given < needed
@@ -135,6 +136,8 @@ class Layout:
             return False
         if self._key()[3:] != other._key()[3:]:
             return False
+        import numpy as np
+
         return bool(np.array_equal(self.offsets(), other.offsets()))
 
     def __repr__(self) -> str:
@@ -272,6 +275,8 @@ class Layout:
 
     def offsets(self) -> np.ndarray:
         """Offsets of every logical index, as an array of the logical shape (int64)."""
+        import numpy as np
+
         shape = self._static("offsets", self.logical_shape)
         self._static("offsets", self.physical_shape)
         total = evaluate(self.offset_expr, index_grids(shape))
@@ -406,6 +411,8 @@ class Layout:
     def first_clash(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """Two logical indices the map sends to one physical slot (the first in logical
         order), or None when the map is injective on the logical box."""
+        import numpy as np
+
         offsets = self.offsets().ravel()
         order = np.argsort(offsets, kind="stable")
         ordered = offsets[order]
@@ -510,8 +517,31 @@ def _check_magnitude(shape: Shape, index_map: AffineMap, where: str) -> None:
             )
 
 
+def _needed_extents(
+    shape: Shape, index_map: AffineMap, given: Shape, where: str
+) -> tuple[int | None, ...]:
+    """The extents the results need, where `given` extents may be enough: when the
+    simplifier's bounds prove every result lies in [0, given) they are returned as they are,
+    without evaluating the map over the box; otherwise the exact extents."""
+    dynamic = {d for d, e in enumerate(shape) if e is None}
+    simplifier = IndexSimplifier({d: (0, e - 1) for d, e in enumerate(shape) if e is not None})
+    for result, extent in zip(index_map.results, given, strict=True):
+        if result.used_dims() & dynamic:
+            if extent is not None:
+                break
+            continue
+        bounds = simplifier.range_of(result)
+        if extent is None or bounds is None or bounds[0] < 0 or bounds[1] >= extent:
+            break
+    else:
+        return tuple(given)
+    return _exact_extents(shape, index_map, where)
+
+
 def _exact_extents(shape: Shape, index_map: AffineMap, where: str) -> tuple[int | None, ...]:
     """max + 1 of every result over the logical box; a negative minimum is an error."""
+    import numpy as np
+
     dynamic = {d for d, e in enumerate(shape) if e is None}
     grids = index_grids([1 if e is None else e for e in shape])
     extents: list[int | None] = []

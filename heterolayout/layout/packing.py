@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from heterolayout.layout.element_types import ElementType, element_type
 from heterolayout.layout.errors import LayoutError
@@ -57,6 +58,8 @@ class Packing:
     @property
     def storage_dtype(self) -> np.dtype:
         """numpy dtype of one integer container: the narrowest unsigned type holding K bits."""
+        import numpy as np
+
         bits = self.container_bits
         if bits > 64:
             raise LayoutError(
@@ -97,6 +100,8 @@ class Packing:
 
     def to_words(self, lanes_last: np.ndarray, dtype: ElementType) -> np.ndarray:
         """Combine the trailing lane axis into integer containers (bit-exact, unused bits 0)."""
+        import numpy as np
+
         lanes = lanes_last.shape[-1]
         bits, total = dtype.bits, self.container_bits
         mask = np.uint64((1 << bits) - 1)
@@ -108,6 +113,8 @@ class Packing:
 
     def from_words(self, words: np.ndarray, lanes: int, dtype: ElementType) -> np.ndarray:
         """Split integer containers into a trailing lane axis of `dtype` values."""
+        import numpy as np
+
         bits, total = dtype.bits, self.container_bits
         mask = np.uint64((1 << bits) - 1)
         raw = words.astype(np.uint64)

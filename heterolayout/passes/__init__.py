@@ -21,6 +21,18 @@ def get_layout_lower() -> type[ModulePass]:
     return LayoutLowerPass
 
 
+def get_layout_fold_converts() -> type[ModulePass]:
+    from heterolayout.passes.convert_folding import LayoutFoldConvertsPass
+
+    return LayoutFoldConvertsPass
+
+
+def get_layout_cleanup() -> type[ModulePass]:
+    from heterolayout.passes.cleanup import LayoutCleanupPass
+
+    return LayoutCleanupPass
+
+
 def get_layout_simplify_index() -> type[ModulePass]:
     from heterolayout.passes.simplify_index import SimplifyIndexPass
 
@@ -37,7 +49,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name → factory returning the pass class (xDSL's registry convention)."""
     return {
         "layout-apply": get_layout_apply,
+        "layout-fold-converts": get_layout_fold_converts,
         "layout-lower": get_layout_lower,
+        "layout-cleanup": get_layout_cleanup,
         "layout-simplify-index": get_layout_simplify_index,
         "layout-verify": get_layout_verify,
     }

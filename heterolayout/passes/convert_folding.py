@@ -4,9 +4,13 @@ the first goes too when B is a local allocation with no other use, taking it alo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
@@ -53,3 +57,13 @@ def _next_touching(op: Operation, values: set[SSAValue]) -> Operation | None:
             return current
         current = current.next_op
     return None
+
+
+@dataclass(frozen=True)
+class LayoutFoldConvertsPass(ModulePass):
+    """Fold conversions that undo each other (`layout-lower` runs this first)."""
+
+    name = "layout-fold-converts"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fold_round_trip_converts(op)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.model import Layout
@@ -83,15 +83,25 @@ def _bare_position(layout: Layout, dim: int) -> int:
     return layout.index_map.results.index(AffineExpr.dimension(dim))
 
 
-def fill(physical: SSAValue, layout: Layout, insert: Insert) -> None:
-    """Store the all-pad slot value into every slot of a physical buffer, in memory order."""
+def fill(
+    physical: SSAValue,
+    layout: Layout,
+    insert: Insert,
+    *,
+    storage: Attribute | None = None,
+    shape: Sequence[int | None] | None = None,
+) -> None:
+    """Store the all-pad slot value into every slot of a physical buffer, in memory order.
+    `storage` (the element type) and `shape` default to the buffer's type; give them while
+    the buffer still has its logical type (`layout-lower` rewrites uses before types)."""
     nest = LoopNest(insert)
-    constant = pad_constant(layout, physical.type.element_type)  # type: ignore[attr-defined]
+    element = physical.type.element_type if storage is None else storage  # type: ignore[attr-defined]
+    constant = pad_constant(layout, element)
     insert(constant)
-    shape = physical.type.get_shape()  # type: ignore[attr-defined]
+    extents_shape = physical.type.get_shape() if shape is None else shape  # type: ignore[attr-defined]
     extents = [
-        nest.index(e) if e >= 0 else _dynamic_extent(physical, p, nest, insert)
-        for p, e in enumerate(shape)
+        nest.index(e) if e is not None and e >= 0 else _dynamic_extent(physical, p, nest, insert)
+        for p, e in enumerate(extents_shape)
     ]
 
     def body(ivs: list[SSAValue], add: Insert) -> None:
@@ -117,7 +127,8 @@ def convert(
     terms = layout.blocked_terms
     if terms is None:
         if layout.has_pad_slots:
-            fill(destination.buffer, layout, insert)
+            shape = (layout.storage_size,) if destination.flat else layout.storage_shape
+            fill(destination.buffer, layout, insert, storage=destination.storage, shape=shape)
         extents = extents_of(layout, destination.buffer, False, nest, insert)
 
         def logical_body(ivs: list[SSAValue], add: Insert) -> None:

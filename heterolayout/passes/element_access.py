@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-import numpy as np
-from xdsl.dialects import arith, memref, vector
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -32,6 +31,7 @@ from heterolayout.passes.index_code import (
     IndexMode,
     IndexScope,
 )
+from heterolayout.passes.physical import storage_element
 
 Insert = Callable[[Operation], None]
 
@@ -68,12 +68,21 @@ def pad_constant(layout: Layout, storage_element: Attribute) -> arith.ConstantOp
         assert isinstance(storage_element, VectorType)
         values = [layout.pad] * lanes
         return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(storage_element, values))
+    import numpy as np
+
     word = int(packing.to_words(np.full((1, lanes), layout.pad), layout.dtype)[0])
     return integer_constant(word, packing.container_bits)
 
 
 class ElementAccess:
-    """One layout-typed buffer, lowered: emits loads and stores of logical elements."""
+    """One layout-typed buffer, lowered: emits loads and stores of logical elements.
+
+    This is where a logical index becomes physical index code, for every access the
+    lowering emits (loads, stores, the lanes of split vector accesses, conversion loops):
+    `_address` composes the layout's storage map with the logical index and `IndexEmitter`
+    turns the result into index ops. A check of the emitted address (translation
+    validation) belongs here, next to `_address`.
+    """
 
     def __init__(
         self,
@@ -89,6 +98,9 @@ class ElementAccess:
         self.flat = flat
         self.mode = mode
         self.element = element
+        """The logical element type."""
+        self.storage = storage_element(layout, element)
+        """The element type of the physical buffer: the container when packed."""
         self.scope = scope
         self._containers: dict[tuple[SSAValue, ...], SSAValue] = {}
         """Containers loaded since the last store (the lanes of one split vector load share them)."""
@@ -119,6 +131,8 @@ class ElementAccess:
         packing = self.layout.packing
         assert packing is not None
         if packing.is_vector:
+            from xdsl.dialects import vector
+
             extract = vector.ExtractOp(container, [self._position(lane, emitter)], self.element)
             insert(extract)
             return extract.result
@@ -146,6 +160,8 @@ class ElementAccess:
         container = self._load(indices)
         insert(container)
         if packing.is_vector:
+            from xdsl.dialects import vector
+
             updated: Operation = vector.InsertOp(
                 value, container.res, [self._position(lane, emitter)]
             )
@@ -173,8 +189,7 @@ class ElementAccess:
     def _load(self, indices: Sequence[SSAValue]) -> memref.LoadOp:
         """`memref.load`, built without the generic constructor's argument checking (a large
         part of the cost of lowering many accesses); the op is the same."""
-        storage = self.buffer.type.element_type  # type: ignore[attr-defined]
-        return memref.LoadOp.create(operands=[self.buffer, *indices], result_types=[storage])
+        return memref.LoadOp.create(operands=[self.buffer, *indices], result_types=[self.storage])
 
     def _store(self, value: SSAValue, indices: Sequence[SSAValue]) -> memref.StoreOp:
         return memref.StoreOp.create(operands=[value, self.buffer, *indices])

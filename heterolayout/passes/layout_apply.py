@@ -13,23 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf, vector
+from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import PassFailedException
 
+from heterolayout.diagnostics import fail
 from heterolayout.dialects.conversion import with_layout
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
-
-WRITERS = (memref.StoreOp, affine.StoreOp, vector.StoreOp, affine.VectorStoreOp)
-
-
-def fail(op: Operation, message: str) -> None:
-    op.emit_error(message, PassFailedException(message))
 
 
 def is_public(function: func.FuncOp) -> bool:
@@ -328,51 +323,36 @@ def _allocate_like(value: SSAValue, memref_type: Attribute, before: Operation) -
     return allocation
 
 
-BUFFER_ACCESSES = (
-    memref.LoadOp,
-    memref.StoreOp,
-    affine.LoadOp,
-    affine.StoreOp,
-    vector.LoadOp,
-    vector.StoreOp,
-    affine.VectorLoadOp,
-    affine.VectorStoreOp,
-    memref.DimOp,
-    memref.CopyOp,
-    ConvertOp,
-    AssignOp,
-)
-
-
 def _dies_at_return(value: SSAValue) -> bool:
     """A buffer this function allocated and only accesses: once its converted copy is what
     the function returns, nothing can reach it any more, and it is freed there."""
     if not isinstance(value.owner, memref.AllocOp):
         return False
     for use in value.uses:
-        user = use.operation
-        if not isinstance(user, BUFFER_ACCESSES):
-            return False
-        if isinstance(user, memref.StoreOp) and use.index == 0:
+        roles = roles_of(use.operation)
+        if roles is None or not roles.touches(use.index) or roles.forwards or roles.frees:
             return False
     return True
 
 
 def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
-    """Conservatively: stored to, copied or converted into, passed on, or carried."""
+    """Conservatively: stored to, copied or converted into, or flowing on (into a call, a
+    loop, a return; through a cast, whose result is followed)."""
     seen = seen or set()
     if value in seen:
         return False
     seen.add(value)
     for use in value.uses:
         user = use.operation
-        if isinstance(user, WRITERS) and use.index == 1:
+        roles = roles_of(user)
+        if roles is None:
+            continue
+        if use.index in roles.writes:
             return True
-        if isinstance(user, (memref.CopyOp, ConvertOp)) and use.index == 1:
-            return True
-        if isinstance(user, memref.CastOp) and _may_write(user.dest, seen):
-            return True
-        if isinstance(user, (func.CallOp, scf.ForOp, affine.ForOp, scf.YieldOp, func.ReturnOp)):
+        if isinstance(user, memref.CastOp):
+            if _may_write(user.dest, seen):
+                return True
+        elif roles.forwards:
             return True
     return False
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, vector
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -24,6 +24,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce, would_be_trivially_dead
 
+from heterolayout.dialects.roles import roles_of
 from heterolayout.passes.index_code import (
     DIVISIONS,
     IndexEmitter,
@@ -32,17 +33,18 @@ from heterolayout.passes.index_code import (
     cost,
 )
 
-ACCESSES = (memref.LoadOp, memref.StoreOp, vector.LoadOp, vector.StoreOp)
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, *DIVISIONS)
 
 
 class SimplifyAccessIndices(RewritePattern):
-    """Replace an access's index operands by their simplest equivalent form."""
+    """Replace the index operands of an access (an op the op-role table gives `values`
+    indices) by their simplest equivalent form."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, ACCESSES):
+        roles = roles_of(op)
+        if roles is None or roles.indices != "values":
             return
-        indices = list(op.indices)
+        indices = list(op.operands[roles.index_start :])
         leaves = IndexLeaves()
         exprs = [leaves.recover(i) for i in indices]
         emitter = IndexEmitter(leaves, rewriter.insert_op)
@@ -52,15 +54,10 @@ class SimplifyAccessIndices(RewritePattern):
             if cost(better) < cost(expr):
                 new = emitter.emit(better)
                 if new is not value:
-                    op.operands[_index_operand(op, position)] = new
+                    op.operands[roles.index_start + position] = new
                     changed = True
         if changed:
             rewriter.notify_op_modified(op)
-
-
-def _index_operand(op: Operation, position: int) -> int:
-    """Operand number of the `position`-th index of an access."""
-    return len(op.operands) - len(op.indices) + position  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from heterolayout import __version__
 from heterolayout.dialects import load_from_elements
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.passes import get_all_passes
-from heterolayout.universe import get_layout_dialect
+from heterolayout.universe import get_layout_dialect, multiverse
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -52,16 +52,22 @@ class LayoutOptMain(xDSLOptMain):
         super().__init__(description="heterolayout modular optimizer driver", args=args)
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
+        for name, factory in multiverse().all_dialects.items():
+            self.ctx.register_dialect(name, factory)
         # Without `pip install` there is no entry point, so the multiverse lacks us.
         if "layout" not in self.ctx.registered_dialect_names:
             self.ctx.register_dialect("layout", get_layout_dialect)
         load_from_elements(self.ctx)
 
     def register_all_passes(self) -> None:
-        super().register_all_passes()
+        for name, factory in multiverse().all_passes.items():
+            self.register_pass(name, factory)
         for name, factory in get_all_passes().items():
             self.available_passes.setdefault(name, factory)
+
+    def register_all_targets(self) -> None:
+        for name, factory in multiverse().all_targets.items():
+            self.available_targets.setdefault(name, factory)
 
     def setup_pipeline(self) -> None:
         """Run the layout verification walk wherever xDSL verifies: after parsing (before

@@ -32,3 +32,12 @@ func.func @dim_dynamic(%m: memref<?x17x5x?xf32, #layout.tag<"NCHW->nhwc">>) -> (
   %w = memref.dim %m, %c3 : memref<?x17x5x?xf32, #layout.tag<"NCHW->nhwc">>
   func.return %n, %w : index, index
 }
+
+// memref.rank of a layout-typed memref is its logical rank, not the physical one (5).
+// CHECK-LABEL: func.func @rank_blocked(%m: memref<2x3x5x4x8xf32>) -> index {
+// CHECK-NEXT:    %[[R:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    func.return %[[R]] : index
+func.func @rank_blocked(%m: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) -> index {
+  %r = "memref.rank"(%m) : (memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) -> index
+  func.return %r : index
+}

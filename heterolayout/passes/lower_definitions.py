@@ -1,0 +1,169 @@
+"""The second step of `layout-lower`: every layout-typed memref becomes its physical buffer
+where it is defined, after the first step (`lower_accesses`) has rewritten its uses.
+
+Allocations get the physical shape and their pad slots filled; a global's initializer is
+repacked at compile time; function signatures, call results, loop-carried values, casts and
+block arguments take the physical type. Each pattern reads the layout from the type it
+replaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    MemRefType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from heterolayout.layout.element_types import element_type
+from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_loops import Insert, fill
+from heterolayout.passes.lower_accesses import mark_for_cleanup, memref_layout
+from heterolayout.passes.physical import physical_type
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def physical(memref_type: Attribute, flatten: bool) -> Attribute:
+    """The type a value of `memref_type` has once lowered (itself unless layout-typed)."""
+    if not isinstance(memref_type, MemRefType):
+        return memref_type
+    layout = memref_layout_of_type(memref_type)
+    return memref_type if layout is None else physical_type(memref_type, layout, flatten)
+
+
+def memref_layout_of_type(memref_type: MemRefType) -> Layout | None:
+    from heterolayout.dialects.conversion import layout_of
+
+    return layout_of(memref_type)
+
+
+def retype(value: SSAValue, flatten: bool) -> None:
+    new_type = physical(value.type, flatten)
+    if new_type != value.type:
+        Rewriter.replace_value_with_new_type(value, new_type)
+
+
+@dataclass
+class LowerAllocation(RewritePattern):
+    """`memref.alloc/alloca` of the physical shape (its `?` sizes in physical order), then
+    the pad value in every slot when there are pad slots or packed containers."""
+
+    flatten: bool
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.AllocOp | memref.AllocaOp, rewriter: PatternRewriter
+    ) -> None:
+        layout = memref_layout(op.memref)
+        if layout is None:
+            return
+        dynamic = list(op.dynamic_sizes)
+        logical_dynamic = [d for d, e in enumerate(layout.logical_shape) if e is None]
+        ordered = [
+            dynamic[logical_dynamic.index(next(iter(result.used_dims())))]
+            for result, extent in zip(layout.index_map.results, layout.physical_shape, strict=True)
+            if extent is None
+        ]
+        new = type(op).build(
+            operands=[ordered, list(op.symbol_operands)],
+            result_types=[physical(op.memref.type, self.flatten)],
+            properties={"alignment": op.alignment} if op.alignment is not None else {},
+        )
+        rewriter.replace(op, new)
+        if layout.has_pad_slots or layout.packing is not None:
+            fill(new.memref, layout, _inserter_after(new))
+            mark_for_cleanup(new)
+
+
+def _inserter_after(op: Operation) -> Insert:
+    anchor = [op]
+
+    def insert(new: Operation) -> None:
+        Rewriter.insert_op(new, InsertPoint.after(anchor[0]))
+        anchor[0] = new
+
+    return insert
+
+
+@dataclass
+class LowerGlobal(RewritePattern):
+    """A global's type is physical and its initializer repacked (an uninitialised one
+    still gets defined pad slots and unused bits)."""
+
+    flatten: bool
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
+        layout = memref_layout_of_type(op.type)
+        if layout is None:
+            return
+        physical_memref = physical(op.type, self.flatten)
+        assert isinstance(physical_memref, MemRefType)
+        import numpy as np
+
+        initial: Attribute = op.initial_value
+        if isinstance(initial, DenseIntOrFPElementsAttr):
+            logical = _dense_array(initial, layout)
+        elif layout.has_pad_slots or layout.packing is not None:
+            logical = np.full(layout.static_logical_shape, layout.pad)
+        else:
+            logical = None
+        if logical is not None:
+            words = layout.pack(logical).ravel().tolist()
+            if layout.packing is not None:
+                container = element_type(f"i{layout.packing.container_bits}")
+                words = [container.wrap(w) for w in words]
+            tensor = TensorType(physical_memref.element_type, physical_memref.get_shape())
+            initial = DenseIntOrFPElementsAttr.from_list(tensor, words)
+        op.properties["type"] = physical_memref
+        op.properties["initial_value"] = initial
+        rewriter.notify_op_modified(op)
+
+
+def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    import numpy as np
+
+    values = np.array(initial.get_values())
+    shape = layout.static_logical_shape
+    if values.size == 1 and int(np.prod(shape)) != 1:  # splat
+        return np.full(shape, values.ravel()[0])
+    return values.reshape(shape)
+
+
+@dataclass
+class LowerSignature(RewritePattern):
+    """A function's type, its block arguments and every result take the physical types."""
+
+    flatten: bool
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, func.FuncOp):
+            inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
+            lowered = FunctionType.from_lists(
+                [physical(t, self.flatten) for t in inputs],
+                [physical(t, self.flatten) for t in outputs],
+            )
+            if lowered != op.function_type:
+                op.function_type = lowered
+                rewriter.notify_op_modified(op)
+        if not isinstance(op, memref.AllocOp | memref.AllocaOp):
+            for result in op.results:
+                retype(result, self.flatten)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    retype(arg, self.flatten)
+
+
+def definition_patterns(flatten: bool) -> list[RewritePattern]:
+    return [LowerAllocation(flatten), LowerGlobal(flatten), LowerSignature(flatten)]

@@ -1,0 +1,40 @@
+"""Smoke run of benchmarks/startup.py: it runs every command once and prints its table in the
+documented form. No time is asserted; the ratios only have to be positive numbers."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mlir_tools import find_mlir_tool, require
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+NUMBER = r"\d+\.\d+"
+
+
+def test_startup_benchmark_prints_its_table_and_ratios() -> None:
+    require(find_mlir_tool("mlir-opt"), "mlir-opt")
+    run = subprocess.run(
+        [sys.executable, str(REPOSITORY / "benchmarks" / "startup.py"), "--repeat", "1"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("# start-up: examples/conv2d_nchw16c.mlir, 1 runs each")
+    assert lines[2] == "| command | wall s (median) | CPU s (median) |"
+    rows = {line.split("|")[1].strip(): line for line in lines[4:]}
+    for command in (
+        "layout-opt -p layout-lower",
+        "mlir-opt-22 --normalize-memrefs",
+        "xDSL floor (parse, verify, print)",
+    ):
+        assert re.fullmatch(rf"\| {re.escape(command)} \| {NUMBER} \| {NUMBER} \|", rows[command])
+    for ratio in ("ratio layout-opt -p layout-lower / mlir-opt", "ratio xDSL floor / mlir-opt"):
+        cells = [c.strip() for c in rows[ratio].strip("|").split("|")]
+        assert [float(c) > 0 for c in cells[1:]] == [True, True]
