@@ -17,11 +17,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.errors import ExecutionError
 
 
@@ -32,7 +32,7 @@ def _multiverse() -> Universe:
 
 def make_context() -> Context:
     """Every dialect of the environment, plus the layout dialect (even when heterolayout is
-    not installed: no entry point) and vector.from_elements (which xDSL 0.74 lacks)."""
+    not installed: no entry point), with the upstream syntax xDSL 0.74 lacks."""
     ctx = Context()
     for name, factory in _multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
@@ -51,8 +51,8 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class _LocatingParser(Parser):
-    """xDSL's parser, recording where each op starts.
+class _LocatingParser(UpstreamParser):
+    """The parser of upstream syntax, recording where each op starts.
 
     Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
     `loc(unknown)`, so a run-time error could not say where the failing op is.

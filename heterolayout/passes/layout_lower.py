@@ -38,6 +38,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.views import value_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
@@ -146,7 +147,7 @@ class Lowering:
                         "the physical type, or define it in this module",
                     )
             for value in (*op.operands, *op.results):
-                layout = _layout(value.type)
+                layout = value_layout(value)
                 if layout is None:
                     continue
                 self._check_supported(op, value, layout)
@@ -207,7 +208,7 @@ class Lowering:
         return physical_type(memref_type, layout, self.flatten)
 
     def _retype_value(self, value: SSAValue) -> SSAValue:
-        layout = _layout(value.type)
+        layout = value_layout(value)
         if layout is None:
             return value
         element = value.type.element_type  # type: ignore[attr-defined]
