@@ -38,10 +38,10 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.dialects.views import value_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout

@@ -11,7 +11,7 @@ module attributes {my.flag} {
     %cast = builtin.unrealized_conversion_cast %b : i32 to index
     return %r : f32
   }
-  func.func @types(%a: memref<?x4xf32, 3>, %b: memref<*xf32>, %c: vector<[4]xf32>, %d: tensor<4x?xi8>, %e: complex<f32>, %f: memref<4xvector<2xf32>>, %g: memref<4xf32, strided<[2], offset: 1>>, %h: bf16, %i: f8E4M3FN, %j: i0, %k: memref<4x8xf32, affine_map<(d0, d1) -> (d1, d0)>>, %l: memref<0xf32>, %m: memref<f32>, %n: none, %o: index, %p: ui8, %q: si16) {
+  func.func @types(%a: memref<?x4xf32, 3>, %b: memref<*xf32>, %c: vector<[4]xf32>, %d: tensor<4x?xi8>, %e: complex<f32>, %f: memref<4xvector<2xf32>>, %g: memref<4xf32, strided<[?], offset: ?>>, %h: bf16, %i: f8E4M3FN, %j: i0, %k: memref<4x8xf32, affine_map<(d0, d1)[s0] -> (d1 + s0, d0)>>, %l: memref<0xf32>, %m: memref<f32>, %n: none, %o: index, %p: ui8, %q: si16) {
     return
   }
 }

@@ -14,13 +14,13 @@ from contextlib import nullcontext
 
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import (
+    I32,
     AffineMapAttr,
     AffineSetAttr,
     ArrayAttr,
     BoolAttr,
     DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
-    I32,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -155,9 +155,7 @@ def print_ssa_expr(
 def print_ssa_map(printer: Printer, affine_map: AffineMap, operands: Sequence[SSAValue]) -> None:
     dims, symbols = operands[: affine_map.num_dims], operands[affine_map.num_dims :]
     with printer.in_square_brackets():
-        printer.print_list(
-            affine_map.results, lambda r: print_ssa_expr(printer, r, dims, symbols)
-        )
+        printer.print_list(affine_map.results, lambda r: print_ssa_expr(printer, r, dims, symbols))
 
 
 def _parse_access(parser: Parser) -> tuple[SSAValue, AffineMapAttr, list[SSAValue], MemRefType]:
@@ -168,7 +166,12 @@ def _parse_access(parser: Parser) -> tuple[SSAValue, AffineMapAttr, list[SSAValu
     memref_type = parser.parse_type()
     if not isinstance(memref_type, MemRefType):
         parser.raise_error(f"expected a memref type, got {memref_type}")
-    return parser.resolve_operand(source, memref_type), AffineMapAttr(access_map), indices, memref_type
+    return (
+        parser.resolve_operand(source, memref_type),
+        AffineMapAttr(access_map),
+        indices,
+        memref_type,
+    )
 
 
 def _print_access(printer: Printer, op: Operation) -> None:
@@ -297,10 +300,10 @@ def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
     if not isinstance(map_attr, AffineMapAttr):
         parser.raise_error("expected an affine map", at)
     dims = parser.parse_optional_comma_separated_list(
-        Parser.Delimiter.PAREN, lambda: parser.parse_operand()
+        Parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
     )
     symbols = parser.parse_optional_comma_separated_list(
-        Parser.Delimiter.SQUARE, lambda: parser.parse_operand()
+        Parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
     return map_attr, [*(dims or []), *(symbols or [])]
 
@@ -331,7 +334,9 @@ class MaxOp(IRDLOperation):
     def verify_(self) -> None:
         expected = self.map.data.num_dims + self.map.data.num_symbols
         if len(self.arguments) != expected:
-            raise VerifyException(f"{self.name}: {len(self.arguments)} operands for a map of {expected}")
+            raise VerifyException(
+                f"{self.name}: {len(self.arguments)} operands for a map of {expected}"
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> MaxOp:
@@ -370,10 +375,10 @@ class IfOp(affine.IfOp):
         if not isinstance(condition, AffineSetAttr):
             parser.raise_error("expected an integer set", at)
         dims = parser.parse_optional_comma_separated_list(
-            Parser.Delimiter.PAREN, lambda: parser.parse_operand()
+            Parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
         )
         symbols = parser.parse_optional_comma_separated_list(
-            Parser.Delimiter.SQUARE, lambda: parser.parse_operand()
+            Parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
         )
         result_types = parse_result_types(parser)
         then_region = _region_with_yield(parser)
@@ -426,7 +431,9 @@ class ParallelOp(affine.ParallelOp):
         lower, upper = self.lowerBoundsMap.data, self.upperBoundsMap.data
         needed = lower.num_dims + lower.num_symbols + upper.num_dims + upper.num_symbols
         if len(self.map_operands) != needed:
-            raise VerifyException(f"{self.name}: {len(self.map_operands)} operands for maps of {needed}")
+            raise VerifyException(
+                f"{self.name}: {len(self.map_operands)} operands for maps of {needed}"
+            )
         for groups, bound in ((self.lowerBoundsGroups, lower), (self.upperBoundsGroups, upper)):
             if sum(groups.get_values()) != len(bound.results):
                 raise VerifyException(f"{self.name}: bound groups do not cover {bound}")

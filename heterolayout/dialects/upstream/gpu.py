@@ -26,7 +26,8 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, EnumAttribute, Operation, SSAValue
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     attr_def,
     irdl_attr_definition,
@@ -173,7 +174,7 @@ class FuncOp(gpu.FuncOp):
         arg_attrs = self.arg_attrs.data if self.arg_attrs is not None else [None] * len(inputs)
         with printer.in_parens():
             printer.print_list(
-                zip(block_args[: len(inputs)], arg_attrs),
+                zip(block_args[: len(inputs)], arg_attrs, strict=True),
                 lambda pair: _print_argument(printer, *pair),
             )
         outputs = self.function_type.outputs.data
@@ -263,7 +264,9 @@ def _bare(cls: type[Operation], doc: str) -> type[Operation]:
     def print_(self: Operation, printer: Printer) -> None:
         printer.print_op_attributes(self.attributes)
 
-    return type(cls.__name__, (cls,), {"parse": classmethod(parse), "print": print_, "__doc__": doc})
+    return type(
+        cls.__name__, (cls,), {"parse": classmethod(parse), "print": print_, "__doc__": doc}
+    )
 
 
 def _dimension(cls: type[Operation]) -> type[Operation]:
@@ -280,7 +283,9 @@ def _dimension(cls: type[Operation]) -> type[Operation]:
         printer.print_op_attributes(self.attributes)
 
     doc = f"`{cls.name} x`."
-    return type(cls.__name__, (cls,), {"parse": classmethod(parse), "print": print_, "__doc__": doc})
+    return type(
+        cls.__name__, (cls,), {"parse": classmethod(parse), "print": print_, "__doc__": doc}
+    )
 
 
 _SEGMENTS = "operandSegmentSizes"
@@ -431,7 +436,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
         block = _parse_sizes(parser)
         shared: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            shared = [parser.parse_operand()]
+            shared = [parser.parse_operand(i32)]
         arguments: list[SSAValue] = []
         if parser.parse_optional_keyword("args") is not None:
 
@@ -501,7 +506,7 @@ class LaunchOp(gpu.LaunchOp):
             parser.raise_error("gpu.launch: expected three block and three thread dims")
         shared = None
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            shared = parser.parse_operand()
+            shared = parser.parse_operand(i32)
         arguments = [a.resolve(index) for a in (*ids, *sizes)]
         body = parser.parse_region(arguments)
         op = cls(body, operands[:3], operands[3:], [], is_async, dependencies, shared)
@@ -521,7 +526,7 @@ class LaunchOp(gpu.LaunchOp):
             printer.print_list(ids, printer.print_ssa_value)
             printer.print_string(") in (")
             printer.print_list(
-                zip(names, values),
+                zip(names, values, strict=True),
                 lambda pair: (
                     printer.print_ssa_value(pair[0]),
                     printer.print_string(" = "),

@@ -52,7 +52,9 @@ def _cast(value: SSAValue, target: Attribute) -> SSAValue:
     return arith.FPToSIOp(value, target).result
 
 
-def _pick(element: Attribute, float_op: type[Operation], int_op: type[Operation]) -> type[Operation]:
+def _pick(
+    element: Attribute, float_op: type[Operation], int_op: type[Operation]
+) -> type[Operation]:
     return float_op if isinstance(element, AnyFloat) else int_op
 
 
@@ -127,9 +129,9 @@ class BatchMatmulOp(_Named):
 
     def verify_(self) -> None:
         super().verify_()
-        if self.indexing_maps is not None and [
-            m.data for m in self.indexing_maps
-        ] != list(self.get_default_indexing_maps()):
+        if self.indexing_maps is not None and [m.data for m in self.indexing_maps] != list(
+            self.get_default_indexing_maps()
+        ):
             raise VerifyException(f"{self.name}: only the default indexing maps are supported")
 
 

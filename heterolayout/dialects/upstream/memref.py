@@ -36,10 +36,10 @@ from xdsl.irdl import (
     VarConstraint,
     base,
     irdl_op_definition,
-    region_def,
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -146,11 +146,9 @@ class CopyOp(memref.CopyOp):
             raise VerifyException(
                 f"{self.name}: the element types differ ({source} and {destination})"
             )
-        if isinstance(source, MemRefType) and isinstance(destination, MemRefType):
-            if source.get_shape() != destination.get_shape():
-                raise VerifyException(
-                    f"{self.name}: the shapes differ ({source} and {destination})"
-                )
+        ranked = isinstance(source, MemRefType) and isinstance(destination, MemRefType)
+        if ranked and source.get_shape() != destination.get_shape():  # type: ignore[union-attr]
+            raise VerifyException(f"{self.name}: the shapes differ ({source} and {destination})")
 
 
 @override
@@ -408,9 +406,7 @@ class AllocaScopeOp(memref.AllocaScopeOp):
             printer.print_list(self.res.types, printer.print_attribute)
             printer.print_string(")")
         printer.print_string(" ")
-        printer.print_region(
-            self.scope, print_block_terminators=bool(self.res)
-        )
+        printer.print_region(self.scope, print_block_terminators=bool(self.res))
         printer.print_op_attributes(self.attributes)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -46,7 +46,7 @@ class IfOp(scf.IfOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> IfOp:
-        condition = parser.parse_operand()
+        condition = parser.parse_operand(i1)
         result_types = parse_result_types(parser)
         then_region = cls.parse_region_with_yield(parser)
         else_region = scf.Region()
@@ -160,7 +160,7 @@ class ReduceOp(scf.ReduceOp):
 
 def _index_operands(parser: Parser) -> list[SSAValue]:
     return parser.parse_comma_separated_list(
-        Parser.Delimiter.PAREN, lambda: parser.parse_operand()
+        Parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
     )
 
 

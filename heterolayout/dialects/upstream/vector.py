@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import (
     VectorType,
     i64,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
-from xdsl.ir import Attribute, EnumAttribute, Operation
-from xdsl.utils.str_enum import StrEnum
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -47,6 +47,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from heterolayout.dialects.upstream.definitions import override
 from heterolayout.dialects.vector_from_elements import FromElementsOp
@@ -360,9 +361,7 @@ class InsertStridedSliceOp(IRDLOperation):
 
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(Pure())
-    assembly_format = (
-        "$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)"
-    )
+    assembly_format = "$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)"
 
 
 @irdl_op_definition
@@ -435,7 +434,9 @@ class OuterProductOp(IRDLOperation):
         assert isinstance(lhs_type, VectorType)
         element = lhs_type.element_type
         if isinstance(rhs_type, VectorType):
-            result_type: Attribute = VectorType(element, [*lhs_type.get_shape(), *rhs_type.get_shape()])
+            result_type: Attribute = VectorType(
+                element, [*lhs_type.get_shape(), *rhs_type.get_shape()]
+            )
         else:
             result_type = lhs_type
         types = [lhs_type, rhs_type, result_type][: len(operands)]
