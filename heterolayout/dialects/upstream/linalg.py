@@ -22,8 +22,8 @@ from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
     IntegerType,
 )
-from xdsl.dialects.linalg import IteratorTypeAttr
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
