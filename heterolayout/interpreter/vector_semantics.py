@@ -84,7 +84,7 @@ def reduce_dims(
     """vector.multi_reduction: per kept index, the reduced dims folded in row-major order."""
     kept = [d for d in range(source.ndim) if d not in dims]
     moved = np.moveaxis(source, kept, list(range(len(kept))))
-    flat = moved.reshape(tuple(source.shape[d] for d in kept) + (-1,))
+    flat = moved.reshape((*tuple(source.shape[d] for d in kept), -1))
     if not kept:
         result = _scalar(acc)
         for value in flat.tolist():

@@ -11,6 +11,7 @@ logical index, then through the root's layout, which is what the view's composed
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -187,7 +188,7 @@ def collapse_shape(source: MemRef, groups: Sequence[Sequence[int]], where: str) 
     strides: list[int] = []
     for group in groups:
         live = [d for d in group if shape[d] != 1]
-        for outer, inner in zip(live, live[1:], strict=False):
+        for outer, inner in itertools.pairwise(live):
             if source.strides[outer] != source.strides[inner] * shape[inner]:
                 raise ExecutionError(f"{where}: dims {list(group)} are not contiguous in memory")
         strides.append(source.strides[live[-1]] if live else source.itemsize)
