@@ -13,7 +13,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     UnknownLoc,
-    UnregisteredOp,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
@@ -21,6 +20,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from heterolayout.dialects.names import op_name
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.errors import ExecutionError
 
@@ -118,13 +118,6 @@ def _spec(pipeline: str | Sequence[str | ModulePass]) -> str:
     if isinstance(pipeline, str):
         return pipeline
     return ",".join(p if isinstance(p, str) else p.name for p in pipeline)
-
-
-def op_name(op: Operation) -> str:
-    """The op's name, also for ops the context does not know (unregistered ops)."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
 
 
 def enclosing_function(op: Operation) -> str | None:

@@ -39,6 +39,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.names import op_name
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import value_layout
@@ -154,13 +155,13 @@ class Lowering:
                 if value in op.operands and not isinstance(op, ACCESS_OPS + PASS_THROUGH_OPS):
                     fail(
                         op,
-                        f"layout-lower: {op.name} uses the layout-typed memref {value.type} and "
+                        f"layout-lower: {op_name(op)} uses the layout-typed memref {value.type} and "
                         "has no lowering; nothing is skipped silently",
                     )
                 if value in op.results and not isinstance(op, DEFINING_OPS):
                     fail(
                         op,
-                        f"layout-lower: {op.name} defines a layout-typed memref {value.type} and "
+                        f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                         "has no lowering",
                     )
 
