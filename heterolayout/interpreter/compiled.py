@@ -202,7 +202,7 @@ class _Writer:
         )
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes or info.layout is not None:  # vector elements, or a view's strides
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -215,7 +215,7 @@ class _Writer:
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes or info.layout is not None:  # vector elements, or a view's strides
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
