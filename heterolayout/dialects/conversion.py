@@ -9,6 +9,7 @@ that can express it.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -135,7 +136,7 @@ def layout_attr(layout: Layout, kind: str | None = None) -> LayoutAttr:
     if body is None:
         raise LayoutError(f"the {kind} notation cannot express {layout!r}")
     packing = layout.packing
-    common = {
+    common: dict[str, Any] = {
         "pad": layout.pad,
         "pack": None if packing is None else packing.container,
         "bit_order": None if packing is None else packing.bit_order,

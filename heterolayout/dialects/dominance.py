@@ -65,7 +65,7 @@ def _dominates(
         if block is definition_block:
             if isinstance(value, BlockArgument):
                 return True
-            return _position(value.op, positions) < _position(at, positions)  # type: ignore[union-attr]
+            return _position(value.op, positions) < _position(at, positions)
         region = block.parent
         if region is not None and region is definition_block.parent:
             return _block_dominates(definition_block, block, region, dominators)

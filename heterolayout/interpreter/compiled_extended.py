@@ -8,6 +8,7 @@ branch of it, a branch op assigns the target block's arguments and its number.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -196,7 +197,7 @@ def emit_blocks(w: _Writer, region: Region, terminator: Terminator) -> None:
     w._depth += 1
     for block, number in numbers.items():
         w.line(f"{'if' if number == 0 else 'elif'} _b == {number}:")
-        w.indented(lambda block=block: w.block(block, terminator))
+        w.indented(functools.partial(w.block, block, terminator))
     w._depth -= 1
 
 

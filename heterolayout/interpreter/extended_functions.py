@@ -275,7 +275,9 @@ def structured_functions(module: ModuleOp) -> StructuredFunctions:
         # As in `functions.named_functions`: mark the method the way `impl` does.
         setattr(method, _IMPL_OP_TYPE_KEY, op_type)
         attributes[f"run_{number}"] = method
-    cls = register_impls(type("ModuleStructuredFunctions", (StructuredFunctions,), attributes))
+    cls: type[StructuredFunctions] = register_impls(
+        type("ModuleStructuredFunctions", (StructuredFunctions,), attributes)
+    )
     return cls()
 
 

@@ -83,9 +83,9 @@ def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
 def compile_condition(op: Operation) -> Kernel:
     """An affine.if integer set as a predicate of its dims and symbols."""
     namespace, bind = _namespace()
-    test = affine_condition(
-        op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op))
-    )  # type: ignore[attr-defined]
+    condition = op.condition.data  # type: ignore[attr-defined]
+    operands = [f"a{i}" for i in range(len(op.operands))]
+    test = affine_condition(condition, operands, ExprContext(bind, where(op)))
     params = ", ".join(f"a{i}" for i in range(len(op.operands)))
     return eval(f"lambda {params}: {test}", namespace)
 
@@ -171,7 +171,7 @@ def run_memory(interpreter: Interpreter) -> memory.RunMemory:
 
 def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
     value = op.results[index] if result else op.operands[index]
-    return memory.memref_info(value.type)  # type: ignore[arg-type]
+    return memory.memref_info(value.type)  # type: ignore[arg-type,unused-ignore]
 
 
 @register_impls
@@ -531,7 +531,7 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
             interpreter: Interpreter,
             op: Operation,
             args: PythonValues,
-            run=run,
+            run: Any = run,
         ) -> OpImplResult:
             return OpImplResult(run(self, interpreter, op, args), None)
 
@@ -540,7 +540,10 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         # way `impl` does.
         setattr(method, _IMPL_OP_TYPE_KEY, op_type)
         attributes[f"run_{len(attributes)}"] = method
-    return register_impls(type("ModuleNamedFunctions", (NamedFunctions,), attributes))()
+    cls: type[NamedFunctions] = register_impls(
+        type("ModuleNamedFunctions", (NamedFunctions,), attributes)
+    )
+    return cls()
 
 
 def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:

@@ -316,9 +316,8 @@ def _affine_min(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
 
 def _positions(op: Operation, dynamic: Sequence[str]) -> str:
     remaining = iter(dynamic)
-    parts = [
-        next(remaining) if p == DYNAMIC_INDEX else str(p) for p in op.static_position.get_values()
-    ]  # type: ignore[attr-defined]
+    static = op.static_position.get_values()  # type: ignore[attr-defined]
+    parts = [next(remaining) if p == DYNAMIC_INDEX else str(p) for p in static]
     return f"({', '.join(parts)},)" if parts else "()"
 
 

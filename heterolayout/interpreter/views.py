@@ -181,7 +181,8 @@ def collapse_shape(source: MemRef, groups: Sequence[Sequence[int]], where: str) 
         def to_base(index: Index) -> Index:
             full: list[int] = []
             for value, group in zip(index, groups, strict=True):
-                full.extend(np.unravel_index(value, [shape[d] for d in group]) if group else [])
+                if group:
+                    full.extend(int(v) for v in np.unravel_index(value, [shape[d] for d in group]))
             return tuple(int(v) for v in full)
 
         return LayoutView(source, new_shape, to_base)

@@ -39,6 +39,7 @@ def _fold_from(first: ConvertOp) -> None:
         Rewriter.erase_op(first)
         for user in other_uses:
             Rewriter.erase_op(user)
+        assert isinstance(allocation, Operation)
         Rewriter.erase_op(allocation)
 
 

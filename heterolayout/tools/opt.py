@@ -47,6 +47,7 @@ class _PendingOutput(StringIO):
 
 class LayoutOptMain(xDSLOptMain):
     version_format = f"layout-opt (heterolayout) {__version__}"
+    pending_output: _PendingOutput | None = None
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         super().__init__(description="heterolayout modular optimizer driver", args=args)
@@ -93,8 +94,8 @@ class LayoutOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
             return sys.stdout
-        self.pending_output = _PendingOutput()
-        return self.pending_output
+        pending = self.pending_output = _PendingOutput()
+        return pending
 
     def run(self) -> None:
         output_file = self.args.output_file
@@ -102,7 +103,7 @@ class LayoutOptMain(xDSLOptMain):
             raise ValueError(
                 f"-o {output_file} is the input file; layout-opt never overwrites its input"
             )
-        self.pending_output: _PendingOutput | None = None
+        self.pending_output = None
         super().run()
         if output_file is not None and self.pending_output is not None:
             _write_atomically(output_file, self.pending_output.getvalue())

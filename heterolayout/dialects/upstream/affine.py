@@ -225,7 +225,7 @@ class VectorLoadOp(affine.VectorLoadOp):
         result_type = parser.parse_type()
         if not isinstance(result_type, VectorType):
             parser.raise_error(f"expected a vector type, got {result_type}")
-        return cls(source, indices, access_map, result_type)
+        return cls(source, indices, access_map, result_type)  # type: ignore[arg-type]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -244,7 +244,7 @@ class VectorStoreOp(affine.VectorStoreOp):
         target, access_map, indices, _ = _parse_access(parser)
         parser.parse_punctuation(",")
         value_type = parser.parse_type()
-        return cls(parser.resolve_operand(value, value_type), target, indices, access_map)
+        return cls(parser.resolve_operand(value, value_type), target, indices, access_map)  # type: ignore[arg-type]
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -279,7 +279,7 @@ class PrefetchOp(IRDLOperation):
         memref_type = parser.parse_type()
         return cls.build(
             operands=[parser.resolve_operand(source, memref_type), indices],
-            properties=properties,  # type: ignore[arg-type]
+            properties=properties,
             attributes=attributes,
         )
 
@@ -418,12 +418,12 @@ class ParallelOp(affine.ParallelOp):
     { … }`; xDSL has no format and stores the reductions as strings."""
 
     map_operands = var_operand_def(IndexType)
-    reductions = prop_def(ArrayAttr[IntegerAttr])
+    reductions = prop_def(ArrayAttr[IntegerAttr])  # type: ignore[arg-type]
     lowerBoundsMap = prop_def(AffineMapAttr)
     lowerBoundsGroups = prop_def(DenseIntElementsAttr)
     upperBoundsMap = prop_def(AffineMapAttr)
     upperBoundsGroups = prop_def(DenseIntElementsAttr)
-    steps = prop_def(ArrayAttr[IntegerAttr])
+    steps = prop_def(ArrayAttr[IntegerAttr])  # type: ignore[arg-type]
     res = var_result_def()
     body = region_def("single_block")
 
@@ -495,7 +495,7 @@ class ParallelOp(affine.ParallelOp):
         if any(s != 1 for s in steps):
             printer.print_string(f" step ({', '.join(str(s) for s in steps)})")
         if self.reductions:
-            kinds = ", ".join(f'"{ATOMIC_KINDS[k.value.data]}"' for k in self.reductions)
+            kinds = ", ".join(f'"{ATOMIC_KINDS[k.value.data]}"' for k in self.reductions)  # type: ignore[attr-defined]
             printer.print_string(f" reduce ({kinds})")
         print_result_types(printer, self.res.types)
         printer.print_string(" ")

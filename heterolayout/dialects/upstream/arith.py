@@ -71,7 +71,7 @@ class SelectOp(arith.SelectOp):
     rhs = operand_def(T)
     result = result_def(T)
 
-    assembly_format = None
+    assembly_format = None  # type: ignore[assignment]
 
     def verify_(self) -> None:
         condition = self.cond.type

@@ -22,5 +22,5 @@ def override(cls: type[OpT]) -> type[OpT]:
     constraints the subclass relaxes). Unless the subclass writes its own `verify_`, it
     gets one with no checks beyond its definition's."""
     if "verify_" not in cls.__dict__:
-        cls.verify_ = _no_checks  # type: ignore[method-assign]
+        cls.verify_ = _no_checks  # type: ignore[method-assign,assignment]
     return irdl_op_definition(cls)

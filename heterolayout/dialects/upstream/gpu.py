@@ -232,7 +232,7 @@ class ReturnOp(gpu.ReturnOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReturnOp:
-        values: list[SSAValue] = []
+        values: Sequence[SSAValue] = []
         unresolved = parser.parse_optional_undelimited_comma_separated_list(
             parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
         )
@@ -274,7 +274,7 @@ def _dimension(cls: type[Operation]) -> type[Operation]:
 
     def parse(kind: type[Operation], parser: Parser) -> Operation:
         dimension = gpu.DimensionAttr(gpu.DimensionEnum(parser.parse_identifier()))
-        op = kind(dimension)  # type: ignore[call-arg]
+        op = kind(dimension)  # type: ignore[call-arg,arg-type]
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -410,7 +410,7 @@ class WaitOp(gpu.WaitOp):
         printer.print_op_attributes(self.attributes)
 
 
-def _parse_sizes(parser: Parser) -> list[SSAValue]:
+def _parse_sizes(parser: Parser) -> Sequence[SSAValue]:
     """`in (%x, %y, %z)`."""
     parser.parse_keyword("in")
     index = IndexType()
@@ -420,6 +420,17 @@ def _parse_sizes(parser: Parser) -> list[SSAValue]:
     if len(sizes) != 3:
         parser.raise_error("expected three sizes")
     return sizes
+
+
+def _print_typed(printer: Printer, value: SSAValue) -> None:
+    printer.print_ssa_value(value)
+    printer.print_string(f" : {value.type}")
+
+
+def _print_assignment(printer: Printer, name: SSAValue, value: SSAValue) -> None:
+    printer.print_ssa_value(name)
+    printer.print_string(" = ")
+    printer.print_ssa_value(value)
 
 
 class LaunchFuncOp(gpu.LaunchFuncOp):
@@ -470,10 +481,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
             printer.print_ssa_value(self.dynamicSharedMemorySize)
         if self.kernelOperands:
             printer.print_string(" args(")
-            printer.print_list(
-                self.kernelOperands,
-                lambda v: (printer.print_ssa_value(v), printer.print_string(f" : {v.type}")),
-            )
+            printer.print_list(self.kernelOperands, lambda v: _print_typed(printer, v))
             printer.print_string(")")
         printer.print_op_attributes(self.attributes)
 
@@ -526,12 +534,7 @@ class LaunchOp(gpu.LaunchOp):
             printer.print_list(ids, printer.print_ssa_value)
             printer.print_string(") in (")
             printer.print_list(
-                zip(names, values, strict=True),
-                lambda pair: (
-                    printer.print_ssa_value(pair[0]),
-                    printer.print_string(" = "),
-                    printer.print_ssa_value(pair[1]),
-                ),
+                zip(names, values, strict=True), lambda pair: _print_assignment(printer, *pair)
             )
             printer.print_string(")")
         if self.dynamicSharedMemorySize is not None:

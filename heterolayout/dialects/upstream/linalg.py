@@ -42,38 +42,43 @@ def _cast(value: SSAValue, target: Attribute) -> SSAValue:
     if source == target:
         return value
     if isinstance(source, IntegerType) and isinstance(target, IntegerType):
-        wider = source.width.data < target.width.data
-        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, target).result
+        if source.width.data < target.width.data:
+            return arith.ExtSIOp(value, target).result
+        return arith.TruncIOp(value, target).result
     if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
-        wider = source.bitwidth < target.bitwidth
-        return (arith.ExtFOp if wider else arith.TruncFOp)(value, target).result
-    if isinstance(source, IntegerType):
+        if source.bitwidth < target.bitwidth:
+            return arith.ExtFOp(value, target).result
+        return arith.TruncFOp(value, target).result
+    if isinstance(source, IntegerType) and isinstance(target, AnyFloat):
         return arith.SIToFPOp(value, target).result
-    return arith.FPToSIOp(value, target).result
-
-
-def _pick(
-    element: Attribute, float_op: type[Operation], int_op: type[Operation]
-) -> type[Operation]:
-    return float_op if isinstance(element, AnyFloat) else int_op
+    if isinstance(target, IntegerType):
+        return arith.FPToSIOp(value, target).result
+    raise ValueError(f"no cast from {source} to {target}")
 
 
 def _mac(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
     """`out + in0 · in1`, in upstream's operand order."""
-    mul = _pick(out.type, arith.MulfOp, arith.MuliOp)(inputs[0], inputs[1])
-    return _pick(out.type, arith.AddfOp, arith.AddiOp)(out, mul.results[0]).results[0]
+    if isinstance(out.type, AnyFloat):
+        return arith.AddfOp(out, arith.MulfOp(inputs[0], inputs[1]).result).result
+    return arith.AddiOp(out, arith.MuliOp(inputs[0], inputs[1]).result).result
 
 
 def _sum(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
-    return _pick(out.type, arith.AddfOp, arith.AddiOp)(out, inputs[0]).results[0]
+    if isinstance(out.type, AnyFloat):
+        return arith.AddfOp(out, inputs[0]).result
+    return arith.AddiOp(out, inputs[0]).result
 
 
 def _max(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
-    return _pick(out.type, arith.MaximumfOp, arith.MaxSIOp)(out, inputs[0]).results[0]
+    if isinstance(out.type, AnyFloat):
+        return arith.MaximumfOp(out, inputs[0]).result
+    return arith.MaxSIOp(out, inputs[0]).result
 
 
 def _min(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
-    return _pick(out.type, arith.MinimumfOp, arith.MinSIOp)(out, inputs[0]).results[0]
+    if isinstance(out.type, AnyFloat):
+        return arith.MinimumfOp(out, inputs[0]).result
+    return arith.MinSIOp(out, inputs[0]).result
 
 
 class _Named(NamedOperation):

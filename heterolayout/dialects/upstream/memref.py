@@ -69,9 +69,9 @@ class GlobalOp(memref.GlobalOp):
     public external declaration."""
 
     sym_name = prop_def(SymbolNameConstraint())
-    sym_visibility = opt_prop_def(StringAttr)
+    sym_visibility = opt_prop_def(StringAttr)  # type: ignore[assignment]
     type = prop_def(MemRefType)
-    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr)
+    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr)  # type: ignore[assignment,arg-type]
     constant = opt_prop_def(UnitAttr)
     alignment = opt_prop_def(IntegerAttr[I64])
 
@@ -101,9 +101,7 @@ class GlobalOp(memref.GlobalOp):
             else:
                 parser.parse_characters("dense")
                 tensor = TensorType(memref_type.element_type, memref_type.get_shape())
-                properties["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(
-                    tensor  # type: ignore[arg-type]
-                )
+                properties["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(tensor)
         attributes = parser.parse_optional_attr_dict()
         if "alignment" in attributes:
             properties["alignment"] = attributes.pop("alignment")
@@ -142,12 +140,17 @@ class CopyOp(memref.CopyOp):
 
     def verify_(self) -> None:
         source, destination = self.source.type, self.destination.type
-        if source.element_type != destination.element_type:  # type: ignore[attr-defined]
+        assert isinstance(source, MemRefType | UnrankedMemRefType)
+        assert isinstance(destination, MemRefType | UnrankedMemRefType)
+        if source.element_type != destination.element_type:
             raise VerifyException(
                 f"{self.name}: the element types differ ({source} and {destination})"
             )
-        ranked = isinstance(source, MemRefType) and isinstance(destination, MemRefType)
-        if ranked and source.get_shape() != destination.get_shape():  # type: ignore[union-attr]
+        if (
+            isinstance(source, MemRefType)
+            and isinstance(destination, MemRefType)
+            and source.get_shape() != destination.get_shape()
+        ):
             raise VerifyException(f"{self.name}: the shapes differ ({source} and {destination})")
 
 
@@ -218,11 +221,14 @@ class PrefetchOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
-        operands = [
-            parser.resolve_operand(source, memref_type),
-            [parser.resolve_operand(i, IndexType()) for i in indices],
-        ]
-        return cls.build(operands=operands, properties=properties, attributes=attributes)
+        return cls.build(
+            operands=[
+                parser.resolve_operand(source, memref_type),
+                [parser.resolve_operand(i, IndexType()) for i in indices],
+            ],
+            properties=properties,
+            attributes=attributes,
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -235,7 +241,7 @@ class PrefetchOp(IRDLOperation):
         printer.print_attribute(self.memref.type)
 
 
-def parse_prefetch_hints(parser: Parser) -> dict[str, object]:
+def parse_prefetch_hints(parser: Parser) -> dict[str, Attribute]:
     """`, read|write, locality<N>, data|instr` (shared with affine.prefetch)."""
     parser.parse_punctuation(",")
     kind = parser.parse_identifier()

@@ -16,7 +16,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 
-def parse_result_types(parser: Parser) -> list[Attribute]:
+def parse_result_types(parser: Parser) -> Sequence[Attribute]:
     """`-> T` or `-> (T, …)`, or nothing."""
     if parser.parse_optional_punctuation("->") is None:
         return []
@@ -125,7 +125,7 @@ class ReduceOp(scf.ReduceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReduceOp:
-        args: list[SSAValue] = []
+        args: Sequence[SSAValue] = []
         if parser.parse_optional_punctuation("(") is not None:
             unresolved = parser.parse_comma_separated_list(
                 Parser.Delimiter.NONE, parser.parse_unresolved_operand

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -118,7 +118,7 @@ class PrintOp(vector.PrintOp):
     """`vector.print %x : T`, `vector.print str "text"`, with an optional
     `punctuation <comma>`."""
 
-    source = opt_operand_def()
+    source = opt_operand_def()  # type: ignore[assignment]
     punctuation = opt_prop_def(PunctuationAttr)
     stringLiteral = opt_prop_def(StringAttr)
 
@@ -127,7 +127,7 @@ class PrintOp(vector.PrintOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> PrintOp:
-        operands: list[object] = []
+        operands: list[SSAValue] = []
         properties: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("str") is not None:
             properties["stringLiteral"] = StringAttr(parser.parse_str_literal())
@@ -137,12 +137,10 @@ class PrintOp(vector.PrintOp):
                 parser.parse_punctuation(":")
                 operands.append(parser.resolve_operand(source, parser.parse_type()))
         if parser.parse_optional_keyword("punctuation") is not None:
-            properties["punctuation"] = PunctuationAttr(
-                PunctuationAttr.parse_parameter(parser)  # type: ignore[arg-type]
-            )
+            properties["punctuation"] = PunctuationAttr(PunctuationAttr.parse_parameter(parser))
         properties.setdefault("punctuation", PunctuationAttr(Punctuation.NEWLINE))
         attributes = parser.parse_optional_attr_dict()
-        return cls.build(operands=[operands], properties=properties, attributes=attributes)  # type: ignore[arg-type]
+        return cls.build(operands=[operands], properties=properties, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         if self.source is not None:
@@ -204,7 +202,7 @@ class MultiReductionOp(IRDLOperation):
         printer.print_ssa_value(self.acc)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" ")
-        _print_int_list(printer, self.reduction_dims.get_values())  # type: ignore[arg-type]
+        _print_int_list(printer, self.reduction_dims.get_values())
         printer.print_string(f" : {self.source.type} to {self.dest.type}")
 
     def verify_(self) -> None:
@@ -323,7 +321,7 @@ class TransposeOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_ssa_value(self.vector)
         printer.print_string(", ")
-        _print_int_list(printer, self.permutation.get_values())  # type: ignore[arg-type]
+        _print_int_list(printer, self.permutation.get_values())
         printer.print_op_attributes(self.attributes)
         printer.print_string(f" : {self.vector.type} to {self.result.type}")
 
@@ -400,7 +398,7 @@ class ConstantMaskOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_int_list(printer, self.mask_dim_sizes.get_values())  # type: ignore[arg-type]
+        _print_int_list(printer, self.mask_dim_sizes.get_values())
         printer.print_op_attributes(self.attributes)
         printer.print_string(f" : {self.result.type}")
 
