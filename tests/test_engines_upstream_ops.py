@@ -4,6 +4,7 @@ results equal numpy's and, bit for bit, mlir-runner 22's (see `upstream_programs
 
 from __future__ import annotations
 
+import subprocess
 from functools import cache
 
 import numpy as np
@@ -471,3 +472,35 @@ def test_engines_print_what_mlir_runner_prints(case: Case, native_runner) -> Non
     assert interp == compiled
     native = native_runner(program(case), pipeline=NATIVE_PIPELINE)
     assert without_addresses(native) == without_addresses(compiled)
+
+
+UPSTREAM_LOWERINGS = {
+    "vector-to-scf": ("--convert-vector-to-scf",),
+    "linalg-to-affine": ("--convert-linalg-to-affine-loops",),
+    "linalg-to-parallel": (
+        "--convert-linalg-to-parallel-loops",
+        "--lower-affine",
+        "--expand-strided-metadata",
+    ),
+}
+
+
+@pytest.mark.parametrize("lowering", list(UPSTREAM_LOWERINGS))
+@pytest.mark.parametrize("name", ["vectors", "views", "conv_2d_nchw_fchw", "generic"])
+def test_engines_run_upstream_lowerings_of_the_programs(
+    name: str, lowering: str, mlir_opt: str
+) -> None:
+    """What upstream's own lowerings make of a program (scf.parallel, affine loops,
+    vector.type_cast, reinterpret_cast) prints what the program prints."""
+    case = next(c for c in CASES if c.name == name)
+    lowered = subprocess.run(
+        [mlir_opt, *UPSTREAM_LOWERINGS[lowering]],
+        input=program(case),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for engine in ("interp", "compiled"):
+        output = heterolayout.run(lowered, engine=engine, capture=True).output
+        assert output is not None
+        assert without_addresses(output) == without_addresses(engine_output(name, engine))

@@ -19,7 +19,7 @@ from xdsl.ir import Block, Operation, Region
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter import transfers, views
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.extended_functions import groups, kept_dims
+from heterolayout.interpreter.extended_functions import cast_shape, groups, kept_dims
 from heterolayout.interpreter.semantics import ExprContext, affine_results
 from heterolayout.interpreter.source import where
 from heterolayout.interpreter.structured import is_structured, structured
@@ -81,6 +81,11 @@ def _transpose(w: _Writer, op: Operation) -> None:
     permutation = [r.position for r in op.permutation.data.results]  # type: ignore[attr-defined]
     source, at = w.use(op.operands[0]), w.bind(where(op))
     w.line(f"{w.define(op.results[0])} = _transpose({source}, {permutation}, {at})")
+
+
+def _type_cast(w: _Writer, op: Operation) -> None:
+    source, at = w.use(op.operands[0]), w.bind(where(op))
+    w.line(f"{w.define(op.results[0])} = _type_cast({source}, {cast_shape(op)}, {at})")
 
 
 def _transfer(w: _Writer, op: Operation) -> None:
@@ -236,6 +241,7 @@ EMITTERS: dict[str, Emitter] = {
     "memref.collapse_shape": _collapse_shape,
     "memref.expand_shape": _expand_shape,
     "memref.transpose": _transpose,
+    "vector.type_cast": _type_cast,
     "vector.transfer_read": _transfer,
     "vector.transfer_write": _transfer,
     "scf.parallel": _parallel,
@@ -253,6 +259,7 @@ HELPERS: dict[str, Any] = {
     "_collapse": views.collapse_shape,
     "_expand": views.expand_shape,
     "_transpose": views.transpose,
+    "_type_cast": views.type_cast,
     "_transfer_read": transfers.read,
     "_transfer_write": transfers.write,
     "_execution_error": _execution_error,

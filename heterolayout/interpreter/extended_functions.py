@@ -33,6 +33,7 @@ from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.functions import _Cache, compile_map
 from heterolayout.interpreter.source import where
 from heterolayout.interpreter.structured import Structured, is_structured, structured
+from heterolayout.interpreter.values import vector_shape
 
 
 def mixed(static: Any, dynamic: PythonValues) -> list[int]:
@@ -99,6 +100,20 @@ class ViewFunctions(InterpreterFunctions):
     ) -> PythonValues:
         shape = mixed(op.static_output_shape, args[1:])
         return (views.expand_shape(args[0], groups(op), shape, where(op)),)
+
+
+def run_type_cast(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """vector.type_cast (an op xDSL lacks: found by name)."""
+    return (views.type_cast(args[0], cast_shape(op), where(op)),)
+
+
+def cast_shape(op: Operation) -> tuple[int, ...]:
+    """The numpy shape of vector.type_cast's result: its dims, then its vector's."""
+    result = op.results[0].type
+    lanes = vector_shape(result.element_type) or ()  # type: ignore[attr-defined]
+    return (*result.get_shape(), *lanes)  # type: ignore[attr-defined]
 
 
 def run_transpose(
@@ -259,6 +274,8 @@ def structured_functions(module: ModuleOp) -> StructuredFunctions:
             classes[type(op)] = None
         elif op.name == "memref.transpose":
             classes[type(op)] = run_transpose
+        elif op.name == "vector.type_cast":
+            classes[type(op)] = run_type_cast
     for number, (op_type, run) in enumerate(classes.items()):
 
         def method(

@@ -50,6 +50,7 @@ MEMORY_AND_CONTROL = frozenset(
         "memref.collapse_shape",
         "memref.expand_shape",
         "memref.transpose",
+        "vector.type_cast",
         "scf.parallel",
         "scf.reduce",
         "scf.reduce.return",

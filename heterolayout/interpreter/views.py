@@ -226,6 +226,17 @@ def expand_shape(
     return _strided(source, (0,) * rank, tuple(output_shape), tuple(strides), where)
 
 
+def type_cast(source: MemRef, shape: Sequence[int], where: str) -> MemRef:
+    """`vector.type_cast`: the same contiguous memory, dims moved between the memref and its
+    vector elements (`shape` counts both)."""
+    check_live(source, where)
+    if isinstance(source, LayoutMemRef) or not source.flags.c_contiguous:
+        raise ExecutionError(f"{where}: type_cast needs a contiguous memref without a layout")
+    view = source.reshape(tuple(shape)).view(View)
+    view.root = _root(source)
+    return view
+
+
 def transpose(source: MemRef, permutation: Sequence[int], where: str) -> MemRef:
     """`memref.transpose`: result dim i is source dim `permutation[i]`."""
     check_live(source, where)

@@ -3,7 +3,8 @@
 xDSL 0.74 gaps worked around here: `vector.print` takes only an operand (upstream also
 prints strings and chooses its punctuation) and has no format; `from_elements`,
 `multi_reduction`, `contract`, `shape_cast`, `transpose`, `extract_strided_slice`,
-`insert_strided_slice`, `step`, `constant_mask` and `outerproduct` are missing, with the
+`insert_strided_slice`, `step`, `constant_mask`, `outerproduct` and `type_cast` are missing,
+with the
 `#vector.punctuation` and `#vector.iterator_type` attributes.
 """
 
@@ -21,6 +22,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    MemRefType,
     StringAttr,
     VectorType,
     i64,
@@ -456,6 +458,21 @@ class OuterProductOp(IRDLOperation):
         printer.print_string(f" : {self.lhs.type}, {self.rhs.type}")
 
 
+@irdl_op_definition
+class TypeCastOp(IRDLOperation):
+    """`vector.type_cast %m : memref<vector<4x1xf32>> to memref<4xvector<1xf32>>`: the same
+    memory with dims moved between the memref and its vector elements (what
+    `--convert-vector-to-scf` emits)."""
+
+    name = "vector.type_cast"
+
+    memref = operand_def(MemRefType)
+    result = result_def(MemRefType)
+
+    traits = traits_def(Pure())
+    assembly_format = "$memref attr-dict `:` type($memref) `to` type($result)"
+
+
 OPS: list[type[Operation]] = [
     FromElementsOp,
     PrintOp,
@@ -468,5 +485,6 @@ OPS: list[type[Operation]] = [
     StepOp,
     ConstantMaskOp,
     OuterProductOp,
+    TypeCastOp,
 ]
 ATTRIBUTES: list[type[Attribute]] = [PunctuationAttr, IteratorTypeAttr]
