@@ -226,7 +226,14 @@ def test_both_engines_implement_every_supported_op() -> None:
         for op_type, _ in type(functions)._impls()
     } | {"layout.assign", "layout.convert", "vector.from_elements"}
     # Bound per module, to the classes it uses (`extended_functions.structured_functions`).
-    interpreted |= {"linalg.yield", "linalg.index", "memref.transpose", "vector.type_cast"}
+    interpreted |= {
+        "linalg.yield",
+        "linalg.index",
+        "memref.transpose",
+        "vector.type_cast",
+        "affine.delinearize_index",
+        "affine.linearize_index",
+    }
     compiled = set(_EMITTERS) | set(VALUE_OPS) | TERMINATORS
     assert interpreted >= SUPPORTED_OPS
     assert compiled == SUPPORTED_OPS

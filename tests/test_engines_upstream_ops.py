@@ -127,6 +127,13 @@ def _vectors(a: Arrays) -> Arrays:
     }
 
 
+def _index_ops(a: Arrays) -> Arrays:
+    v = a["V"].astype(np.int64)
+    digits = np.stack([v // 20, (v // 5) % 4, v % 5], axis=1)
+    # The outermost digit is not wrapped by its bound (it is assumed in range).
+    return {"D": digits, "L": v, "P": np.stack([v // 5, v % 5], axis=1)}
+
+
 CASES = (
     Case(
         "matmul",
@@ -380,6 +387,37 @@ func.func private @total(%m: memref<?x?xf32, strided<[?, ?], offset: ?>>) -> f32
   memref.store %b, %B[%c1] : memref<2xi32>""",
         (Output("B", (2,), "i32"),),
         _branches,
+    ),
+    Case(
+        "index_ops",
+        {"V": ((9,), "i32")},
+        """
+  %c9 = arith.constant 9 : index
+  %c4 = arith.constant 4 : index
+  %D = memref.alloc() : memref<9x3xi32>
+  %L = memref.alloc() : memref<9xi32>
+  %P = memref.alloc() : memref<9x2xi32>
+  scf.for %i = %c0 to %c9 step %c1 {
+    %v = memref.load %V[%i] : memref<9xi32>
+    %x = arith.index_cast %v : i32 to index
+    %d:3 = affine.delinearize_index %x into (%c4, 5) : index, index, index
+    %p:2 = affine.delinearize_index %x into (4, 5) : index, index
+    %l = affine.linearize_index disjoint [%d#0, %d#1, %d#2] by (%c4, 5) : index
+    %c2 = arith.constant 2 : index
+    %d0 = arith.index_cast %d#0 : index to i32
+    %d1 = arith.index_cast %d#1 : index to i32
+    %d2 = arith.index_cast %d#2 : index to i32
+    %values = vector.from_elements %d0, %d1, %d2 : vector<3xi32>
+    vector.store %values, %D[%i, %c0] : memref<9x3xi32>, vector<3xi32>
+    %li = arith.index_cast %l : index to i32
+    memref.store %li, %L[%i] : memref<9xi32>
+    %p0 = arith.index_cast %p#0 : index to i32
+    %p1 = arith.index_cast %p#1 : index to i32
+    memref.store %p0, %P[%i, %c0] : memref<9x2xi32>
+    memref.store %p1, %P[%i, %c1] : memref<9x2xi32>
+  }""",
+        (Output("D", (9, 3), "i32"), Output("L", (9,), "i32"), Output("P", (9, 2), "i32")),
+        _index_ops,
     ),
     Case(
         "vectors",

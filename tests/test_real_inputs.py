@@ -72,7 +72,10 @@ def test_check_runs_linalg_programs_without_layouts(tmp_path: Path, engine: str)
 
 def test_linalg_program_computes_the_matrix_product() -> None:
     rng = np.random.default_rng(3)
-    a, b = rng.uniform(-1, 1, (4, 8)).astype(np.float32), rng.uniform(-1, 1, (8, 6)).astype(np.float32)
+    a, b = (
+        rng.uniform(-1, 1, (4, 8)).astype(np.float32),
+        rng.uniform(-1, 1, (8, 6)).astype(np.float32),
+    )
     c = np.zeros((4, 6), dtype=np.float32)
     heterolayout.run(LINALG, args=(a, b, c))
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-5, atol=1e-6)
@@ -87,7 +90,9 @@ def test_check_sizes_dynamic_dims_of_layout_arguments(tmp_path: Path, extent: st
     if rows == 0:  # no element to store to: the layout of an empty buffer is refused
         code, out, err = _run_cli(str(path), "--check", *options)
         assert code == 1
-        assert err.strip() == "layout-run: error: layout: logical shape 0x8 has a non-positive extent"
+        assert (
+            err.strip() == "layout-run: error: layout: logical shape 0x8 has a non-positive extent"
+        )
         return
     code, out, err = _run_cli(str(path), "--check", *options)
     assert (code, err) == (0, ""), err
@@ -109,7 +114,9 @@ def test_negative_dynamic_extent_is_an_error(tmp_path: Path) -> None:
     path.write_text(DYNAMIC)
     code, _, err = _run_cli(str(path), "--dynamic-extent", "-1")
     assert code == 1
-    assert err.strip() == "layout-run: error: the extent of dynamic dims must not be negative, got -1"
+    assert (
+        err.strip() == "layout-run: error: the extent of dynamic dims must not be negative, got -1"
+    )
 
 
 @pytest.mark.parametrize("engine", ["interp", "compiled"])

@@ -16,6 +16,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region
 
+from heterolayout.dialects.upstream.affine_index import delinearize, linearize
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter import transfers, views
 from heterolayout.interpreter.errors import ExecutionError
@@ -86,6 +87,20 @@ def _transpose(w: _Writer, op: Operation) -> None:
 def _type_cast(w: _Writer, op: Operation) -> None:
     source, at = w.use(op.operands[0]), w.bind(where(op))
     w.line(f"{w.define(op.results[0])} = _type_cast({source}, {cast_shape(op)}, {at})")
+
+
+def _delinearize(w: _Writer, op: Operation) -> None:
+    index, *dynamic = w.uses(op.operands)
+    basis = _mixed(w, op.static_basis, dynamic)  # type: ignore[attr-defined]
+    results = [w.define(r) for r in op.results]
+    w.line(f"{', '.join(results)}, = _delinearize({index}, {basis}, {len(results)})")
+
+
+def _linearize(w: _Writer, op: Operation) -> None:
+    names = w.uses(op.operands)
+    count = len(op.multi_index)  # type: ignore[attr-defined]
+    basis = _mixed(w, op.static_basis, names[count:])  # type: ignore[attr-defined]
+    w.line(f"{w.define(op.results[0])} = _linearize({_tuple(names[:count])}, {basis})")
 
 
 def _transfer(w: _Writer, op: Operation) -> None:
@@ -242,6 +257,8 @@ EMITTERS: dict[str, Emitter] = {
     "memref.expand_shape": _expand_shape,
     "memref.transpose": _transpose,
     "vector.type_cast": _type_cast,
+    "affine.delinearize_index": _delinearize,
+    "affine.linearize_index": _linearize,
     "vector.transfer_read": _transfer,
     "vector.transfer_write": _transfer,
     "scf.parallel": _parallel,
@@ -260,6 +277,8 @@ HELPERS: dict[str, Any] = {
     "_expand": views.expand_shape,
     "_transpose": views.transpose,
     "_type_cast": views.type_cast,
+    "_delinearize": delinearize,
+    "_linearize": linearize,
     "_transfer_read": transfers.read,
     "_transfer_write": transfers.write,
     "_execution_error": _execution_error,

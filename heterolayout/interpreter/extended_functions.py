@@ -27,6 +27,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
+from heterolayout.dialects.upstream.affine_index import delinearize, linearize
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter import transfers, views
 from heterolayout.interpreter.errors import ExecutionError
@@ -114,6 +115,22 @@ def cast_shape(op: Operation) -> tuple[int, ...]:
     result = op.results[0].type
     lanes = vector_shape(result.element_type) or ()  # type: ignore[attr-defined]
     return (*result.get_shape(), *lanes)  # type: ignore[attr-defined]
+
+
+def run_delinearize(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """affine.delinearize_index (an op xDSL lacks: found by name)."""
+    basis = mixed(op.static_basis, args[1:])  # type: ignore[attr-defined]
+    return delinearize(args[0], basis, len(op.results))
+
+
+def run_linearize(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """affine.linearize_index (an op xDSL lacks: found by name)."""
+    count = len(op.multi_index)  # type: ignore[attr-defined]
+    return (linearize(args[:count], mixed(op.static_basis, args[count:])),)  # type: ignore[attr-defined]
 
 
 def run_transpose(
@@ -261,6 +278,15 @@ def _compiled_plan(op: Operation) -> tuple[Structured, list[Any]]:
     return plan, [compile_map(m, op) for m in plan.maps]
 
 
+_BY_NAME: dict[str, Any] = {
+    "memref.transpose": run_transpose,
+    "vector.type_cast": run_type_cast,
+    "affine.delinearize_index": run_delinearize,
+    "affine.linearize_index": run_linearize,
+}
+"""Ops xDSL lacks, run whatever class the module's context gave them."""
+
+
 def structured_functions(module: ModuleOp) -> StructuredFunctions:
     """StructuredFunctions registered for the linalg op classes `module` uses."""
     attributes: dict[str, Any] = {}
@@ -272,10 +298,8 @@ def structured_functions(module: ModuleOp) -> StructuredFunctions:
             classes[type(op)] = StructuredFunctions.run_index
         elif isinstance(op, linalg.YieldOp):
             classes[type(op)] = None
-        elif op.name == "memref.transpose":
-            classes[type(op)] = run_transpose
-        elif op.name == "vector.type_cast":
-            classes[type(op)] = run_type_cast
+        elif op.name in _BY_NAME:
+            classes[type(op)] = _BY_NAME[op.name]
     for number, (op_type, run) in enumerate(classes.items()):
 
         def method(

@@ -82,7 +82,11 @@ func.func @misc(%A: memref<100x100xf32>, %i: index, %j: index, %N: index) -> ind
   %d = affine.max affine_map<(d0) -> (d0, 0)>(%b)
   %v = affine.vector_load %A[%i, %j * 4] : memref<100x100xf32>, vector<4xf32>
   affine.vector_store %v, %A[%j, symbol(%N)] : memref<100x100xf32>, vector<4xf32>
+  %e:2 = affine.delinearize_index %a into (10, 10) : index, index
+  %g:3 = affine.delinearize_index %a into (%N, 10) : index, index, index
+  %f = affine.linearize_index [%e#0, %e#1] by (10, 10) : index
+  %h = affine.linearize_index disjoint [%g#0, %g#1, %g#2] by (%N, 10) : index
   %s = arith.addi %c, %d : index
-  %t = arith.addi %s, %b : index
+  %t = arith.addi %s, %f : index
   return %t : index
 }

@@ -4,7 +4,8 @@ xDSL 0.74 gaps worked around here: its access maps (`affine.load %m[%i + symbol(
 read every SSA value as a symbol and do not know `symbol(%x)`, so upstream's maps neither
 parse nor print back with their dims and symbols; `affine.if` and `affine.parallel` have
 no custom format, and `affine.parallel` stores its reductions as strings where upstream
-stores `AtomicRMWKind` integers; `affine.prefetch` and `affine.max` are missing.
+stores `AtomicRMWKind` integers; `affine.prefetch` and `affine.max` are missing (and
+`delinearize_index` / `linearize_index`, in `affine_index`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from heterolayout.dialects.upstream.affine_index import OPS as INDEX_OPS
 from heterolayout.dialects.upstream.definitions import override
 from heterolayout.dialects.upstream.memref import (
     ATOMIC_KINDS,
@@ -554,6 +556,7 @@ def _print_bounds(
 
 
 OPS: list[type[Operation]] = [
+    *INDEX_OPS,
     LoadOp,
     StoreOp,
     VectorLoadOp,
