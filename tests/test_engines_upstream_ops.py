@@ -427,6 +427,8 @@ func.func private @total(%m: memref<?x?xf32, strided<[?, ?], offset: ?>>) -> f32
   %c3 = arith.constant 3 : index
   %c5 = arith.constant 5 : index
   %c6 = arith.constant 6 : index
+  memref.prefetch %A[%c0, %c0], read, locality<3>, data : memref<8x8xf32>
+  affine.prefetch %A[%c1, 0], read, locality<1>, data : memref<8x8xf32>
   %row0 = vector.load %A[%c0, %c0] : memref<8x8xf32>, vector<8xf32>
   %row1 = vector.load %A[%c1, %c0] : memref<8x8xf32>, vector<8xf32>
   %sum = vector.reduction <add>, %row0 : vector<8xf32> into f32

@@ -241,6 +241,10 @@ def _cond_br(w: _Writer, op: Operation) -> None:
     w.indented(lambda: _jump(w, op.successors[1], rest[then_count:]))
 
 
+def _hint(w: _Writer, op: Operation) -> None:
+    """memref.prefetch and affine.prefetch: hints that change no value."""
+
+
 def emitter_for(op: Operation) -> Emitter | None:
     """The emitter of a linalg structured op (their names are many; the test is the op's)."""
     return _structured if is_structured(op) else None
@@ -257,6 +261,8 @@ EMITTERS: dict[str, Emitter] = {
     "memref.expand_shape": _expand_shape,
     "memref.transpose": _transpose,
     "vector.type_cast": _type_cast,
+    "memref.prefetch": _hint,
+    "affine.prefetch": _hint,
     "affine.delinearize_index": _delinearize,
     "affine.linearize_index": _linearize,
     "vector.transfer_read": _transfer,

@@ -278,7 +278,16 @@ def _compiled_plan(op: Operation) -> tuple[Structured, list[Any]]:
     return plan, [compile_map(m, op) for m in plan.maps]
 
 
+def run_hint(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """memref.prefetch and affine.prefetch: hints that change no value."""
+    return ()
+
+
 _BY_NAME: dict[str, Any] = {
+    "memref.prefetch": run_hint,
+    "affine.prefetch": run_hint,
     "memref.transpose": run_transpose,
     "vector.type_cast": run_type_cast,
     "affine.delinearize_index": run_delinearize,

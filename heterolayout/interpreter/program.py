@@ -51,6 +51,8 @@ MEMORY_AND_CONTROL = frozenset(
         "memref.expand_shape",
         "memref.transpose",
         "vector.type_cast",
+        "memref.prefetch",
+        "affine.prefetch",
         "affine.delinearize_index",
         "affine.linearize_index",
         "scf.parallel",
