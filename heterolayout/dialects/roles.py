@@ -16,6 +16,8 @@ from typing import Literal
 
 from xdsl.ir import Operation
 
+from heterolayout.dialects.names import op_name
+
 IndexForm = Literal["values", "map"]
 
 
@@ -30,6 +32,9 @@ class Roles:
     frees: tuple[int, ...] = ()
     binds: tuple[int, ...] = ()
     """Operands the op gives a layout (layout.assign)."""
+    views: tuple[int, ...] = ()
+    """Operands the op opens a view into: its result aliases their memory (subview, casts of
+    shape). `layout-lower` does not lower views of layout-typed memrefs yet."""
     forwards: bool = False
     """Every memref operand flows on: into results or block arguments (loops, casts), a
     callee (calls, which may read and write it), or the caller (returns, yields)."""
@@ -58,7 +63,9 @@ _AFFINE_LOAD = Roles(reads=(0,), indices="map", index_start=1)
 _AFFINE_STORE = Roles(writes=(1,), indices="map", index_start=2)
 _FORWARD = Roles(forwards=True)
 _DEFINE = Roles(defines=True)
+_VIEW = Roles(views=(0,))
 _CONTROL = Roles()
+"""Ops the engines run that take no layout-typed memref (`layout-lower` refuses one)."""
 
 OP_ROLES: dict[str, Roles] = {
     "memref.alloc": _DEFINE,
@@ -90,15 +97,33 @@ OP_ROLES: dict[str, Roles] = {
     "func.return": _FORWARD,
     "layout.assign": Roles(binds=(0,)),
     "layout.convert": Roles(reads=(0,), writes=(1,)),
+    "memref.subview": _VIEW,
+    "memref.reinterpret_cast": _VIEW,
+    "memref.collapse_shape": _VIEW,
+    "memref.expand_shape": _VIEW,
+    "memref.transpose": _VIEW,
+    "vector.type_cast": _VIEW,
+    "memref.prefetch": _CONTROL,
+    "affine.prefetch": _CONTROL,
+    "affine.delinearize_index": _CONTROL,
+    "affine.linearize_index": _CONTROL,
+    "scf.parallel": _CONTROL,
+    "scf.reduce": _CONTROL,
+    "scf.reduce.return": _CONTROL,
+    "cf.br": _CONTROL,
+    "cf.cond_br": _CONTROL,
+    "cf.assert": _CONTROL,
+    "vector.transfer_read": _CONTROL,
+    "vector.transfer_write": _CONTROL,
+    "linalg.yield": _CONTROL,
+    "linalg.index": _CONTROL,
 }
-"""Op name → roles, for every memory and control op the engines run."""
+"""Op name → roles, for every memory and control op the engines run (the linalg structured
+ops aside: `interpreter.structured`)."""
 
 NO_ROLES = Roles()
 
 
 def roles_of(op: Operation) -> Roles | None:
     """The op's roles, or None when it is not a memory or control op heterolayout knows."""
-    from xdsl.dialects.builtin import UnregisteredOp
-
-    name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-    return OP_ROLES.get(name)
+    return OP_ROLES.get(op_name(op))

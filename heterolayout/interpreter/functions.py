@@ -38,7 +38,7 @@ from xdsl.traits import SymbolTable
 
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.runner_utils import PrintedType, RunOutput, runner_function
+from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput, runner_function
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -77,7 +77,7 @@ def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
     namespace, bind = _namespace()
     params = [f"a{i}" for i in range(affine_map.num_dims + affine_map.num_symbols)]
     results = affine_results(affine_map, params, ExprContext(bind, where(op)))
-    return eval(f"lambda {', '.join(params)}: ({', '.join(results)},)", namespace)
+    return eval(f"lambda {', '.join(params)}: ({''.join(r + ', ' for r in results)})", namespace)
 
 
 def compile_condition(op: Operation) -> Kernel:
@@ -110,7 +110,13 @@ _DIALECTS = (arith.Arith, math.Math, affine.Affine, vector.Vector)
 
 
 def _value_op_types() -> list[type[Operation]]:
-    return [op for dialect in _DIALECTS for op in dialect.operations if op.name in VALUE_OPS]
+    """xDSL's value op classes and heterolayout's (`dialects.upstream`); not
+    vector.from_elements, which `NamedFunctions` runs whatever class a module gives it."""
+    from heterolayout.dialects.upstream import additions
+
+    ours = [op for name in ("arith", "vector", "affine") for op in additions(name)[0]]
+    classes = [op for dialect in _DIALECTS for op in dialect.operations] + ours
+    return [op for op in classes if op.name in VALUE_OPS and op.name != "vector.from_elements"]
 
 
 def _run_value(
@@ -293,9 +299,7 @@ class VectorFunctions(InterpreterFunctions):
     def run_print(
         self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues
     ) -> PythonValues:
-        run_output(interpreter).vector_print(
-            args[0], self.cache.get(op, lambda o: PrintedType.of(o.operands[0].type))
-        )
+        run_output(interpreter).print_op(args, self.cache.get(op, PrintPlan.of))
         return ()
 
 
@@ -539,12 +543,17 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         # way `impl` does.
         setattr(method, _IMPL_OP_TYPE_KEY, op_type)
         attributes[f"run_{len(attributes)}"] = method
-    functions: type[NamedFunctions] = type("ModuleNamedFunctions", (NamedFunctions,), attributes)
-    return register_impls(functions)()
+    cls: type[NamedFunctions] = register_impls(
+        type("ModuleNamedFunctions", (NamedFunctions,), attributes)
+    )
+    return cls()
 
 
 def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
+    from heterolayout.interpreter.extended_functions import extended_functions
+
     return [
+        *extended_functions(module),
         ValueFunctions(),
         MemRefFunctions(),
         VectorFunctions(),

@@ -6,16 +6,23 @@ import sys
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import Operation
 
 from heterolayout.dialects.roles import OP_ROLES
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
+from heterolayout.interpreter.structured import is_structured
 
 SUPPORTED_OPS = frozenset(VALUE_OPS) | frozenset(OP_ROLES)
 """Every op name either engine runs: the value ops and the memory and control ops of the
-op-role table; anything else is reported before a run starts."""
+op-role table, with the linalg structured ops (`structured`); anything else is reported
+before a run starts."""
+
+
+def supported(op: Operation) -> bool:
+    return op_name(op) in SUPPORTED_OPS or is_structured(op)
 
 
 def too_deep(entry: str) -> ExecutionError:
@@ -48,7 +55,7 @@ def reachable_functions(module: ModuleOp, entry: str) -> list[FuncOp]:
     for function in order:
         for op in function.walk():
             name = op_name(op)
-            if name not in SUPPORTED_OPS and op is not function:
+            if not supported(op) and op is not function:
                 raise ExecutionError(f"unsupported op '{name}' at {location(op)}")
             if isinstance(op, CallOp):
                 callee = op.callee.root_reference.data

@@ -337,7 +337,7 @@ def _dies_at_return(value: SSAValue) -> bool:
 
 def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
     """Conservatively: stored to, copied or converted into, or flowing on (into a call, a
-    loop, a return; through a cast, whose result is followed)."""
+    loop, a return; through a cast or a view, whose result is followed)."""
     seen = seen or set()
     if value in seen:
         return False
@@ -349,8 +349,8 @@ def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
             continue
         if use.index in roles.writes:
             return True
-        if isinstance(user, memref.CastOp):
-            if _may_write(user.dest, seen):
+        if isinstance(user, memref.CastOp) or use.index in roles.views:
+            if any(_may_write(result, seen) for result in user.results):
                 return True
         elif roles.forwards:
             return True

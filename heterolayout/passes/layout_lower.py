@@ -24,9 +24,11 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.diagnostics import fail
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
@@ -52,25 +54,25 @@ def check_lowerable(module: ModuleOp, flatten: bool) -> None:
         _check_op(op)
         roles = roles_of(op)
         for position, value in enumerate(op.operands):
-            layout = _layout(value.type)
+            layout = value_layout(value)
             if layout is None:
                 continue
             _check_supported(op, value, layout, flatten)
             if roles is None or not roles.touches(position):
                 fail(
                     op,
-                    f"layout-lower: {op.name} uses the layout-typed memref {value.type} and "
+                    f"layout-lower: {op_name(op)} uses the layout-typed memref {value.type} and "
                     "has no lowering; nothing is skipped silently",
                 )
         for value in op.results:
-            layout = _layout(value.type)
+            layout = value_layout(value)
             if layout is None:
                 continue
             _check_supported(op, value, layout, flatten)
             if roles is None or not roles.defines:
                 fail(
                     op,
-                    f"layout-lower: {op.name} defines a layout-typed memref {value.type} and "
+                    f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                     "has no lowering",
                 )
 
@@ -85,7 +87,7 @@ def _check_op(op: Operation) -> None:
                 f"layout-lower: memref.global @{op.sym_name.data} has a vector-packed layout; "
                 "MLIR's dense initializers cannot hold vectors (use an integer container)",
             )
-    elif isinstance(op, memref.DimOp) and _layout(op.source.type) is not None:
+    elif isinstance(op, memref.DimOp) and value_layout(op.source) is not None:
         if constant_index(op.index) is None:
             fail(op, "layout-lower: memref.dim of a layout-typed memref needs a constant index")
     elif op.name in VECTOR_ACCESSES:
@@ -93,7 +95,7 @@ def _check_op(op: Operation) -> None:
         memref_value = op.operands[0 if loads else 1]
         vector_type = (op.results[0] if loads else op.operands[0]).type
         assert isinstance(vector_type, VectorType)
-        if _layout(memref_value.type) is not None and vector_type.get_num_dims() != 1:
+        if value_layout(memref_value) is not None and vector_type.get_num_dims() != 1:
             fail(
                 op,
                 f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "

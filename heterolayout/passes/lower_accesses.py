@@ -20,8 +20,8 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import ConvertOp
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_loops import Insert, convert
 from heterolayout.passes.element_access import ElementAccess
@@ -38,8 +38,9 @@ CLEANUP_MARK = "layout.cleanup"
 
 
 def memref_layout(value: SSAValue) -> Layout | None:
-    """The layout of a memref value's type (None for plain memrefs and other values)."""
-    return layout_of(value.type) if isinstance(value.type, MemRefType) else None
+    """The layout the lowering gives a memref value (None for plain memrefs, upstream views
+    and other values)."""
+    return value_layout(value)
 
 
 @dataclass

@@ -48,9 +48,11 @@ def memref_layout_of_type(memref_type: MemRefType) -> Layout | None:
 
 
 def retype(value: SSAValue, flatten: bool) -> None:
-    new_type = physical(value.type, flatten)
-    if new_type != value.type:
-        Rewriter.replace_value_with_new_type(value, new_type)
+    """Give a layout-typed value its physical type (upstream views keep theirs)."""
+    layout = memref_layout(value)
+    if layout is not None:
+        assert isinstance(value.type, MemRefType)
+        Rewriter.replace_value_with_new_type(value, physical_type(value.type, layout, flatten))
 
 
 @dataclass

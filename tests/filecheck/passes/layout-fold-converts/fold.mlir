@@ -16,7 +16,7 @@ func.func @back_to_the_source(%a: memref<16xf32>) {
 
 // Back into another buffer of the source's type: a copy.
 // CHECK-LABEL: func.func @into_another(%a: memref<16xf32>, %c: memref<16xf32>) {
-// CHECK-NEXT:    "memref.copy"(%a, %c) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memref.copy %a, %c : memref<16xf32> to memref<16xf32>
 // CHECK-NEXT:    func.return
 func.func @into_another(%a: memref<16xf32>, %c: memref<16xf32>) {
   %b = memref.alloc() : memref<16xf32, #layout.tag<"W->W4w">>
