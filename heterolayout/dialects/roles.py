@@ -67,6 +67,15 @@ _VIEW = Roles(views=(0,))
 _CONTROL = Roles()
 """Ops the engines run that take no layout-typed memref (`layout-lower` refuses one)."""
 
+GPU_IDS = (
+    "gpu.thread_id",
+    "gpu.block_id",
+    "gpu.block_dim",
+    "gpu.grid_dim",
+    "gpu.global_id",
+)
+"""The ops that give a thread its place in the launch grid (`gpu.launch` bodies and kernels)."""
+
 OP_ROLES: dict[str, Roles] = {
     "memref.alloc": _DEFINE,
     "memref.alloca": _DEFINE,
@@ -117,6 +126,11 @@ OP_ROLES: dict[str, Roles] = {
     "vector.transfer_write": _CONTROL,
     "linalg.yield": _CONTROL,
     "linalg.index": _CONTROL,
+    "gpu.launch_func": Roles(forwards=True),
+    "gpu.return": _FORWARD,
+    "gpu.launch": _CONTROL,
+    "gpu.terminator": _CONTROL,
+    **dict.fromkeys(GPU_IDS, _CONTROL),
 }
 """Op name → roles, for every memory and control op the engines run (the linalg structured
 ops aside: `interpreter.structured`)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
@@ -21,6 +20,7 @@ from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.passes.lower_accesses import CLEANUP_MARK
 from heterolayout.passes.simplify_index import erase_dead_index_code
 
@@ -38,7 +38,7 @@ class LayoutCleanupPass(ModulePass):
         canonicalize = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )
-        functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
+        functions = [f for f in op.walk() if isinstance(f, FUNCTION_TYPES)]
         for function in functions:
             if CLEANUP_MARK not in function.attributes and not self.all:
                 continue

@@ -13,23 +13,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects import affine, arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.diagnostics import fail
-from heterolayout.dialects.conversion import with_layout
+from heterolayout.dialects.conversion import layout_of, with_layout
+from heterolayout.dialects.functions import (
+    CALL_TYPES,
+    FUNCTION_TYPES,
+    Call,
+    Function,
+    argument_position,
+    call_arguments,
+    callee_key,
+    display_name,
+    function_key,
+    function_table,
+    is_declaration,
+    is_private,
+)
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
-
-
-def is_public(function: func.FuncOp) -> bool:
-    visibility = function.sym_visibility
-    return visibility is None or visibility.data == "public"
 
 
 class Application:
@@ -37,9 +46,7 @@ class Application:
 
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
-        self.functions = {
-            op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
-        }
+        self.functions = function_table(module)
         self.globals = {
             op.sym_name.data: op for op in module.walk() if isinstance(op, memref.GlobalOp)
         }
@@ -73,8 +80,8 @@ class Application:
             return
         if isinstance(root, BlockArgument):
             function = root.block.parent_op()
-            if isinstance(function, func.FuncOp) and root.block is function.body.blocks[0]:
-                if is_public(function):
+            if isinstance(function, FUNCTION_TYPES) and root.block is function.body.blocks[0]:
+                if isinstance(function, func.FuncOp) and not is_private(function):
                     self._convert_at_entry(function, root, wanted)
                 else:
                     self._retype_argument(function, root.index, wanted)
@@ -123,11 +130,14 @@ class Application:
                 Rewriter.insert_op(memref.DeallocOp.get(allocation.memref), InsertPoint.before(op))
         self._propagate(allocation.memref)
 
-    def _retype_argument(self, function: func.FuncOp, index: int, wanted: MemRefType) -> None:
+    def _retype_argument(self, function: Function, index: int, wanted: MemRefType) -> None:
         argument = function.body.blocks[0].args[index]
         if argument.type == wanted:
             return
         inputs = list(function.function_type.inputs.data)
+        if index >= len(inputs):  # a gpu.func's workgroup or private attribution
+            self._retype(argument, wanted)
+            return
         inputs[index] = wanted
         function.function_type = FunctionType.from_lists(
             inputs, function.function_type.outputs.data
@@ -204,7 +214,7 @@ class Application:
         declared = function.function_type.outputs.data[index]
         if declared == value.type:
             return
-        if is_public(function):
+        if not is_private(function):
             copy = _allocate_like(value, declared, op)
             Rewriter.insert_op(ConvertOp(value, copy.memref), InsertPoint.before(op))
             op.operands[index] = copy.memref
@@ -223,27 +233,32 @@ class Application:
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, outputs
         )
-        name = function.sym_name.data
+        name = function_key(function)
         for call in list(self.module.walk()):
-            if isinstance(call, func.CallOp) and call.callee.root_reference.data == name:
+            if isinstance(call, func.CallOp) and callee_key(call) == name:
                 self._retype(call.results[index], value.type)
 
     # ---- call boundaries -------------------------------------------------------------------
     def _retype_agreeing_callees(self) -> bool:
-        """Retype a private callee's parameter when every call site passes one new type."""
+        """Retype a private callee's (or a kernel's) parameter when every call site (every
+        launch) passes one new type."""
         passed: dict[tuple[str, int], set[Attribute]] = {}
         for call in self.module.walk():
-            if isinstance(call, func.CallOp):
-                for index, operand in enumerate(call.arguments):
-                    key = (call.callee.root_reference.data, index)
+            if isinstance(call, CALL_TYPES):
+                for index, operand in enumerate(call_arguments(call)):
+                    key = (callee_key(call), index)
                     passed.setdefault(key, set()).add(operand.type)
         changed = False
         for (name, index), types in passed.items():
             callee = self.functions.get(name)
-            if callee is None or is_public(callee) or callee.is_declaration or len(types) != 1:
+            if callee is None or not is_private(callee) or is_declaration(callee):
+                continue
+            if len(types) != 1 or index >= len(callee.function_type.inputs.data):
                 continue
             (wanted,) = types
             current = callee.function_type.inputs.data[index]
+            if isinstance(callee, gpu.FuncOp) and _has_layout(current):
+                continue  # a kernel written for a layout keeps it: the launch converts
             if isinstance(wanted, MemRefType) and wanted != current:
                 self._retype_argument(callee, index, wanted)
                 changed = True
@@ -251,15 +266,24 @@ class Application:
 
     def _reconcile_calls(self) -> None:
         for call in list(self.module.walk()):
-            if not isinstance(call, func.CallOp):
+            if not isinstance(call, CALL_TYPES):
                 continue
-            callee = self.functions.get(call.callee.root_reference.data)
+            callee = self.functions.get(callee_key(call))
             if callee is None:
                 continue
             expected = callee.function_type.inputs.data
-            for index, (operand, wanted) in enumerate(zip(call.arguments, expected, strict=True)):
+            arguments = call_arguments(call)
+            if len(arguments) != len(expected):
+                fail(
+                    call,
+                    f"layout-apply: {call.name} passes {len(arguments)} arguments to "
+                    f"{display_name(callee)}, which takes {len(expected)}",
+                )
+            for index, (operand, wanted) in enumerate(zip(arguments, expected, strict=True)):
                 if operand.type != wanted and isinstance(wanted, MemRefType):
                     self._convert_around_call(call, index, operand, wanted, callee)
+            if not isinstance(call, func.CallOp):
+                continue
             for index, (result, declared) in enumerate(
                 zip(call.results, callee.function_type.outputs.data, strict=True)
             ):
@@ -268,17 +292,27 @@ class Application:
 
     def _convert_around_call(
         self,
-        call: func.CallOp,
+        call: Call,
         index: int,
         operand: SSAValue,
         wanted: MemRefType,
-        callee: func.FuncOp,
+        callee: Function,
     ) -> None:
+        """The callee gets a copy in its own layout, written back after the call when the
+        callee may write it: the conversions at a call site, or at a kernel launch."""
+        writes = is_declaration(callee) or _may_write(callee.body.blocks[0].args[index])
+        if writes and isinstance(call, gpu.LaunchFuncOp) and call.asyncToken is not None:
+            fail(
+                call,
+                f"layout-apply: the async {call.name} passes {operand.type} to "
+                f"{display_name(callee)}, which takes {wanted}; the conversion back could "
+                "not wait for the kernel (launch it synchronously or pass the kernel's layout)",
+            )
         temporary = _allocate_like(operand, wanted, call)
         Rewriter.insert_op(ConvertOp(operand, temporary.memref), InsertPoint.before(call))
-        call.operands[index] = temporary.memref
+        call.operands[argument_position(call, index)] = temporary.memref
         anchor: Operation = call
-        if callee.is_declaration or _may_write(callee.body.blocks[0].args[index]):
+        if writes:
             back = ConvertOp(temporary.memref, operand)
             Rewriter.insert_op(back, InsertPoint.after(anchor))
             anchor = back
@@ -297,6 +331,27 @@ class Application:
         for use in list(new.uses):
             if use.operation is not convert:
                 use.operation.operands[use.index] = copy.memref
+
+
+def launches_disagree(module: ModuleOp) -> bool:
+    """Whether a `gpu.launch_func` passes a memref whose type its kernel does not take: the
+    boundary needs conversions (upstream would reject the launch)."""
+    kernels = function_table(module)
+    for launch in module.walk():
+        if isinstance(launch, gpu.LaunchFuncOp):
+            kernel = kernels.get(callee_key(launch))
+            if kernel is None:
+                continue
+            for value, wanted in zip(
+                launch.kernelOperands, kernel.function_type.inputs.data, strict=False
+            ):
+                if value.type != wanted and isinstance(wanted, MemRefType):
+                    return True
+    return False
+
+
+def _has_layout(memref_type: Attribute) -> bool:
+    return isinstance(memref_type, MemRefType) and layout_of(memref_type) is not None
 
 
 def _dynamic_sizes(value: SSAValue) -> tuple[list[SSAValue], list[Operation]]:

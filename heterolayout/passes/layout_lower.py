@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -24,6 +24,14 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.diagnostics import fail
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.functions import (
+    FUNCTION_TYPES,
+    Function,
+    callee_key,
+    display_name,
+    function_table,
+    is_declaration,
+)
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.roles import roles_of
@@ -48,8 +56,11 @@ def _layout(memref_type: Attribute) -> Layout | None:
 
 def check_lowerable(module: ModuleOp, flatten: bool) -> None:
     """Refuse, naming the op, what the lowering cannot do: nothing is skipped silently."""
+    functions = function_table(module)
     for op in module.walk():
-        if isinstance(op, func.FuncOp):
+        if isinstance(op, gpu.LaunchFuncOp) and callee_key(op) not in functions:
+            _check_foreign_kernel(op)
+        if isinstance(op, FUNCTION_TYPES):
             _check_signature(op, flatten)
         _check_op(op)
         roles = roles_of(op)
@@ -103,7 +114,7 @@ def _check_op(op: Operation) -> None:
             )
 
 
-def _check_signature(op: func.FuncOp, flatten: bool) -> None:
+def _check_signature(op: Function, flatten: bool) -> None:
     types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
     layouts = [(t, _layout(t)) for t in types]
     if flatten:
@@ -111,16 +122,37 @@ def _check_signature(op: func.FuncOp, flatten: bool) -> None:
             if layout is not None and layout.is_dynamic:
                 fail(
                     op,
-                    f"layout-lower: flatten=true needs static shapes, but @{op.sym_name.data} "
+                    f"layout-lower: flatten=true needs static shapes, but {display_name(op)} "
                     f"takes or returns {memref_type}",
                 )
-    if op.is_declaration and any(layout is not None for _, layout in layouts):
+    if is_declaration(op) and any(layout is not None for _, layout in layouts):
         fail(
             op,
             f"layout-lower: external function @{op.sym_name.data} has a layout-typed "
             "memref in its signature; lowering would change its ABI. Declare it with "
             "the physical type, or define it in this module",
         )
+    if isinstance(op, gpu.FuncOp):
+        for attribution in op.body.block.args[len(op.function_type.inputs.data) :]:
+            layout = _layout(attribution.type)
+            if layout is not None and (layout.has_pad_slots or layout.packing is not None):
+                fail(
+                    op,
+                    f"layout-lower: {display_name(op)}: the attribution {attribution.type} "
+                    "has pad slots or packed containers, which nothing fills in workgroup "
+                    "or private memory; give it a layout without them",
+                )
+
+
+def _check_foreign_kernel(launch: gpu.LaunchFuncOp) -> None:
+    for value in launch.kernelOperands:
+        if value_layout(value) is not None:
+            fail(
+                launch,
+                f"layout-lower: {launch.name} passes the layout-typed memref {value.type} to "
+                f"@{callee_key(launch)}, which is not defined in this module; lowering would "
+                "change its ABI. Convert the buffer to the kernel's type first",
+            )
 
 
 def _check_supported(op: Operation, value: SSAValue, layout: Layout, flatten: bool) -> None:
@@ -175,11 +207,11 @@ class LayoutLowerPass(ModulePass):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
         from heterolayout.passes.cleanup import LayoutCleanupPass
         from heterolayout.passes.convert_folding import LayoutFoldConvertsPass
-        from heterolayout.passes.layout_apply import LayoutApplyPass
+        from heterolayout.passes.layout_apply import LayoutApplyPass, launches_disagree
 
         with collector_paused():
             verify_layouts(op)
-            if any(isinstance(o, AssignOp) for o in op.walk()):
+            if any(isinstance(o, AssignOp) for o in op.walk()) or launches_disagree(op):
                 LayoutApplyPass().apply(ctx, op)
             LayoutFoldConvertsPass().apply(ctx, op)
             try:

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import affine, arith, func, memref
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, UnitAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
@@ -74,9 +75,7 @@ def inserter_before(op: Operation) -> Insert:
 
 def mark_for_cleanup(op: Operation) -> None:
     """The function around `op` received loop nests: `layout-cleanup` will tidy it."""
-    function = op.parent_op()
-    while function is not None and not isinstance(function, func.FuncOp):
-        function = function.parent_op()
+    function = enclosing_function(op)
     if function is not None:
         function.attributes[CLEANUP_MARK] = UnitAttr()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_loops import Insert, fill
@@ -149,7 +150,7 @@ class LowerSignature(RewritePattern):
     flatten: bool
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if isinstance(op, func.FuncOp):
+        if isinstance(op, FUNCTION_TYPES):
             inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
             lowered = FunctionType.from_lists(
                 [physical(t, self.flatten) for t in inputs],

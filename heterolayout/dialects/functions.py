@@ -1,0 +1,80 @@
+"""Function-like ops and their call sites: `func.func` with `func.call`, and `gpu.func`
+kernels with `gpu.launch_func`. The passes treat both pairs the same way (a kernel launch is
+a call whose callee runs once per thread), so they ask here rather than name the classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import func, gpu
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, SSAValue
+
+Function = func.FuncOp | gpu.FuncOp
+Call = func.CallOp | gpu.LaunchFuncOp
+FUNCTION_TYPES = (func.FuncOp, gpu.FuncOp)
+CALL_TYPES = (func.CallOp, gpu.LaunchFuncOp)
+
+
+def enclosing_function(op: Operation) -> Function | None:
+    """The `func.func` or `gpu.func` around `op` (None at module level)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FUNCTION_TYPES):
+        parent = parent.parent_op()
+    return parent
+
+
+def symbol_key(reference: SymbolRefAttr) -> str:
+    """`@f` for a function, `@m::@k` for a kernel in a gpu.module."""
+    return "::@".join(
+        [reference.root_reference.data, *(r.data for r in reference.nested_references.data)]
+    )
+
+
+def function_key(function: Function) -> str:
+    parent = function.parent_op()
+    name = function.sym_name.data
+    return f"{parent.sym_name.data}::@{name}" if isinstance(parent, gpu.ModuleOp) else name
+
+
+def function_table(module: ModuleOp) -> dict[str, Function]:
+    """Every function and kernel of `module`, by the key its calls use."""
+    return {function_key(op): op for op in module.walk() if isinstance(op, FUNCTION_TYPES)}
+
+
+def callee_key(call: Call) -> str:
+    return symbol_key(call.callee if isinstance(call, func.CallOp) else call.kernel)
+
+
+def call_arguments(call: Call) -> Sequence[SSAValue]:
+    """The values a call passes to its callee's parameters, in order."""
+    return call.arguments if isinstance(call, func.CallOp) else call.kernelOperands
+
+
+def argument_position(call: Call, index: int) -> int:
+    """The operand number of the call's `index`-th argument."""
+    if isinstance(call, func.CallOp):
+        return index
+    after = len(call.kernelOperands) + (call.asyncObject is not None)
+    return len(call.operands) - after + index
+
+
+def is_private(function: Function) -> bool:
+    """Only this module calls it: a private `func.func`, or a kernel (launched from the host
+    code of its module; its gpu.module has no other callers)."""
+    if isinstance(function, gpu.FuncOp):
+        return True
+    visibility = function.sym_visibility
+    return visibility is not None and visibility.data != "public"
+
+
+def is_declaration(function: Function) -> bool:
+    return isinstance(function, func.FuncOp) and function.is_declaration
+
+
+def display_name(function: Function) -> str:
+    """`@f` for a function, `gpu.func @m::@k` for a kernel or device function."""
+    if isinstance(function, func.FuncOp):
+        return f"@{function.sym_name.data}"
+    return f"{function.name} @{function_key(function)}"
