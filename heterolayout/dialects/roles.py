@@ -130,6 +130,8 @@ OP_ROLES: dict[str, Roles] = {
     "gpu.return": _FORWARD,
     "gpu.launch": _CONTROL,
     "gpu.terminator": _CONTROL,
+    "gpu.barrier": _CONTROL,
+    "gpu.wait": _CONTROL,
     **dict.fromkeys(GPU_IDS, _CONTROL),
 }
 """Op name → roles, for every memory and control op the engines run (the linalg structured

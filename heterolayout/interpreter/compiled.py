@@ -19,17 +19,21 @@ from typing import Any
 
 from xdsl.dialects import affine, memref, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.dialects.func import CallOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.conversion import is_builtin_strided
+from heterolayout.dialects.functions import Function, function_key
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
 from heterolayout.interpreter.compiled_extended import TERMINATORS as EXTENDED_TERMINATORS
 from heterolayout.interpreter.compiled_extended import emit_blocks, emitter_for
+from heterolayout.interpreter.compiled_gpu import EMITTERS as GPU_EMITTERS
+from heterolayout.interpreter.compiled_gpu import HELPERS as GPU_HELPERS
+from heterolayout.interpreter.compiled_gpu import TERMINATORS as GPU_TERMINATORS
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
@@ -48,11 +52,13 @@ class RunState:
     """What one call of the entry function shares across functions: its memory (globals,
     dealloc bookkeeping) and where printing goes."""
 
-    __slots__ = ("memory", "output")
+    __slots__ = ("gpu", "memory", "output")
 
     def __init__(self, output: RunOutput, run_memory: memory.RunMemory) -> None:
         self.memory = run_memory
         self.output = output
+        self.gpu: tuple[int, ...] = (0,) * 12
+        """The place in the launch grid of the GPU thread running (`interpreter.gpu`)."""
 
     def global_buffer(self, name: str, info: memory.MemRefInfo, initial: Any) -> memory.MemRef:
         return self.memory.global_buffer(name, info, initial)
@@ -125,12 +131,12 @@ class _Writer:
         self._depth -= 1
 
     # ---- functions and blocks -----------------------------------------------------------------
-    def function(self, function: FuncOp) -> None:
+    def function(self, function: Function) -> None:
         block = function.body.blocks.first
         assert block is not None
         params = [self.define(arg, f"a{i}") for i, arg in enumerate(block.args)]
         self.line(
-            f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):"
+            f"def {self.function_names[function_key(function)]}({', '.join(['S', *params])}):"
         )
         if len(function.body.blocks) > 1:  # cf branches between blocks
             self.indented(lambda: emit_blocks(self, function.body, self._return))
@@ -486,12 +492,15 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
 """Ops with their own code; terminators (yield, condition, return) are written by the op
 that owns their region."""
 
-TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return"})
+TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return", "gpu.return"})
 
 # The ops of real inputs (views, linalg, scf.parallel, cf, transfers) live in their module.
 _EMITTERS.update(EXTENDED_EMITTERS)
 _HELPERS.update(EXTENDED_HELPERS)
 TERMINATORS |= EXTENDED_TERMINATORS
+_EMITTERS.update(GPU_EMITTERS)
+_HELPERS.update(GPU_HELPERS)
+TERMINATORS |= GPU_TERMINATORS
 
 
 class CompiledEngine:
@@ -538,9 +547,9 @@ class CompiledEngine:
         stores = self._stores.get(traceback.tb_frame.f_code.co_filename)
         return None if stores is None else stores.get(traceback.tb_lineno)
 
-    def _compile(self, functions: list[FuncOp]) -> None:
+    def _compile(self, functions: list[Function]) -> None:
         names = {
-            f.sym_name.data: f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)
+            function_key(f): f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)
         }
         writer = _Writer(names)
         for function in functions:
@@ -551,7 +560,7 @@ class CompiledEngine:
         exec(code, writer.namespace)
         self._stores[filename] = writer.stores
         for function in functions:
-            self._outputs.setdefault(function.sym_name.data, function.function_type.outputs.data)
+            self._outputs.setdefault(function_key(function), function.function_type.outputs.data)
         for name, python_name in names.items():
             self._functions.setdefault(name, writer.namespace[python_name])
 

@@ -551,9 +551,11 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
 
 def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
     from heterolayout.interpreter.extended_functions import extended_functions
+    from heterolayout.interpreter.gpu import GpuFunctions
 
     return [
         *extended_functions(module),
+        GpuFunctions(),
         ValueFunctions(),
         MemRefFunctions(),
         VectorFunctions(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues
@@ -88,7 +89,7 @@ class RegionInterpreter(Interpreter):
         block = region.blocks.first
         if block is None:
             return False, (), None
-        return (isinstance(region.parent, FuncOp), *self._block_plan(block))
+        return (isinstance(region.parent, FuncOp | gpu.FuncOp), *self._block_plan(block))
 
     def _block_plan(self, block: Block) -> BlockPlan:
         found = self.plans.get(id(block))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Operation
 
+from heterolayout.dialects.functions import Function, callee_key, function_table
 from heterolayout.dialects.roles import OP_ROLES
 from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.gpu import check_barrier
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
@@ -46,17 +49,29 @@ def find_function(module: ModuleOp, name: str) -> FuncOp:
     return function
 
 
-def reachable_functions(module: ModuleOp, entry: str) -> list[FuncOp]:
-    """`entry` and every function with a body it may call, each checked to hold only
-    supported ops; the external functions it calls must be runner-utils functions."""
+def reachable_functions(module: ModuleOp, entry: str) -> list[Function]:
+    """`entry` and every function with a body it may call or kernel it may launch, each
+    checked to hold only supported ops; the external functions it calls must be runner-utils
+    functions."""
     table = functions(module)
-    order = [find_function(module, entry)]
+    kernels = function_table(module)
+    order: list[Function] = [find_function(module, entry)]
     seen = {entry}
     for function in order:
         for op in function.walk():
             name = op_name(op)
             if not supported(op) and op is not function:
                 raise ExecutionError(f"unsupported op '{name}' at {location(op)}")
+            if name == "gpu.barrier":
+                check_barrier(op)
+            if isinstance(op, gpu.LaunchFuncOp):
+                key = callee_key(op)
+                kernel = kernels.get(key)
+                if not isinstance(kernel, gpu.FuncOp):
+                    raise ExecutionError(f"{where(op)}: no gpu.func @{key} in the module")
+                if key not in seen:
+                    seen.add(key)
+                    order.append(kernel)
             if isinstance(op, CallOp):
                 callee = op.callee.root_reference.data
                 if callee not in table:
