@@ -10,8 +10,8 @@ import pytest
 
 from heterolayout import passes  # noqa: F401  (registers the passes)
 from heterolayout.interpreter import ExecutionError, check, run
-from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.interpreter.engines import load_module
+from heterolayout.interpreter.source import apply_pipeline
 
 LAYOUT = '#layout.tag<"NC->Cn">'
 BUFFER = f"memref<4x32xf32, {LAYOUT}>"
@@ -73,7 +73,7 @@ def _expected(a: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarr
     scaled = (a * np.float32(s)).astype(np.float32) + np.float32(s)
     g = np.zeros((4, 32), dtype=np.int64)
     for r in range(4):
-        bx, by = r % 2, r // 2
+        bx = r % 2
         for col in range(32):
             g[r, col] = bx * 16 + col % 16
     return scaled, scaled[:, ::-1], g
@@ -150,5 +150,5 @@ module attributes {gpu.container_module} {
   }
 }
 """
-    with pytest.raises(ExecutionError, match="returned while others wait at gpu.barrier"):
+    with pytest.raises(ExecutionError, match=r"returned while others wait at gpu\.barrier"):
         run(program, "main", [np.zeros(4, dtype=np.float32)])
