@@ -219,7 +219,7 @@ class IndexValues:
     Accesses are lowered in program order (a pre-order walk), each inserting its index code
     just before itself. So a value emitted for an earlier access dominates every later access
     in the same block or in a block nested in it, and is reused there; constants go to the top
-    of the function, where they dominate everything. Reuse is by value numbering: the same op
+    of the function (or of the `gpu.launch` body), where they dominate everything. Reuse is by value numbering: the same op
     kind on the same operand values, which is right whatever expression asked for it.
     """
 
@@ -236,8 +236,8 @@ class IndexValues:
             chain.append(self._blocks.setdefault(block, {}))
             top = block
             owner = block.parent_op()
-            if owner is None or owner.has_trait(IsolatedFromAbove):
-                break
+            if owner is None or owner.has_trait(IsolatedFromAbove) or owner.name == "gpu.launch":
+                break  # a gpu.launch body becomes a kernel: it keeps its own index values
             block = owner.parent_block()
         assert top is not None, f"{access.name} is not in a block"
         return IndexScope(self, chain, top)

@@ -55,9 +55,11 @@ module attributes {gpu.container_module} {
   // through its layout.
   // CHECK-LABEL: func.func @host(%x: memref<2x3x5x4x8xf32>, %y: memref<2x3x5x4x8xf32>, %out: memref<2x17xf32>) {
   // CHECK:         gpu.launch_func @kernels::@relu blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%x : memref<2x3x5x4x8xf32>, %y : memref<2x3x5x4x8xf32>)
+  // The launch body keeps its own constants (it becomes a kernel: nothing to pass in).
   // CHECK:         gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) {
-  // CHECK:           %[[CB:.*]] = arith.divui %[[TX]], %{{.*}} : index
-  // CHECK:           %[[CI:.*]] = arith.remui %[[TX]], %{{.*}} : index
+  // CHECK-NEXT:      %[[C8L:.*]] = arith.constant 8 : index
+  // CHECK:           %[[CB:.*]] = arith.divui %[[TX]], %[[C8L]] : index
+  // CHECK:           %[[CI:.*]] = arith.remui %[[TX]], %[[C8L]] : index
   // CHECK:           memref.load %y[%[[BX]], %[[CB]], %{{.*}}, %{{.*}}, %[[CI]]] : memref<2x3x5x4x8xf32>
   // CHECK:           gpu.terminator
   func.func @host(%x: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %y: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %out: memref<2x17xf32>) {
