@@ -2,6 +2,6 @@
 CUDA toolkit needed) and `--engine cuda` (`engine`, through CuPy: `pip install
 heterolayout[cuda]`)."""
 
-from heterolayout.cuda.ptx import PTX_PASSES, CudaError, compile_ptx, entry_names
+from heterolayout.cuda.ptx import CudaError, compile_ptx, entry_names, ptx_passes
 
-__all__ = ["PTX_PASSES", "CudaError", "compile_ptx", "entry_names"]
+__all__ = ["CudaError", "compile_ptx", "entry_names", "ptx_passes"]

@@ -25,7 +25,7 @@ MLIR_OPT_NAMES = ("mlir-opt-22", "/usr/lib/llvm-22/bin/mlir-opt")
 INSTALL_HINT = "mlir-opt-22 not found: apt-get install -y mlir-22-tools"
 
 
-def PTX_PASSES(chip: str, opt_level: int) -> tuple[str, ...]:  # noqa: N802 (a constant-like recipe)
+def ptx_passes(chip: str, opt_level: int) -> tuple[str, ...]:
     """The upstream passes from lowered IR to PTX: affine and scf to cf (the NVVM lowering
     takes arith, cf, memref and gpu ops), gpu.launch bodies outlined into kernels, then
     NVVM, then the PTX of each gpu.module as a `gpu.binary` attribute."""
@@ -70,7 +70,7 @@ def compile_ptx(
     if pipeline:
         module = apply_pipeline(module, pipeline)
     check_bare_pointers(module)
-    command = [find_mlir_opt(), *PTX_PASSES(chip, opt_level)]
+    command = [find_mlir_opt(), *ptx_passes(chip, opt_level)]
     done = subprocess.run(command, input=str(module), capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise CudaError(f"mlir-opt: {_first_error(done.stderr)}")

@@ -204,7 +204,7 @@ class GpuFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: gpu.LaunchFuncOp, args: PythonValues
     ) -> PythonValues:
         kernel, plan = self.kernels.get(
-            op, lambda o: (find_kernel(o), boundary_plan(o, find_kernel(o)))
+            op, lambda _: (find_kernel(op), boundary_plan(op, find_kernel(op)))
         )
         name = kernel.sym_name.data
 

@@ -3,7 +3,7 @@
     layout-ptx FILE [-p PIPELINE] [--chip sm_90] [-O 3] [--output-dir DIR]
 
 Runs PIPELINE (default `layout-lower`; `-p ''` for none), then upstream mlir-opt 22
-(`heterolayout.cuda.PTX_PASSES`: gpu.launch bodies outlined into kernels, NVVM, the NVPTX
+(`heterolayout.cuda.ptx_passes`: gpu.launch bodies outlined into kernels, NVVM, the NVPTX
 back-end; no CUDA toolkit). Prints each gpu.module's PTX after a `// gpu.module @NAME`
 line, or with `--output-dir` writes `DIR/NAME.ptx` per module and prints the files and their
 kernels. Errors are one line on stderr and exit 1.
