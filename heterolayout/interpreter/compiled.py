@@ -27,6 +27,7 @@ from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintedType, RunOutput
+from heterolayout.interpreter.transfer import Transfer
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -246,7 +247,22 @@ def _dealloc(w: _Writer, op: Operation) -> None:
 
 
 def _nothing(w: _Writer, op: Operation) -> None:
-    """layout.assign: a layout never changes what a buffer holds."""
+    """layout.assign: a layout never changes what a buffer holds; layout.schedule: a hint."""
+
+
+def _transfer_read(w: _Writer, op: Operation) -> None:
+    source, *rest = w.uses(op.operands)
+    index, padding = rest[: len(op.indices)], rest[len(op.indices)]  # type: ignore[attr-defined]
+    transfer = w.bind(Transfer.of(op))
+    w.line(
+        f"{w.define(op.results[0])} = {transfer}.read({source}, ({''.join(i + ', ' for i in index)}), {padding})"
+    )
+
+
+def _transfer_write(w: _Writer, op: Operation) -> None:
+    value, target, *index = w.uses(op.operands)
+    transfer = w.bind(Transfer.of(op))
+    w.line(f"{transfer}.write({value}, {target}, ({''.join(i + ', ' for i in index)}))")
 
 
 def _memref_load(w: _Writer, op: Operation) -> None:
@@ -448,6 +464,8 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "vector.load": lambda w, op: _vector_load(w, op, w.uses(op.operands[1:])),
     "vector.store": lambda w, op: _vector_store(w, op, w.uses(op.operands[2:])),
     "vector.print": _vector_print,
+    "vector.transfer_read": _transfer_read,
+    "vector.transfer_write": _transfer_write,
     "affine.load": _affine_load,
     "affine.store": _affine_store,
     "affine.vector_load": lambda w, op: _vector_load(
@@ -463,6 +481,7 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "scf.while": _scf_while,
     "func.call": _call,
     "layout.assign": _nothing,
+    "layout.schedule": _nothing,
     "layout.convert": _copy,
 }
 """Ops with their own code; terminators (yield, condition, return) are written by the op

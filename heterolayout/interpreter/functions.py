@@ -47,6 +47,7 @@ from heterolayout.interpreter.semantics import (
     value_expression,
 )
 from heterolayout.interpreter.source import op_name, where
+from heterolayout.interpreter.transfer import Transfer
 from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
 
 Kernel = Callable[..., Any]
@@ -288,6 +289,21 @@ class VectorFunctions(InterpreterFunctions):
         memory.vector_store(args[0], args[1], args[2:], self.cache.get(op, where))
         return ()
 
+    @impl(vector.TransferReadOp)
+    def run_transfer_read(
+        self, interpreter: Interpreter, op: vector.TransferReadOp, args: PythonValues
+    ) -> PythonValues:
+        transfer = self.cache.get(op, Transfer.of)
+        count = len(op.indices)
+        return (transfer.read(args[0], args[1 : 1 + count], args[1 + count]),)
+
+    @impl(vector.TransferWriteOp)
+    def run_transfer_write(
+        self, interpreter: Interpreter, op: vector.TransferWriteOp, args: PythonValues
+    ) -> PythonValues:
+        self.cache.get(op, Transfer.of).write(args[0], args[1], args[2:])
+        return ()
+
     @impl(vector.PrintOp)
     def run_print(
         self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues
@@ -491,7 +507,8 @@ class NamedFunctions(InterpreterFunctions):
     def run_assign(
         self, interpreter: Interpreter, op: Operation, args: PythonValues
     ) -> PythonValues:
-        """layout.assign changes how a buffer is stored, never what it holds: nothing to do."""
+        """layout.assign changes how a buffer is stored, never what it holds, and
+        layout.schedule is a hint: nothing to do."""
         return ()
 
     def run_convert(
@@ -511,6 +528,7 @@ _BY_NAME: dict[
 ] = {
     "layout.assign": NamedFunctions.run_assign,
     "layout.convert": NamedFunctions.run_convert,
+    "layout.schedule": NamedFunctions.run_assign,
     "vector.from_elements": NamedFunctions.run_from_elements,
 }
 

@@ -27,6 +27,8 @@ MEMORY_AND_CONTROL = frozenset(
         "vector.load",
         "vector.store",
         "vector.print",
+        "vector.transfer_read",
+        "vector.transfer_write",
         "affine.load",
         "affine.store",
         "affine.vector_load",
@@ -43,6 +45,7 @@ MEMORY_AND_CONTROL = frozenset(
         "func.return",
         "layout.assign",
         "layout.convert",
+        "layout.schedule",
     }
 )
 

@@ -1,0 +1,449 @@
+"""Vectorization of the innermost physical block, and the statements it emits.
+
+The vector loop is the one that walks the leading buffer's innermost physical dim with unit
+stride (the `16c` of nChw16c, the `n` of a row-major matrix). Its length is the vector
+width over the element size (512 bits of f32: 16), cut down to a divisor of the block so
+that no vector straddles two blocks. Every access that depends on the vector loop must walk
+a contiguous run of its own buffer along it (a vector load or store); an access that does
+not is a scalar, broadcast where a vector needs it. Everything else stays scalar.
+
+Vector accesses along a buffer's last logical dim are `affine.vector_load/store`; along
+another dim (the channels of logical NCHW) they are `vector.transfer_read/write` with a
+one-dim permutation map. `layout-lower` turns both into `vector.load/store` of the physical
+buffer, since the run is contiguous there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import affine, arith, vector
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    BoolAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.verification import buffer_root
+from heterolayout.layout.element_types import element_type
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.model import Layout
+from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.schedule.nest import (
+    Access,
+    Nest,
+    NotScheduled,
+    bare_dim,
+    index_expr,
+    is_index_op,
+)
+from heterolayout.passes.schedule.plan import Digit, Plan
+
+Add = Callable[[Operation], None]
+
+
+def buffer_layout(buffer: SSAValue) -> Layout:
+    memref_type = buffer.type
+    assert isinstance(memref_type, MemRefType)
+    return layout_of(memref_type) or identity_layout(memref_type)
+
+
+def element_bits(buffer: SSAValue) -> int:
+    element = buffer.type.element_type  # type: ignore[attr-defined]
+    try:
+        return element_type(str(element)).bits
+    except LayoutError:
+        return 0
+
+
+def vectorize(plan: Plan, parallel: set[int], width: int, remark: Callable[[str], None]) -> None:
+    """Pick the vector loop and split its digit into a loop over vectors and the vector."""
+    try:
+        found = _vector_digit(plan, parallel, width)
+    except NotScheduled as refusal:
+        remark(f"not vectorized: {refusal.reason}")
+        return
+    digit, length = found
+    position = plan.outer.index(digit)
+    plan.outer[position] = digit.but(weight=length)
+    plan.tile.append(digit.but(kind="vector"))
+    plan.vector_loop = digit.loop
+
+
+def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, int]:
+    nest, lead = plan.nest, plan.lead
+    layout = buffer_layout(lead.buffer)
+    if layout.packing is not None:
+        raise NotScheduled(lead.op, "the leading buffer is packed")
+    runs = [(layout.contiguous_run(dim), dim) for dim in range(layout.rank)]
+    run, dim = max(runs)
+    if run < 2:
+        raise NotScheduled(lead.op, "no logical dim of the leading buffer is contiguous")
+    loop = bare_dim(lead.exprs[dim])
+    if loop is None or loop >= len(nest.loops):
+        raise NotScheduled(lead.op, f"its contiguous dim {dim} is not indexed by one loop")
+    name = nest.loops[loop].name(loop)
+    if loop not in parallel:
+        raise NotScheduled(nest.loops[loop].op, f"{name} carries a dependence")
+    digit = next((d for d in plan.outer if d.loop == loop and d.weight == 1), None)
+    if digit is None or nest.loops[loop].step != 1 or nest.loops[loop].first != 0:
+        raise NotScheduled(nest.loops[loop].op, f"{name} is not a loop around the register tile")
+    bits = element_bits(lead.buffer)
+    if bits == 0 or bits > width:
+        raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
+    length = width // bits
+    whole = run >= (layout.logical_shape[dim] or 0)
+    length = min(length, nest.loops[loop].trips) if whole else math.gcd(length, run)
+    if length < 2:
+        raise NotScheduled(lead.op, f"the contiguous run along {name} is {run} element(s)")
+    for access in nest.accesses.values():
+        _check_contiguous(nest, access, loop, length)
+    _check_data_uses(nest, loop)
+    return digit, length
+
+
+def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> None:
+    if not nest.uses_loop(access, loop):
+        return
+    name = nest.loops[loop].name(loop)
+    forms = access.linear(nest.rank)
+    buffer = f"{access.op.name} of {access.buffer.type}"
+    walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+    if forms is None or len(walked) != 1 or forms[walked[0]][0][loop] != 1:
+        raise NotScheduled(access.op, f"{buffer} does not walk one dim with {name} at unit stride")
+    (dim,) = walked
+    layout = buffer_layout(access.buffer)
+    if layout.packing is not None:
+        raise NotScheduled(access.op, f"{buffer} is packed")
+    run = layout.contiguous_run(dim)
+    extent = layout.logical_shape[dim]
+    coefficients, constant = forms[dim]
+    others = [c for i, c in enumerate(coefficients) if i != loop] + [constant]
+    aligned = run % length == 0 and all(c % run == 0 for c in others)
+    if run != extent and not aligned:
+        raise NotScheduled(
+            access.op,
+            f"{buffer}: dim {dim}, walked by {name}, is not stored in aligned contiguous runs "
+            f"of {length} (its runs are {run} long); give it a layout whose innermost "
+            f"physical dim is dim {dim}",
+        )
+
+
+def _check_data_uses(nest: Nest, loop: int) -> None:
+    for op in nest.statements():
+        if is_index_op(op):
+            continue
+        for operand in op.operands:
+            if not isinstance(operand.type, IndexType) or op in nest.accesses:
+                continue
+            expr = index_expr(nest, operand)
+            if expr is None or loop in expr.used_dims():
+                raise NotScheduled(op, f"{op.name} uses the vector loop's index as a value")
+
+
+@dataclass
+class Instance:
+    """One copy of the register tile: each loop's counter as an expression of the emitted
+    loops' counters, and the vector length (None: scalar)."""
+
+    offsets: dict[int, AffineExpr]
+    sizes: dict[int, int]
+    length: int | None = None
+
+    def but(self, loop: int, offset: AffineExpr, size: int) -> Instance:
+        return Instance({**self.offsets, loop: offset}, {**self.sizes, loop: size}, self.length)
+
+
+@dataclass
+class Pending:
+    """A multiply whose only user is an add: emitted with it, as one `vector.fma`."""
+
+    lhs: SSAValue
+    rhs: SSAValue
+    op: Operation
+
+
+@dataclass
+class StatementEmitter:
+    """Emits the nest's statements for one copy of the register tile."""
+
+    plan: Plan
+    ivs: list[SSAValue]
+    shared: dict[tuple, SSAValue] = field(default_factory=dict)
+    """Loads of buffers the nest never writes, and broadcasts, by what they compute and the
+    block they are in: the tile's copies share them."""
+    values: dict[SSAValue, SSAValue | Pending] = field(default_factory=dict)
+
+    # ---- addresses -------------------------------------------------------------------------
+    def substitute(self, expr: AffineExpr, instance: Instance) -> AffineExpr:
+        nest = self.plan.nest
+        dims = [instance.offsets[i] for i in range(len(nest.loops))]
+        symbols = [AffineExpr.dimension(len(self.ivs) + k) for k in range(len(nest.symbols))]
+        return expr.replace_dims_and_symbols([*dims, *symbols], [])
+
+    def operands(self) -> list[SSAValue]:
+        return [*self.ivs, *self.plan.nest.symbols]
+
+    def affine_map(self, exprs: list[AffineExpr]) -> tuple[AffineMap, list[SSAValue]]:
+        """The map over the operands it uses."""
+        operands = self.operands()
+        used = sorted({d for e in exprs for d in e.used_dims()})
+        renumber = [
+            AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+            for d in range(len(operands))
+        ]
+        results = tuple(e.replace_dims_and_symbols(renumber, []) for e in exprs)
+        return AffineMap(len(used), 0, results), [operands[d] for d in used]
+
+    def index(self, expr: AffineExpr, add: Add) -> SSAValue:
+        index_map, operands = self.affine_map([expr])
+        result = index_map.results[0]
+        if not result.used_dims():
+            constant = arith.ConstantOp(IntegerAttr(result.value, IndexType()))  # type: ignore[attr-defined]
+            add(constant)
+            return constant.result
+        if bare_dim(result) is not None:
+            return operands[0]
+        apply = affine.ApplyOp(operands, AffineMapAttr(index_map))
+        add(apply)
+        return apply.result
+
+    # ---- accesses --------------------------------------------------------------------------
+    def is_vector(self, access: Access, instance: Instance) -> bool:
+        loop = self.plan.vector_loop
+        return (
+            loop is not None
+            and instance.length is not None
+            and instance.length > 1
+            and self.plan.nest.uses_loop(access, loop)
+        )
+
+    def load(self, access: Access, instance: Instance, add: Add) -> SSAValue:
+        exprs = [self.substitute(e, instance) for e in access.exprs]
+        vectorized = self.is_vector(access, instance)
+        key = (access.buffer, tuple(exprs), vectorized and instance.length, _block(add))
+        if key in self.shared:
+            return self.shared[key]
+        value = self._load(access, exprs, instance, add)
+        if buffer_root(access.buffer) not in self.plan.written:
+            self.shared[key] = value
+        return value
+
+    def _load(
+        self, access: Access, exprs: list[AffineExpr], instance: Instance, add: Add
+    ) -> SSAValue:
+        element = access.buffer.type.element_type  # type: ignore[attr-defined]
+        if not self.is_vector(access, instance):
+            index_map, operands = self.affine_map(exprs)
+            op: Operation = affine.LoadOp(
+                access.buffer, operands, AffineMapAttr(index_map), element
+            )
+            add(op)
+            return op.results[0]
+        assert instance.length is not None
+        vector_type = VectorType(element, [instance.length])
+        dim = self._vector_dim(access)
+        if dim == len(exprs) - 1:
+            index_map, operands = self.affine_map(exprs)
+            op = affine.VectorLoadOp(access.buffer, operands, index_map, vector_type)
+        else:
+            indices = [self.index(e, add) for e in exprs]
+            padding = _zero(element)
+            add(padding)
+            op = vector.TransferReadOp(
+                access.buffer,
+                indices,
+                padding.result,
+                vector_type,
+                ArrayAttr([BoolAttr(True, 1)]),
+                AffineMapAttr(_projection(len(exprs), dim)),
+            )
+        add(op)
+        return op.results[0]
+
+    def store(self, access: Access, value: SSAValue, instance: Instance, add: Add) -> None:
+        exprs = [self.substitute(e, instance) for e in access.exprs]
+        if not self.is_vector(access, instance):
+            index_map, operands = self.affine_map(exprs)
+            add(affine.StoreOp(value, access.buffer, operands, AffineMapAttr(index_map)))
+            return
+        assert instance.length is not None
+        value = self.broadcast(value, instance.length, add)
+        dim = self._vector_dim(access)
+        if dim == len(exprs) - 1:
+            index_map, operands = self.affine_map(exprs)
+            add(affine.VectorStoreOp(value, access.buffer, operands, index_map))
+            return
+        indices = [self.index(e, add) for e in exprs]
+        add(
+            vector.TransferWriteOp(
+                value,
+                access.buffer,
+                indices,
+                ArrayAttr([BoolAttr(True, 1)]),
+                permutation_map=AffineMapAttr(_projection(len(exprs), dim)),
+            )
+        )
+
+    def _vector_dim(self, access: Access) -> int:
+        loop = self.plan.vector_loop
+        return next(d for d, e in enumerate(access.exprs) if loop in e.used_dims())
+
+    def broadcast(self, value: SSAValue, length: int, add: Add) -> SSAValue:
+        if isinstance(value.type, VectorType):
+            return value
+        key = ("broadcast", value, length, _block(add))
+        if key not in self.shared:
+            op = vector.BroadcastOp(value, VectorType(value.type, [length]))
+            add(op)
+            self.shared[key] = op.vector
+        return self.shared[key]
+
+    # ---- statements ------------------------------------------------------------------------
+    def emit(
+        self,
+        ops: list[Operation],
+        instance: Instance,
+        add: Add,
+        replaced: dict[Operation, SSAValue] | None = None,
+        captured: dict[Operation, SSAValue] | None = None,
+    ) -> None:
+        """Emit `ops` for `instance`. Loads in `replaced` read that value instead; stores in
+        `captured` record their value there instead of storing."""
+        nest = self.plan.nest
+        fusable = _fusable(ops) if self.plan.fused else set()
+        for op in ops:
+            access = nest.accesses.get(op)
+            if access is not None and not access.write:
+                if replaced is not None and op in replaced:
+                    self.values[op.results[0]] = replaced[op]
+                else:
+                    self.values[op.results[0]] = self.load(access, instance, add)
+            elif access is not None:
+                value = self.value(op.operands[0], instance, add)
+                if captured is not None and op in captured:
+                    captured[op] = value
+                else:
+                    self.store(access, value, instance, add)
+            elif is_index_op(op):
+                continue
+            elif op in fusable:
+                lhs, rhs = (self.value(o, instance, add) for o in op.operands)
+                self.values[op.results[0]] = Pending(lhs, rhs, op)
+            else:
+                self._compute(op, instance, add)
+
+    def value(self, original: SSAValue, instance: Instance, add: Add) -> SSAValue:
+        found = self.values.get(original)
+        if isinstance(found, Pending):
+            return self._multiply(found, add)
+        if found is not None:
+            return found
+        if isinstance(original.type, IndexType) and original.owner is not None:
+            expr = index_expr(self.plan.nest, original)
+            if expr is not None and self._defined_in_nest(original):
+                return self.index(self.substitute(expr, instance), add)
+        return original
+
+    def _defined_in_nest(self, value: SSAValue) -> bool:
+        owner = value.owner
+        inside = {loop.iv for loop in self.plan.nest.loops}
+        return value in inside or (
+            isinstance(owner, Operation) and owner in self.plan.nest.statements()
+        )
+
+    def _multiply(self, pending: Pending, add: Add) -> SSAValue:
+        length = _length(pending.lhs, pending.rhs)
+        lhs, rhs = pending.lhs, pending.rhs
+        if length is not None:
+            lhs, rhs = self.broadcast(lhs, length, add), self.broadcast(rhs, length, add)
+        op = _rebuilt(pending.op, [lhs, rhs], length)
+        add(op)
+        self.values[pending.op.results[0]] = op.results[0]
+        return op.results[0]
+
+    def _compute(self, op: Operation, instance: Instance, add: Add) -> None:
+        pending = [self.values.get(o) for o in op.operands]
+        if isinstance(op, arith.AddfOp) and any(isinstance(p, Pending) for p in pending):
+            fused = self._fma(op, instance, add)
+            if fused is not None:
+                self.values[op.results[0]] = fused
+                return
+        operands = [self.value(o, instance, add) for o in op.operands]
+        length = _length(*operands)
+        if length is not None:
+            operands = [self.broadcast(o, length, add) for o in operands]
+        new = _rebuilt(op, operands, length)
+        add(new)
+        for old, result in zip(op.results, new.results, strict=True):
+            self.values[old] = result
+
+    def _fma(self, op: Operation, instance: Instance, add: Add) -> SSAValue | None:
+        product_index = 0 if isinstance(self.values.get(op.operands[0]), Pending) else 1
+        pending = self.values[op.operands[product_index]]
+        assert isinstance(pending, Pending)
+        other = self.value(op.operands[1 - product_index], instance, add)
+        length = _length(pending.lhs, pending.rhs, other)
+        if length is None:
+            return None
+        lhs, rhs, acc = (self.broadcast(v, length, add) for v in (pending.lhs, pending.rhs, other))
+        fma = vector.FMAOp(lhs, rhs, acc)
+        add(fma)
+        return fma.res
+
+
+def _block(add: Add) -> object:
+    """The block an inserter adds to: shared values are only shared within it."""
+    return getattr(add, "__self__", add)
+
+
+def _fusable(ops: list[Operation]) -> set[Operation]:
+    """Multiplies whose only use is an add among `ops`."""
+    found = set()
+    for op in ops:
+        if isinstance(op, arith.MulfOp) and len(op.result.uses) == 1:
+            (use,) = op.result.uses
+            if isinstance(use.operation, arith.AddfOp) and use.operation in ops:
+                found.add(op)
+    return found
+
+
+def _length(*values: SSAValue) -> int | None:
+    for value in values:
+        if isinstance(value.type, VectorType):
+            return value.type.get_shape()[0]
+    return None
+
+
+def _rebuilt(op: Operation, operands: list[SSAValue], length: int | None) -> Operation:
+    """`op` on new operands; its results become vectors of `length` when given."""
+    types: list[Attribute] = [r.type for r in op.results]
+    if length is not None:
+        types = [VectorType(t, [length]) for t in types]
+    return type(op).create(
+        operands=operands,
+        result_types=types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+    )
+
+
+def _zero(element: Attribute) -> arith.ConstantOp:
+    if isinstance(element, IndexType | IntegerType):
+        return arith.ConstantOp(IntegerAttr(0, element))
+    return arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[arg-type]
+
+
+def _projection(rank: int, dim: int) -> AffineMap:
+    return AffineMap(rank, 0, (AffineExpr.dimension(dim),))
