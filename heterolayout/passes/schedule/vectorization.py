@@ -31,8 +31,9 @@ from xdsl.dialects.builtin import (
     MemRefType,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.verification import buffer_root
@@ -103,14 +104,27 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     if bits == 0 or bits > width:
         raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
     length = width // bits
-    whole = run >= (layout.logical_shape[dim] or 0)
-    length = min(length, nest.loops[loop].trips) if whole else math.gcd(length, run)
+    for access in nest.accesses.values():
+        length = math.gcd(length, _run_along(nest, access, loop))
+    length = min(length, nest.loops[loop].trips)
     if length < 2:
-        raise NotScheduled(lead.op, f"the contiguous run along {name} is {run} element(s)")
+        raise NotScheduled(lead.op, f"the contiguous runs along {name} are 1 element long")
     for access in nest.accesses.values():
         _check_contiguous(nest, access, loop, length)
     _check_data_uses(nest, loop)
+    _check_vector_ops(nest, loop, length)
     return digit, length
+
+
+def _run_along(nest: Nest, access: Access, loop: int) -> int:
+    """The aligned contiguous run of the access's buffer along the dim the loop walks (0 when
+    it does not walk one, or walks all of it contiguously: no constraint)."""
+    walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+    if len(walked) != 1:
+        return 0
+    layout = buffer_layout(access.buffer)
+    run = layout.contiguous_run(walked[0])
+    return 0 if run == layout.logical_shape[walked[0]] else run
 
 
 def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> None:
@@ -150,6 +164,32 @@ def _check_data_uses(nest: Nest, loop: int) -> None:
             expr = index_expr(nest, operand)
             if expr is None or loop in expr.used_dims():
                 raise NotScheduled(op, f"{op.name} uses the vector loop's index as a value")
+
+
+def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
+    """Every op that computes on values loaded along the vector loop must exist on vectors
+    (xDSL 0.74's integer casts, `arith.cmpi` and `arith.select` take scalars only)."""
+    varying: set[SSAValue] = set()
+    for op in nest.statements():
+        access = nest.accesses.get(op)
+        if access is not None:
+            if not access.write and nest.uses_loop(access, loop):
+                varying.add(op.results[0])
+            continue
+        if is_index_op(op) or not any(o in varying for o in op.operands):
+            continue
+        varying.update(op.results)
+        trial = Block(
+            arg_types=[
+                VectorType(o.type, [length]) if not isinstance(o.type, VectorType) else o.type
+                for o in op.operands
+            ]
+        )
+        try:
+            _rebuilt(op, list(trial.args), length).verify()
+        except VerifyException as error:
+            reason = str(error).splitlines()[0]
+            raise NotScheduled(op, f"{op.name} does not take vectors here ({reason})") from None
 
 
 @dataclass
