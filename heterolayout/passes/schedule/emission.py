@@ -25,6 +25,8 @@ class NestEmitter:
         self.plan = plan
         self.ivs: list[SSAValue] = []
         self.forwarded = _forwarded_stores(plan)
+        self.constants: dict[tuple, SSAValue] = {}
+        self.preamble: list[Operation] = []
 
     def emit(self) -> list[Operation]:
         """The ops that replace the nest."""
@@ -38,7 +40,7 @@ class NestEmitter:
         ops = list(block.ops)
         for op in ops:
             op.detach()
-        return ops
+        return [*self.preamble, *ops]
 
     def _loop_block(self, loop: int, carried: list[SSAValue]) -> Block:
         body = Block(arg_types=[IndexType(), *[v.type for v in carried]])
@@ -77,8 +79,12 @@ class NestEmitter:
         if plan.vector_loop is not None:
             for copy in instances:
                 copy.length = copy.sizes[plan.vector_loop]
-        shared: dict[tuple, SSAValue] = {}
-        emitters = [StatementEmitter(plan, self.ivs, shared) for _ in instances]
+        shared: dict[tuple, SSAValue] = {
+            key: value for key, value in self.constants.items() if key[0] == "constant"
+        }
+        emitters = [
+            StatementEmitter(plan, self.ivs, shared, preamble=self.preamble) for _ in instances
+        ]
         add = block.add_op
         accumulators: list[SSAValue] = []
         for copy, emitter in zip(instances, emitters, strict=True):
@@ -94,6 +100,7 @@ class NestEmitter:
                     assert copy.length is not None
                     value = emitter.broadcast(value, copy.length, add)
                 accumulators.append(value)
+        self.constants.update(shared)
         results = self._inner(0, instances, emitters, accumulators, block)
         width = len(plan.hoisted)
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):

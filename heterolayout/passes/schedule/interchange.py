@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects import arith
+
+from heterolayout.dialects.conversion import layout_of
 from heterolayout.passes.schedule.dependence import Dependence, preserved
-from heterolayout.passes.schedule.nest import Nest
-from heterolayout.passes.schedule.plan import INNER_RANK, Digit
+from heterolayout.passes.schedule.nest import Access, Nest
+from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
+from heterolayout.passes.schedule.strip_mining import strip_mine
+from heterolayout.passes.schedule.vectorization import buffer_layout
 
 Remark = Callable[[str], None]
 
@@ -72,3 +77,72 @@ def _legal(
         "keeping the nest's order"
     )
     return False
+
+
+REDUCTIONS = (
+    arith.AddfOp,
+    arith.AddiOp,
+    arith.MulfOp,
+    arith.MuliOp,
+    arith.MaxSIOp,
+    arith.MinSIOp,
+    arith.MaxUIOp,
+    arith.MinUIOp,
+    arith.MaximumfOp,
+    arith.MinimumfOp,
+    arith.MaxnumfOp,
+    arith.MinnumfOp,
+    arith.AndIOp,
+    arith.OrIOp,
+    arith.XOrIOp,
+)
+"""Associative and commutative combinations: the order of their operands may change when
+`reassociate` allows (for floats the result may then differ in rounding)."""
+
+
+def reorder_reductions(plan: Plan, found: Sequence[Dependence], remark: Remark) -> None:
+    """With reassociation allowed: the loops inside the tile follow the memory order of the
+    operand they walk most (the weights of a convolution: `c floordiv 16, kh, kw, c mod 16`),
+    provided every dependence they carry is an accumulator's own reduction."""
+    nest = plan.nest
+    inner = {d.loop for d in plan.inner}
+    reductions = {op for pair in plan.hoisted if _is_reduction(*pair) for op in (pair[0].op, pair[1].op)}
+    for dependence in found:
+        carrier = dependence.carrier
+        if carrier is None or carrier not in inner:
+            continue
+        if not {dependence.source.op, dependence.sink.op} <= reductions:
+            remark(
+                f"reduction loops keep their order: {nest.loops[carrier].name(carrier)} carries "
+                f"a dependence from {dependence.source.op.name} to {dependence.sink.op.name} "
+                "that is not an accumulator's reduction"
+            )
+            return
+    guide = _guide(plan, inner)
+    if guide is None:
+        return
+    digits = strip_mine(nest, guide, buffer_layout(guide.buffer))
+    ordered = [d for loop in sorted(inner) for d in digits[loop]]
+    plan.inner = sorted(ordered, key=lambda d: (d.rank, d.loop, -d.weight))
+
+
+def _is_reduction(load: Access, store: Access) -> bool:
+    value = store.value
+    assert value is not None
+    owner = value.owner
+    return isinstance(owner, REDUCTIONS) and load.op.results[0] in owner.operands
+
+
+def _guide(plan: Plan, inner: set[int]) -> Access | None:
+    """The read that walks the most inner loops (a layout-typed one first)."""
+    hoisted = {a.op for pair in plan.hoisted for a in pair}
+    reads = [a for a in plan.nest.accesses.values() if not a.write and a.op not in hoisted]
+    if not reads:
+        return None
+
+    def walked(access: Access) -> tuple[int, bool]:
+        count = sum(plan.nest.uses_loop(access, loop) for loop in inner)
+        return count, layout_of(access.buffer.type) is not None  # type: ignore[arg-type]
+
+    best = max(reads, key=walked)
+    return best if walked(best)[0] > 1 else None

@@ -27,7 +27,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
-from heterolayout.passes.schedule.interchange import order
+from heterolayout.passes.schedule.interchange import order, reorder_reductions
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
@@ -133,7 +133,10 @@ class LayoutSchedulePass(ModulePass):
         if self.vectorize:
             vectorize(plan, parallel, width, say)
         sizes = self._tile_sizes(nest, lead, hint, say)
-        register_tile(plan, parallel, width, registers, sizes, say)
+        if sizes != {}:
+            register_tile(plan, parallel, width, registers, sizes, say)
+        if self.reassociate:
+            reorder_reductions(plan, found, say)
         return plan
 
     def _tile_sizes(
@@ -142,6 +145,8 @@ class LayoutSchedulePass(ModulePass):
         tile = hint.tile_sizes if hint is not None and hint.tile is not None else self.tile
         if not tile:
             return None
+        if tile == (0,):
+            return {}
         if len(tile) != len(lead.exprs):
             say(f"tile {list(tile)} ignored: the leading buffer has rank {len(lead.exprs)}")
             return None

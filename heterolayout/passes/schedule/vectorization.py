@@ -77,7 +77,10 @@ def vectorize(plan: Plan, parallel: set[int], width: int, remark: Callable[[str]
         return
     digit, length = found
     position = plan.outer.index(digit)
-    plan.outer[position] = digit.but(weight=length)
+    if any(d.loop == digit.loop and d.weight == length for d in plan.outer):
+        del plan.outer[position]
+    else:
+        plan.outer[position] = digit.but(weight=length)
     plan.tile.append(digit.but(kind="vector"))
     plan.vector_loop = digit.loop
 
@@ -224,6 +227,16 @@ class StatementEmitter:
     """Loads of buffers the nest never writes, and broadcasts, by what they compute and the
     block they are in: the tile's copies share them."""
     values: dict[SSAValue, SSAValue | Pending] = field(default_factory=dict)
+    preamble: list[Operation] = field(default_factory=list)
+    """Index constants, emitted before the nest (shared by the whole nest)."""
+
+    def constant(self, value: int) -> SSAValue:
+        key = ("constant", value)
+        if key not in self.shared:
+            op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            self.preamble.append(op)
+            self.shared[key] = op.result
+        return self.shared[key]
 
     # ---- addresses -------------------------------------------------------------------------
     def substitute(self, expr: AffineExpr, instance: Instance) -> AffineExpr:
@@ -250,9 +263,7 @@ class StatementEmitter:
         index_map, operands = self.affine_map([expr])
         result = index_map.results[0]
         if not result.used_dims():
-            constant = arith.ConstantOp(IntegerAttr(result.value, IndexType()))  # type: ignore[attr-defined]
-            add(constant)
-            return constant.result
+            return self.constant(result.value)  # type: ignore[attr-defined]
         if bare_dim(result) is not None:
             return operands[0]
         apply = affine.ApplyOp(operands, AffineMapAttr(index_map))
@@ -343,12 +354,27 @@ class StatementEmitter:
     def broadcast(self, value: SSAValue, length: int, add: Add) -> SSAValue:
         if isinstance(value.type, VectorType):
             return value
-        key = ("broadcast", value, length, _block(add))
+        outside = self._from_outside(value)
+        key = ("broadcast", value, length, None if outside else _block(add))
         if key not in self.shared:
             op = vector.BroadcastOp(value, VectorType(value.type, [length]))
-            add(op)
+            if outside:
+                self.preamble.append(op)
+            else:
+                add(op)
             self.shared[key] = op.vector
         return self.shared[key]
+
+    def _from_outside(self, value: SSAValue) -> bool:
+        """Defined in a block around the nest (so before everything emitted for it)."""
+        owner = value.owner
+        block = owner if isinstance(owner, Block) else owner.parent_block()
+        enclosing: Operation | None = self.plan.nest.top
+        while enclosing is not None:
+            if enclosing.parent_block() is block:
+                return block is not None
+            enclosing = enclosing.parent_op()
+        return False
 
     # ---- statements ------------------------------------------------------------------------
     def emit(
