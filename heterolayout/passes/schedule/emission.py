@@ -80,7 +80,9 @@ class NestEmitter:
             for copy in instances:
                 copy.length = copy.sizes[plan.vector_loop]
         shared: dict[tuple, SSAValue] = {
-            key: value for key, value in self.constants.items() if key[0] == "constant"
+            key: value
+            for key, value in self.constants.items()
+            if key[0] in ("constant", "padding") or (key[0] == "broadcast" and key[3] is None)
         }
         emitters = [
             StatementEmitter(plan, self.ivs, shared, preamble=self.preamble) for _ in instances

@@ -28,16 +28,16 @@ def order(
     nest: Nest,
     digits: dict[int, list[Digit]],
     found: Sequence[Dependence],
-    parallel: set[int],
     remark: Remark,
 ) -> tuple[list[Digit], list[Digit]]:
     """(outer digits, inner digits), both outermost first.
 
-    In a perfect nest the parallel loops that walk the leading buffer go outside; in an
-    imperfect one every loop above the statements must stay outside them (a loop the buffer
-    does not walk keeps its place, first)."""
+    In a perfect nest every loop that walks the leading buffer goes outside, in its memory
+    order; in an imperfect one the loops above the statements stay outside them (a loop the
+    buffer does not walk keeps its place, first). When that order is not proven legal the
+    nest keeps its own."""
     if nest.perfect:
-        outer = [d for loop in sorted(parallel) for d in digits[loop] if d.rank != INNER_RANK]
+        outer = [d for loop in range(len(nest.loops)) for d in digits[loop] if d.rank != INNER_RANK]
     else:
         outer = [
             d if d.rank != INNER_RANK else d.but(rank=-1)
@@ -45,13 +45,15 @@ def order(
             for d in digits[loop]
         ]
     outer_loops = {d.loop for d in outer}
-    inner = [
-        Digit(loop, 1, INNER_RANK) for loop in range(len(nest.loops)) if loop not in outer_loops
-    ]
+    inner = [Digit(loop, 1, INNER_RANK) for loop in range(len(nest.loops)) if loop not in outer_loops]
     wanted = sorted(outer, key=lambda d: (d.rank, d.loop if d.rank < 0 else 0, -d.weight))
     if _legal(nest, wanted, inner, found, remark):
         return wanted, inner
-    return sorted(outer, key=lambda d: (d.loop, -d.weight)), inner
+    kept = nest.split if not nest.perfect else 0
+    return (
+        [Digit(loop, 1, -1) for loop in range(kept)],
+        [Digit(loop, 1, INNER_RANK) for loop in range(kept, len(nest.loops))],
+    )
 
 
 def _legal(

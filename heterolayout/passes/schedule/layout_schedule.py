@@ -128,7 +128,7 @@ class LayoutSchedulePass(ModulePass):
         found = dependences(nest)
         parallel = parallel_loops(nest, found)
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
-        outer, inner = order(nest, digits, found, parallel, say)
+        outer, inner = order(nest, digits, found, say)
         plan = Plan(nest, lead, outer, inner, fused=self.fma)
         if self.vectorize:
             vectorize(plan, parallel, width, say)

@@ -230,6 +230,15 @@ class StatementEmitter:
     preamble: list[Operation] = field(default_factory=list)
     """Index constants, emitted before the nest (shared by the whole nest)."""
 
+    def padding(self, element: Attribute) -> SSAValue:
+        """A transfer's padding value (never read: the pass emits in-bounds transfers)."""
+        key = ("padding", element)
+        if key not in self.shared:
+            op = _zero(element)
+            self.preamble.append(op)
+            self.shared[key] = op.result
+        return self.shared[key]
+
     def constant(self, value: int) -> SSAValue:
         key = ("constant", value)
         if key not in self.shared:
@@ -310,12 +319,10 @@ class StatementEmitter:
             op = affine.VectorLoadOp(access.buffer, operands, index_map, vector_type)
         else:
             indices = [self.index(e, add) for e in exprs]
-            padding = _zero(element)
-            add(padding)
             op = vector.TransferReadOp(
                 access.buffer,
                 indices,
-                padding.result,
+                self.padding(element),
                 vector_type,
                 ArrayAttr([BoolAttr(True, 1)]),
                 AffineMapAttr(_projection(len(exprs), dim)),
@@ -478,9 +485,9 @@ def _fusable(ops: list[Operation]) -> set[Operation]:
     """Multiplies whose only use is an add among `ops`."""
     found = set()
     for op in ops:
-        if isinstance(op, arith.MulfOp) and len(op.result.uses) == 1:
-            (use,) = op.result.uses
-            if isinstance(use.operation, arith.AddfOp) and use.operation in ops:
+        uses = list(op.results[0].uses) if isinstance(op, arith.MulfOp) else []
+        if len(uses) == 1 and isinstance(uses[0].operation, arith.AddfOp):
+            if uses[0].operation in ops:
                 found.add(op)
     return found
 
