@@ -67,6 +67,11 @@ class LayoutSchedulePass(ModulePass):
             raise PassFailedException(
                 f"layout-schedule: target={self.target}: expected one of {', '.join(TARGETS)}"
             )
+        if self.vector_width < 0 or self.vector_width % 8 or self.registers < 0:
+            raise PassFailedException(
+                f"layout-schedule: vector_width={self.vector_width} registers={self.registers}: "
+                "expected a multiple of 8 bits and a register count (0: the target's)"
+            )
         if self.remarks:
             show_remarks()
         verify_layouts(op)

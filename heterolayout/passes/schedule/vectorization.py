@@ -94,21 +94,24 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     run, dim = max(runs)
     if run < 2:
         raise NotScheduled(lead.op, "no logical dim of the leading buffer is contiguous")
-    loop = bare_dim(lead.exprs[dim])
-    if loop is None or loop >= len(nest.loops):
-        raise NotScheduled(lead.op, f"its contiguous dim {dim} is not indexed by one loop")
+    loop = _unit_loop(nest, lead, dim)
+    if loop is None:
+        raise NotScheduled(lead.op, f"its contiguous dim {dim} is not one loop plus a constant")
     name = nest.loops[loop].name(loop)
     if loop not in parallel:
         raise NotScheduled(nest.loops[loop].op, f"{name} carries a dependence")
     digit = next((d for d in plan.outer if d.loop == loop and d.weight == 1), None)
-    if digit is None or nest.loops[loop].step != 1 or nest.loops[loop].first != 0:
+    if digit is None or nest.loops[loop].step != 1:
         raise NotScheduled(nest.loops[loop].op, f"{name} is not a loop around the register tile")
     bits = element_bits(lead.buffer)
     if bits == 0 or bits > width:
         raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
     length = width // bits
     for access in nest.accesses.values():
-        length = math.gcd(length, _run_along(nest, access, loop))
+        run = _run_along(nest, access, loop)
+        if run == 1:
+            _check_contiguous(nest, access, loop, 2)
+        length = math.gcd(length, run)
     length = min(length, nest.loops[loop].trips)
     if length < 2:
         raise NotScheduled(lead.op, f"the contiguous runs along {name} are 1 element long")
@@ -117,6 +120,18 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     _check_data_uses(nest, loop)
     _check_vector_ops(nest, loop, length)
     return digit, length
+
+
+def _unit_loop(nest: Nest, access: Access, dim: int) -> int | None:
+    """The loop whose counter is the access's index along `dim`, up to a constant."""
+    forms = access.linear(nest.rank)
+    if forms is None:
+        return None
+    coefficients, _ = forms[dim]
+    used = [i for i, c in enumerate(coefficients) if c]
+    if len(used) != 1 or used[0] >= len(nest.loops) or coefficients[used[0]] != 1:
+        return None
+    return used[0]
 
 
 def _run_along(nest: Nest, access: Access, loop: int) -> int:
@@ -148,6 +163,12 @@ def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> Non
     coefficients, constant = forms[dim]
     others = [c for i, c in enumerate(coefficients) if i != loop] + [constant]
     aligned = run % length == 0 and all(c % run == 0 for c in others)
+    if run == 1:
+        raise NotScheduled(
+            access.op,
+            f"{buffer}: dim {dim}, walked by {name}, is not contiguous in memory; give it a "
+            f"layout whose innermost physical dim is dim {dim}",
+        )
     if run != extent and not aligned:
         raise NotScheduled(
             access.op,
@@ -190,9 +211,8 @@ def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
         )
         try:
             _rebuilt(op, list(trial.args), length).verify()
-        except VerifyException as error:
-            reason = str(error).splitlines()[0]
-            raise NotScheduled(op, f"{op.name} does not take vectors here ({reason})") from None
+        except VerifyException:
+            raise NotScheduled(op, f"{op.name} takes no vectors in xDSL 0.74") from None
 
 
 @dataclass
