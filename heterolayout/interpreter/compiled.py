@@ -27,7 +27,6 @@ from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintedType, RunOutput
-from heterolayout.interpreter.transfer import Transfer
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -36,6 +35,7 @@ from heterolayout.interpreter.semantics import (
     value_expression,
 )
 from heterolayout.interpreter.source import location, op_name, where
+from heterolayout.interpreter.transfer import Transfer
 from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
 
 

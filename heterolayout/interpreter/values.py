@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import math
 import struct
-from fractions import Fraction
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -517,15 +517,21 @@ class Lowering:
         is_load = isinstance(op, vector.TransferReadOp)
         vector_type = op.result.type if is_load else op.vector.type  # type: ignore[union-attr]
         results = op.permutation_map.data.results
-        in_bounds = [bool(f.value.data) for f in op.in_bounds.data]  # type: ignore[attr-defined]
-        if op.mask is not None or len(results) != 1 or not all(in_bounds):
+        in_bounds = [bool(f.value.data) for f in op.in_bounds.data]
+        if (
+            op.mask is not None
+            or len(results) != 1
+            or not isinstance(results[0], AffineDimExpr)
+            or not all(in_bounds)
+        ):
             fail(
                 op,
                 f"layout-lower: {op.name} on a layout-typed memref: only unmasked, in-bounds "
                 "transfers of one dim are supported",
             )
-        dim = results[0].position  # type: ignore[attr-defined]
-        assert isinstance(vector_type, VectorType)
+        (projected,) = results
+        assert isinstance(projected, AffineDimExpr) and isinstance(vector_type, VectorType)
+        dim = projected.position
         length = vector_type.get_shape()[0]
         leaves = IndexLeaves()
         logical = [leaves.recover(i) for i in op.indices]

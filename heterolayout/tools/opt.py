@@ -65,7 +65,7 @@ class LayoutOptMain(xDSLOptMain):
         # --version stays. argparse has no public way to take an option string back.
         version = arg_parser._option_string_actions.pop("-v", None)
         if version is not None:
-            version.option_strings.remove("-v")
+            version.option_strings = [o for o in version.option_strings if o != "-v"]
         arg_parser.add_argument(
             "-v",
             "--verbose",

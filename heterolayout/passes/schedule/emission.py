@@ -90,7 +90,7 @@ class NestEmitter:
         add = block.add_op
         accumulators: list[SSAValue] = []
         for copy, emitter in zip(instances, emitters, strict=True):
-            captured: dict[Operation, SSAValue] = dict.fromkeys(self.forwarded.values())  # type: ignore[arg-type]
+            captured: dict[Operation, SSAValue | None] = dict.fromkeys(self.forwarded.values())
             emitter.emit(plan.nest.pre, copy, add, captured=captured)
             for load, _ in plan.hoisted:
                 forwarded = self.forwarded.get(load.op)
@@ -98,6 +98,7 @@ class NestEmitter:
                     accumulators.append(emitter.load(load, copy, add))
                     continue
                 value = captured[forwarded]
+                assert value is not None
                 if emitter.is_vector(load, copy):
                     assert copy.length is not None
                     value = emitter.broadcast(value, copy.length, add)
@@ -156,10 +157,13 @@ class NestEmitter:
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
             mine = carried[number * len(hoisted) : (number + 1) * len(hoisted)]
             replaced = {load.op: value for (load, _), value in zip(hoisted, mine, strict=True)}
-            captured: dict[Operation, SSAValue] = dict.fromkeys(store.op for _, store in hoisted)  # type: ignore[arg-type]
+            captured: dict[Operation, SSAValue | None] = dict.fromkeys(
+                store.op for _, store in hoisted
+            )
             emitter.emit(self.plan.nest.body, copy, block.add_op, replaced, captured)
-            for (load, store), before in zip(hoisted, mine, strict=True):
+            for (_, store), before in zip(hoisted, mine, strict=True):
                 value = captured[store.op]
+                assert value is not None
                 if isinstance(before.type, VectorType):
                     value = emitter.broadcast(value, before.type.get_shape()[0], block.add_op)
                 results.append(value)

@@ -45,7 +45,9 @@ def order(
             for d in digits[loop]
         ]
     outer_loops = {d.loop for d in outer}
-    inner = [Digit(loop, 1, INNER_RANK) for loop in range(len(nest.loops)) if loop not in outer_loops]
+    inner = [
+        Digit(loop, 1, INNER_RANK) for loop in range(len(nest.loops)) if loop not in outer_loops
+    ]
     wanted = sorted(outer, key=lambda d: (d.rank, d.loop if d.rank < 0 else 0, -d.weight))
     if _legal(nest, wanted, inner, found, remark):
         return wanted, inner
@@ -108,7 +110,9 @@ def reorder_reductions(plan: Plan, found: Sequence[Dependence], remark: Remark) 
     provided every dependence they carry is an accumulator's own reduction."""
     nest = plan.nest
     inner = {d.loop for d in plan.inner}
-    reductions = {op for pair in plan.hoisted if _is_reduction(*pair) for op in (pair[0].op, pair[1].op)}
+    reductions = {
+        op for pair in plan.hoisted if _is_reduction(*pair) for op in (pair[0].op, pair[1].op)
+    }
     for dependence in found:
         carrier = dependence.carrier
         if carrier is None or carrier not in inner:
@@ -144,7 +148,7 @@ def _guide(plan: Plan, inner: set[int]) -> Access | None:
 
     def walked(access: Access) -> tuple[int, bool]:
         count = sum(plan.nest.uses_loop(access, loop) for loop in inner)
-        return count, layout_of(access.buffer.type) is not None  # type: ignore[arg-type]
+        return count, layout_of(access.buffer.type) is not None
 
     best = max(reads, key=walked)
     return best if walked(best)[0] > 1 else None

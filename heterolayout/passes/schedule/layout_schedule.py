@@ -27,7 +27,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
-from heterolayout.passes.schedule.interchange import order, reorder_reductions
+from heterolayout.passes.schedule.interchange import Remark, order, reorder_reductions
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
@@ -123,7 +123,7 @@ class LayoutSchedulePass(ModulePass):
         say(_summary(plan))
         return True
 
-    def _plan(self, nest: Nest, hint: ScheduleOp | None, say) -> Plan:  # type: ignore[no-untyped-def]
+    def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark) -> Plan:
         width, registers = TARGETS[self.target]
         width = self.vector_width or width
         registers = self.registers or registers
@@ -145,8 +145,8 @@ class LayoutSchedulePass(ModulePass):
         return plan
 
     def _tile_sizes(
-        self, nest: Nest, lead: Access, hint: ScheduleOp | None, say
-    ) -> dict[int, int] | None:  # type: ignore[no-untyped-def]
+        self, nest: Nest, lead: Access, hint: ScheduleOp | None, say: Remark
+    ) -> dict[int, int] | None:
         tile = hint.tile_sizes if hint is not None and hint.tile is not None else self.tile
         if not tile:
             return None
@@ -202,7 +202,7 @@ def _lead(nest: Nest, hint: ScheduleOp | None) -> Access:
     one first); its store that the most loops enclose."""
     stores = sorted(
         (a for a in nest.accesses.values() if a.write),
-        key=lambda a: (-a.depth, layout_of(a.buffer.type) is None),  # type: ignore[arg-type]
+        key=lambda a: (-a.depth, layout_of(a.buffer.type) is None),
     )
     accesses = sorted(nest.accesses.values(), key=lambda a: (not a.write, -a.depth))
     if hint is not None:

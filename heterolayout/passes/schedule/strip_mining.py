@@ -25,10 +25,10 @@ def strip_mine(nest: Nest, lead: Access, layout: Layout) -> dict[int, list[Digit
         used = [d for d in expr.used_dims() if d < len(nest.loops)]
         loop = bare_dim(expr)
         whole = layout.dim_digits(dim)
-        if loop is not None and loop < len(nest.loops) and whole is not None:
-            if nest.loops[loop].first == 0 and nest.loops[loop].step == 1 and loop not in digits:
-                digits[loop] = [Digit(loop, weight, rank) for rank, weight in whole]
-                continue
+        if _splits(nest, loop, whole is not None) and loop not in digits:
+            assert loop is not None and whole is not None
+            digits[loop] = [Digit(loop, weight, rank) for rank, weight in whole]
+            continue
         for loop in used:
             rank = ranks[dim]
             if loop not in digits or digits[loop][0].rank > rank:
@@ -36,6 +36,14 @@ def strip_mine(nest: Nest, lead: Access, layout: Layout) -> dict[int, list[Digit
     for loop in range(len(nest.loops)):
         digits.setdefault(loop, [Digit(loop, 1, INNER_RANK)])
     return digits
+
+
+def _splits(nest: Nest, loop: int | None, blocked: bool) -> bool:
+    """The loop counts 0, 1, 2, … through the dim by itself, so its digits align with the
+    blocks."""
+    if loop is None or loop >= len(nest.loops) or not blocked:
+        return False
+    return nest.loops[loop].first == 0 and nest.loops[loop].step == 1
 
 
 def _dim_ranks(layout: Layout) -> list[int]:

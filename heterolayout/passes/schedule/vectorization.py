@@ -336,7 +336,7 @@ class StatementEmitter:
         dim = self._vector_dim(access)
         if dim == len(exprs) - 1:
             index_map, operands = self.affine_map(exprs)
-            op = affine.VectorLoadOp(access.buffer, operands, index_map, vector_type)
+            op = affine.VectorLoadOp(access.buffer, operands, index_map, vector_type)  # type: ignore[arg-type]
         else:
             indices = [self.index(e, add) for e in exprs]
             op = vector.TransferReadOp(
@@ -361,7 +361,7 @@ class StatementEmitter:
         dim = self._vector_dim(access)
         if dim == len(exprs) - 1:
             index_map, operands = self.affine_map(exprs)
-            add(affine.VectorStoreOp(value, access.buffer, operands, index_map))
+            add(affine.VectorStoreOp(value, access.buffer, operands, index_map))  # type: ignore[arg-type]
             return
         indices = [self.index(e, add) for e in exprs]
         add(
@@ -410,7 +410,7 @@ class StatementEmitter:
         instance: Instance,
         add: Add,
         replaced: dict[Operation, SSAValue] | None = None,
-        captured: dict[Operation, SSAValue] | None = None,
+        captured: dict[Operation, SSAValue | None] | None = None,
     ) -> None:
         """Emit `ops` for `instance`. Loads in `replaced` read that value instead; stores in
         `captured` record their value there instead of storing."""
@@ -506,9 +506,12 @@ def _fusable(ops: list[Operation]) -> set[Operation]:
     found = set()
     for op in ops:
         uses = list(op.results[0].uses) if isinstance(op, arith.MulfOp) else []
-        if len(uses) == 1 and isinstance(uses[0].operation, arith.AddfOp):
-            if uses[0].operation in ops:
-                found.add(op)
+        if (
+            len(uses) == 1
+            and isinstance(uses[0].operation, arith.AddfOp)
+            and uses[0].operation in ops
+        ):
+            found.add(op)
     return found
 
 
@@ -535,7 +538,7 @@ def _rebuilt(op: Operation, operands: list[SSAValue], length: int | None) -> Ope
 def _zero(element: Attribute) -> arith.ConstantOp:
     if isinstance(element, IndexType | IntegerType):
         return arith.ConstantOp(IntegerAttr(0, element))
-    return arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[arg-type]
+    return arith.ConstantOp(FloatAttr(0.0, element))  # type: ignore[call-overload]
 
 
 def _projection(rank: int, dim: int) -> AffineMap:
