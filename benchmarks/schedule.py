@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -117,53 +117,54 @@ def _conv_weight(k: np.ndarray, c: np.ndarray, r: np.ndarray, s: np.ndarray) -> 
 
 CONV_BODY = """
   %zero = arith.constant 0.0 : f32
-  affine.for %k = 0 to 64 {{
-    affine.for %oh = 0 to 54 {{
-      affine.for %ow = 0 to 54 {{
-        affine.store %zero, %output[0, %k, %oh, %ow] : {output}
-        affine.for %c = 0 to 64 {{
-          affine.for %kh = 0 to 3 {{
-            affine.for %kw = 0 to 3 {{
-              %x = affine.load %input[0, %c, %oh + %kh, %ow + %kw] : {input}
-              %w = affine.load %weights[%k, %c, %kh, %kw] : {weights}
-              %acc = affine.load %output[0, %k, %oh, %ow] : {output}
+  affine.for %k = 0 to {K} {{{{
+    affine.for %oh = 0 to {OH} {{{{
+      affine.for %ow = 0 to {OW} {{{{
+        affine.store %zero, %output[0, %k, %oh, %ow] : {{output}}
+        affine.for %c = 0 to {C} {{{{
+          affine.for %kh = 0 to 3 {{{{
+            affine.for %kw = 0 to 3 {{{{
+              %x = affine.load %input[0, %c, %oh + %kh, %ow + %kw] : {{input}}
+              %w = affine.load %weights[%k, %c, %kh, %kw] : {{weights}}
+              %acc = affine.load %output[0, %k, %oh, %ow] : {{output}}
               %p = arith.mulf %x, %w : f32
               %s = arith.addf %acc, %p : f32
-              affine.store %s, %output[0, %k, %oh, %ow] : {output}
-            }}
-          }}
-        }}
-      }}
-    }}
-  }}
+              affine.store %s, %output[0, %k, %oh, %ow] : {{output}}
+            }}}}
+          }}}}
+        }}}}
+      }}}}
+    }}}}
+  }}}}
 """
 
 
-def _conv_reference() -> np.ndarray:
-    x = _grid((1, 64, 56, 56), _conv_input)[0]
-    w = _grid((64, 64, 3, 3), _conv_weight)
-    out = np.zeros((64, 54, 54))
+def _conv_reference(c: int, h: int, k: int) -> np.ndarray:
+    x = _grid((1, c, h, h), _conv_input)[0]
+    w = _grid((k, c, 3, 3), _conv_weight)
+    o = h - 2
+    out = np.zeros((k, o, o))
     for r in range(3):
         for s in range(3):
-            out += np.einsum("chw,kc->khw", x[:, r : r + 54, s : s + 54], w[:, :, r, s])
-    return out.reshape(1, 64, 54, 54)
+            out += np.einsum("chw,kc->khw", x[:, r : r + o, s : s + o], w[:, :, r, s])
+    return out.reshape(1, k, o, o)
 
 
 MATMUL_BODY = """
   %zero = arith.constant 0.0 : f32
-  affine.for %i = 0 to 512 {{
-    affine.for %j = 0 to 512 {{
-      affine.store %zero, %c[%i, %j] : {c}
-      affine.for %k = 0 to 512 {{
-        %x = affine.load %a[%i, %k] : {a}
-        %y = affine.load %b[%k, %j] : {b}
-        %z = affine.load %c[%i, %j] : {c}
+  affine.for %i = 0 to {N} {{{{
+    affine.for %j = 0 to {N} {{{{
+      affine.store %zero, %c[%i, %j] : {{c}}
+      affine.for %k = 0 to {N} {{{{
+        %x = affine.load %a[%i, %k] : {{a}}
+        %y = affine.load %b[%k, %j] : {{b}}
+        %z = affine.load %c[%i, %j] : {{c}}
         %p = arith.mulf %x, %y : f32
         %s = arith.addf %z, %p : f32
-        affine.store %s, %c[%i, %j] : {c}
-      }}
-    }}
-  }}
+        affine.store %s, %c[%i, %j] : {{c}}
+      }}}}
+    }}}}
+  }}}}
 """
 
 
@@ -179,36 +180,59 @@ def _grid(shape: tuple[int, ...], value: Callable[..., np.ndarray]) -> np.ndarra
     return value(*np.meshgrid(*(np.arange(e) for e in shape), indexing="ij")).astype(np.float64)
 
 
-def kernels() -> list[Kernel]:
+@dataclass(frozen=True)
+class Sizes:
+    channels: int = 64
+    """Input and output channels of the convolution."""
+    height: int = 56
+    """Input height and width."""
+    matrix: int = 512
+
+
+def kernels(sizes: Sizes) -> list[Kernel]:
+    c, h, n = sizes.channels, sizes.height, sizes.matrix
+    o = h - 2
     conv = Kernel(
         "conv",
         (
-            Operand("input", (1, 64, 56, 56), "NCHW->nChw16c", _conv_input,
+            Operand("input", (1, c, h, h), "NCHW->nChw16c", _conv_input,
                     "(d1 * 7 + d2 * 3 + d3 * 5) mod 17 + 92"),
-            Operand("weights", (64, 64, 3, 3), "OIHW->OIhw16i16o", _conv_weight,
+            Operand("weights", (c, c, 3, 3), "OIHW->OIhw16i16o", _conv_weight,
                     "(d0 * 5 + d1 * 3 + d2 * 7 + d3) mod 9 + 96"),
-            Operand("output", (1, 64, 54, 54), "NCHW->nChw16c", None),
+            Operand("output", (1, c, o, o), "NCHW->nChw16c", None),
         ),
-        CONV_BODY,
-        2 * 64 * 64 * 9 * 54 * 54,
-        _conv_reference,
+        CONV_BODY.format(K=c, C=c, OH=o, OW=o),
+        2 * c * c * 9 * o * o,
+        lambda: _conv_reference(c, h, c),
     )
     matmul = Kernel(
         "matmul",
         (
-            Operand("a", (512, 512), None, _matmul_a, "(d0 * 3 + d1 * 5) mod 11 + 95"),
-            Operand("b", (512, 512), "KN->Nk32n", _matmul_b, "(d0 * 7 + d1 * 2) mod 13 + 94"),
-            Operand("c", (512, 512), None, None),
+            Operand("a", (n, n), None, _matmul_a, "(d0 * 3 + d1 * 5) mod 11 + 95"),
+            Operand("b", (n, n), "KN->Nk32n", _matmul_b, "(d0 * 7 + d1 * 2) mod 13 + 94"),
+            Operand("c", (n, n), None, None),
         ),
-        MATMUL_BODY,
-        2 * 512**3,
-        lambda: _grid((512, 512), _matmul_a) @ _grid((512, 512), _matmul_b),
+        MATMUL_BODY.format(N=n),
+        2 * n**3,
+        lambda: _grid((n, n), _matmul_a) @ _grid((n, n), _matmul_b),
     )
     return [conv, matmul]
 
 
-VERSIONS = (("boundary", False), ("alone", True))
-"""(suffix, layout-typed signature): with the conversions at the boundary, and without."""
+@dataclass(frozen=True)
+class Version:
+    suffix: str
+    typed: bool
+    """Layout-typed signature (the kernel alone) or plain buffers (conversions at the
+    boundary)."""
+    scheduled: bool
+    calls: int
+    """Calls per timing (the naive kernels are slow: one)."""
+
+
+def versions(calls: int, naive: bool) -> list[Version]:
+    chosen = [Version("boundary", False, True, calls), Version("alone", True, True, calls)]
+    return chosen + ([Version("naive", True, False, 1)] if naive else [])
 
 
 def _walk(layout: Layout, body: Callable[[list[str], str], list[str]], tag: str) -> list[str]:
@@ -279,47 +303,48 @@ def _checksum(operand: Operand, typed: bool, buffer: str) -> list[str]:
     return _walk(layout, body, buffer)
 
 
-def timing_module(kernel: Kernel, lowered: str, calls: int, repeat: int) -> str:
-    """`main`: fill, warm up, time each version `repeat` times (`calls` calls each), checksums."""
+def timing_module(kernel: Kernel, lowered: str, chosen: list[Version], repeat: int) -> str:
+    """`main`: fill, warm up, time each version `repeat` times in rotating order, checksums."""
     main = ["func.func @main() {", "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
-            f"  %calls = arith.constant {calls} : index", "  %fzero = arith.constant 0.0 : f64"]
+            "  %fzero = arith.constant 0.0 : f64"]
     buffers: dict[str, list[tuple[Operand, str, str]]] = {}
-    for suffix, typed in VERSIONS:
+    for version in chosen:
+        main.append(f"  %calls_{version.suffix} = arith.constant {version.calls} : index")
         for operand in kernel.operands:
-            layout = operand.model(typed)
-            name = f"{operand.name}_{suffix}"
+            layout = operand.model(version.typed)
+            name = f"{operand.name}_{version.suffix}"
             physical = f"memref<{'x'.join(map(str, layout.physical_shape))}xf32>"
             main.append(f"  %{name} = memref.alloc() : {physical}")
-            buffers.setdefault(suffix, []).append((operand, name, physical))
+            buffers.setdefault(version.suffix, []).append((operand, name, physical))
             if operand.value is not None:
-                main += _fill(operand, typed, name)
+                main += _fill(operand, version.typed, name)
     calls_text = {
-        suffix: f"func.call @{kernel.name}_{suffix}({', '.join('%' + b for _, b, _ in buffers[suffix])}) : "
-        f"({', '.join(t for _, _, t in buffers[suffix])}) -> ()"
-        for suffix, _ in VERSIONS
+        v.suffix: f"func.call @{kernel.name}_{v.suffix}({', '.join('%' + b for _, b, _ in buffers[v.suffix])}) : "
+        f"({', '.join(t for _, _, t in buffers[v.suffix])}) -> ()"
+        for v in chosen
     }
     main += [f"  {text}" for text in calls_text.values()]  # warm-up
     for rep in range(repeat):
-        order = VERSIONS if rep % 2 == 0 else tuple(reversed(VERSIONS))
-        for suffix, _ in order:
+        for version in _rotated(chosen, rep):
+            tag = f"{version.suffix}_{rep}"
             main += [
-                f"  %t0_{suffix}_{rep} = func.call @rtclock() : () -> f64",
-                "  scf.for %n = %c0 to %calls step %c1 {",
-                f"    {calls_text[suffix]}",
+                f"  %t0_{tag} = func.call @rtclock() : () -> f64",
+                f"  scf.for %n = %c0 to %calls_{version.suffix} step %c1 {{",
+                f"    {calls_text[version.suffix]}",
                 "    %opaque = func.call @rtclock() : () -> f64",
                 "  }",
-                f"  %t1_{suffix}_{rep} = func.call @rtclock() : () -> f64",
-                f"  %dt_{suffix}_{rep} = arith.subf %t1_{suffix}_{rep}, %t0_{suffix}_{rep} : f64",
-                f"  vector.print %dt_{suffix}_{rep} : f64",
+                f"  %t1_{tag} = func.call @rtclock() : () -> f64",
+                f"  %dt_{tag} = arith.subf %t1_{tag}, %t0_{tag} : f64",
+                f"  vector.print %dt_{tag} : f64",
             ]
     main.append("  %sums = memref.alloc() : memref<2xf64>")
-    for suffix, typed in VERSIONS:
-        output = next(b for o, b, _ in buffers[suffix] if o.value is None)
+    for version in chosen:
+        output = next(b for o, b, _ in buffers[version.suffix] if o.value is None)
         main += ["  memref.store %fzero, %sums[%c0] : memref<2xf64>", "  memref.store %fzero, %sums[%c1] : memref<2xf64>"]
-        main += _checksum(kernel.output, typed, output)
-        main += [f"  %sum_{suffix} = memref.load %sums[%c0] : memref<2xf64>",
-                 f"  %weighted_{suffix} = memref.load %sums[%c1] : memref<2xf64>",
-                 f"  vector.print %sum_{suffix} : f64", f"  vector.print %weighted_{suffix} : f64"]
+        main += _checksum(kernel.output, version.typed, output)
+        main += [f"  %sum_{version.suffix} = memref.load %sums[%c0] : memref<2xf64>",
+                 f"  %weighted_{version.suffix} = memref.load %sums[%c1] : memref<2xf64>",
+                 f"  vector.print %sum_{version.suffix} : f64", f"  vector.print %weighted_{version.suffix} : f64"]
     main += ["  func.return", "}"]
     helpers = """
 func.func private @rtclock() -> f64
@@ -334,17 +359,26 @@ func.func @as_value(%v: index) -> f32 {
     return "module {\n" + helpers + lowered + "\n" + "\n".join(main) + "\n}\n"
 
 
-def lower(kernel: Kernel, pipeline: str) -> str:
-    """Both versions of the kernel through `layout-opt -p pipeline`: the functions' text."""
-    source = "\n".join(kernel.function(suffix, typed) for suffix, typed in VERSIONS)
-    run = subprocess.run(
-        [sys.executable, "-m", "heterolayout.tools.opt", "-p", pipeline],
-        input=source, capture_output=True, text=True, check=False, cwd=REPOSITORY,
-    )
-    if run.returncode != 0:
-        raise RuntimeError(f"layout-opt failed on {kernel.name}:\n{run.stderr}")
-    lines = run.stdout.strip().splitlines()
-    return "\n".join(lines[1:-1])
+def _rotated(chosen: list[Version], rep: int) -> list[Version]:
+    shift = rep % len(chosen)
+    return chosen[shift:] + chosen[:shift]
+
+
+def lower(kernel: Kernel, chosen: list[Version], pipeline: str) -> str:
+    """Each version through layout-opt (the naive one through layout-lower alone): the
+    functions' text."""
+    texts = []
+    for version in chosen:
+        steps = pipeline if version.scheduled else "layout-lower"
+        run = subprocess.run(
+            [sys.executable, "-m", "heterolayout.tools.opt", "-p", steps],
+            input=kernel.function(version.suffix, version.typed),
+            capture_output=True, text=True, check=False, cwd=REPOSITORY,
+        )
+        if run.returncode != 0:
+            raise RuntimeError(f"layout-opt failed on {kernel.name}:\n{run.stderr}")
+        texts += run.stdout.strip().splitlines()[1:-1]
+    return "\n".join(texts)
 
 
 @dataclass
@@ -353,19 +387,45 @@ class Measured:
     checksums: dict[str, tuple[float, float]]
 
 
-def run_mlir(kernel: Kernel, llvm: str, calls: int, repeat: int, runner: str, libs: list[str]) -> Measured:
+def run_mlir(
+    kernel: Kernel, llvm: str, chosen: list[Version], repeat: int, runner: str, libs: list[str],
+    object_file: Path | None = None,
+) -> Measured:
     command = [runner, "-e", "main", "-entry-point-result=void", "-O3", "-shared-libs=" + ",".join(libs)]
+    if object_file is not None:
+        command += ["-dump-object-file", f"-object-filename={object_file}"]
     run = subprocess.run(command, input=llvm, capture_output=True, text=True, check=False, timeout=3600)
     if run.returncode != 0:
         raise RuntimeError(f"mlir-runner failed on {kernel.name}:\n{run.stderr[-3000:]}")
     values = [float(v) for v in run.stdout.split()]
-    times: dict[str, list[float]] = {suffix: [] for suffix, _ in VERSIONS}
+    times: dict[str, list[float]] = {v.suffix: [] for v in chosen}
     for rep in range(repeat):
-        order = VERSIONS if rep % 2 == 0 else tuple(reversed(VERSIONS))
-        for suffix, _ in order:
-            times[suffix].append(values.pop(0) / calls)
-    checksums = {suffix: (values.pop(0), values.pop(0)) for suffix, _ in VERSIONS}
+        for version in _rotated(chosen, rep):
+            times[version.suffix].append(values.pop(0) / version.calls)
+    checksums = {v.suffix: (values.pop(0), values.pop(0)) for v in chosen}
     return Measured(times, checksums)
+
+
+VECTOR_ARITHMETIC = re.compile(r"\b(vfmadd\w*ps|vmulps|vaddps)\s.*%([xyz])mm")
+
+
+def vector_arithmetic(object_file: Path, function: str) -> dict[str, int]:
+    """Packed f32 multiply/add/FMA instructions in one function of the object, by register
+    width (xmm, ymm, zmm)."""
+    dump = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(object_file)], capture_output=True, text=True, check=True
+    ).stdout
+    counts: dict[str, int] = {}
+    inside = False
+    for line in dump.splitlines():
+        if line.endswith(">:"):
+            inside = line.split("<")[1].startswith(function + ">")
+            continue
+        match = VECTOR_ARITHMETIC.search(line) if inside else None
+        if match:
+            key = f"{'fma' if match.group(1).startswith('vfmadd') else match.group(1)} {match.group(2)}mm"
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def expected_checksum(kernel: Kernel) -> tuple[float, float]:
@@ -374,10 +434,11 @@ def expected_checksum(kernel: Kernel) -> tuple[float, float]:
     return float(out.sum()), float((out * weights).sum())
 
 
-def run_onednn(binary: Path, repeat: int) -> Measured:
+def run_onednn(binary: Path, sizes: Sizes, repeat: int) -> Measured:
     environment = {**os.environ, "OMP_NUM_THREADS": "1"}
+    c, h = str(sizes.channels), str(sizes.height)
     run = subprocess.run(
-        [str(binary), "1", "64", "56", "56", "64", "3", "3", str(repeat)],
+        [str(binary), "1", c, h, h, c, "3", "3", str(repeat)],
         capture_output=True, text=True, check=True, env=environment,
     )
     fields = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()}
@@ -392,7 +453,8 @@ def run_onednn(binary: Path, repeat: int) -> Measured:
 NUMPY_TIMING = """
 import sys, time
 import numpy as np
-i, k = np.meshgrid(np.arange(512), np.arange(512), indexing="ij")
+n = int(sys.argv[2])
+i, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
 a = ((i * 3 + k * 5) % 11 - 5).astype(np.float32)
 b = ((i * 7 + k * 2) % 13 - 6).astype(np.float32)
 c = a @ b
@@ -407,11 +469,11 @@ print(out.sum(), (out * (np.arange(out.size) % 7 + 1)).sum())
 """
 
 
-def run_numpy(repeat: int) -> Measured:
+def run_numpy(sizes: Sizes, repeat: int) -> Measured:
     environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
     environment["OPENBLAS_NUM_THREADS"] = "1"
     run = subprocess.run(
-        [sys.executable, "-c", NUMPY_TIMING, str(repeat)],
+        [sys.executable, "-c", NUMPY_TIMING, str(repeat), str(sizes.matrix)],
         capture_output=True, text=True, check=True, env=environment,
     )
     times_line, checksum_line = run.stdout.strip().splitlines()
@@ -429,45 +491,52 @@ def _check(what: str, measured: Measured, expected: tuple[float, float]) -> None
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one round, few repetitions")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes (conv 16 channels, matmul 64)")
     parser.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3)")
     parser.add_argument("--repeat", type=int, default=None, help="timings per round (default 5)")
     parser.add_argument("--target", default="avx2", help="layout-schedule target (default avx2)")
     parser.add_argument("--fma", action="store_true", help="layout-schedule{fma=true}")
+    parser.add_argument("--naive", action="store_true", help="also time the unscheduled kernels")
     parser.add_argument("--options", default="", help="more layout-schedule options")
     args = parser.parse_args(argv)
-    rounds = args.rounds or (1 if args.quick else 3)
-    repeat = args.repeat or (2 if args.quick else 5)
+    rounds = args.rounds or (1 if args.quick or args.smoke else 3)
+    repeat = args.repeat or (2 if args.quick or args.smoke else 5)
+    sizes = Sizes(16, 10, 64) if args.smoke else Sizes()
     runner, opt, libs = find_mlir_tool("mlir-runner"), find_mlir_tool("mlir-opt"), find_runner_utils()
     if runner is None or opt is None or not libs:
         print("MLIR 22 tools not found (apt-get install -y mlir-22-tools)", file=sys.stderr)
         return 1
     why_not = onednn.missing()
-    options = f"target={args.target}" + (" fma=true" if args.fma else "") + (f" {args.options}" if args.options else "")
+    options = " ".join(filter(None, [f"target={args.target}", "fma=true" if args.fma else "", args.options]))
     pipeline = f"layout-schedule{{{options}}},layout-lower"
-    conv, matmul = kernels()
+    chosen = versions(2 if args.quick or args.smoke else 10, args.naive)
+    all_kernels = kernels(sizes)
     results: dict[str, dict[str, list[float]]] = {}
+    arithmetic: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         binary = None if why_not else onednn.build("onednn_conv.cpp", Path(scratch) / "onednn_conv")
         llvm = {}
-        for kernel in (conv, matmul):
-            calls = 2 if args.quick else 10
-            module = timing_module(kernel, lower(kernel, pipeline), calls, repeat)
-            llvm[kernel.name] = (lower_to_llvm(module, mlir_opt=opt, timeout=600), calls)
-        expected = {k.name: expected_checksum(k) for k in (conv, matmul)}
-        for _ in range(rounds):
-            for kernel in (conv, matmul):
-                text, calls = llvm[kernel.name]
-                measured = run_mlir(kernel, text, calls, repeat, runner, libs)
+        for kernel in all_kernels:
+            module = timing_module(kernel, lower(kernel, chosen, pipeline), chosen, repeat)
+            llvm[kernel.name] = lower_to_llvm(module, mlir_opt=opt, timeout=600)
+        expected = {k.name: expected_checksum(k) for k in all_kernels}
+        for round_number in range(rounds):
+            for kernel in all_kernels:
+                dump = Path(scratch) / f"{kernel.name}.o" if round_number == 0 else None
+                measured = run_mlir(kernel, llvm[kernel.name], chosen, repeat, runner, libs, dump)
                 _check(kernel.name, measured, expected[kernel.name])
                 _collect(results, kernel.name, measured)
+                if dump is not None:
+                    arithmetic[kernel.name] = vector_arithmetic(dump, f"{kernel.name}_alone")
             if binary is not None:
-                measured = run_onednn(binary, repeat)
+                measured = run_onednn(binary, sizes, repeat)
                 _check("oneDNN", measured, expected["conv"])
                 _collect(results, "onednn", measured)
-            measured = run_numpy(repeat)
+            measured = run_numpy(sizes, repeat)
             _check("numpy", measured, expected["matmul"])
             _collect(results, "numpy", measured)
-    _report(results, {"conv": conv.flops, "matmul": matmul.flops}, pipeline, why_not)
+    flops = {k.name: k.flops for k in all_kernels}
+    _report(results, flops, pipeline, why_not, sizes, arithmetic)
     return 0
 
 
@@ -476,24 +545,47 @@ def _collect(results: dict[str, dict[str, list[float]]], name: str, measured: Me
         results.setdefault(name, {}).setdefault(suffix, []).extend(times)
 
 
-def _report(results: dict[str, dict[str, list[float]]], flops: dict[str, int], pipeline: str, why_not: str | None) -> None:
-    print(f"machine: {platform.processor() or platform.machine()}, {_cpu_model()}, one thread")
-    print(f"pipeline: layout-opt -p '{pipeline}'")
+ROWS = {
+    "boundary": "with boundary conversions",
+    "alone": "kernel alone",
+    "naive": "naive nest, layout-lower only",
+}
+
+
+def _report(
+    results: dict[str, dict[str, list[float]]],
+    flops: dict[str, int],
+    pipeline: str,
+    why_not: str | None,
+    sizes: Sizes,
+    arithmetic: dict[str, dict[str, int]],
+) -> None:
+    c, h, n = sizes.channels, sizes.height, sizes.matrix
+    print(f"machine: {_cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; one thread")
+    print(f"pipeline: layout-opt -p '{pipeline}'; mlir-runner -O3 (host CPU features)")
+    print(f"conv 1x{c}x{h}x{h}, 3x3, {c}->{c}; matmul {n}^3; medians over all timings")
     print()
     print("| kernel | version | ms | GFLOP/s | baseline | baseline ms | baseline GFLOP/s | ratio |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    rows = [("conv", "onednn", "oneDNN direct conv"), ("matmul", "numpy", "numpy/OpenBLAS")]
-    for kernel, baseline, label in rows:
-        for suffix, text in (("boundary", "with boundary conversions"), ("alone", "kernel alone")):
+    baselines = {"conv": ("onednn", "oneDNN direct conv"), "matmul": ("numpy", "numpy/OpenBLAS")}
+    for kernel, (baseline, label) in baselines.items():
+        for suffix, text in ROWS.items():
+            if suffix not in results[kernel]:
+                continue
             ours = statistics.median(results[kernel][suffix])
             line = f"| {kernel} | {text} | {ours * 1e3:.3f} | {flops[kernel] / ours / 1e9:.1f} |"
             if baseline in results:
-                theirs = statistics.median(results[baseline][suffix])
-                name = label + (" + reorders" if baseline == "onednn" and suffix == "boundary" else "")
+                key = "boundary" if suffix == "boundary" else "alone"
+                theirs = statistics.median(results[baseline][key])
+                name = label + (" + reorders" if baseline == "onednn" and key == "boundary" else "")
                 line += f" {name} | {theirs * 1e3:.3f} | {flops[kernel] / theirs / 1e9:.1f} | {theirs / ours:.2f} |"
             else:
                 line += f" {label}: {why_not} | | | |"
             print(line)
+    print()
+    for kernel, counts in arithmetic.items():
+        found = ", ".join(f"{count} {key}" for key, count in sorted(counts.items())) or "none"
+        print(f"@{kernel}_alone packed f32 multiply/add/FMA instructions: {found}")
 
 
 def _cpu_model() -> str:

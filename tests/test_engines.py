@@ -214,7 +214,7 @@ def test_both_engines_implement_every_supported_op() -> None:
     module = parse_program("func.func @main() { func.return }")
     interpreted = {
         op_type.name for functions in all_functions(module) for op_type, _ in type(functions)._impls()
-    } | {"layout.assign", "layout.convert", "vector.from_elements"}
+    } | {"layout.assign", "layout.convert", "layout.schedule", "vector.from_elements"}
     compiled = set(_EMITTERS) | set(VALUE_OPS) | TERMINATORS
     assert interpreted >= SUPPORTED_OPS
     assert compiled == SUPPORTED_OPS

@@ -2,5 +2,5 @@
 
 One concept per module: `nest` (what a loop nest is), `dependence` (which reorderings are
 legal), `plan` (digits and their order), `strip_mining`, `interchange`, `vectorization`,
-`register_tiling` (the steps), `emission` (the new IR) and `layout_schedule` (the pass).
+`register_tiling` (the steps), `statements` and `emission` (the new IR) and `layout_schedule` (the pass).
 """

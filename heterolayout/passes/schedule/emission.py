@@ -17,7 +17,7 @@ from heterolayout.dialects.verification import buffer_root
 from heterolayout.passes.schedule.nest import Access
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import copies
-from heterolayout.passes.schedule.vectorization import Instance, StatementEmitter
+from heterolayout.passes.schedule.statements import Instance, StatementEmitter
 
 
 class NestEmitter:

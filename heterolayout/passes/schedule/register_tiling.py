@@ -18,7 +18,8 @@ from collections.abc import Callable
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.passes.schedule.nest import Access, NotScheduled
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
-from heterolayout.passes.schedule.vectorization import Instance, element_bits
+from heterolayout.passes.schedule.statements import Instance
+from heterolayout.passes.schedule.vectorization import element_bits
 
 
 def register_tile(
