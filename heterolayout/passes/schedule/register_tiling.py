@@ -19,7 +19,7 @@ from heterolayout.dialects.verification import buffer_root
 from heterolayout.passes.schedule.nest import Access, NotScheduled
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
 from heterolayout.passes.schedule.statements import Instance
-from heterolayout.passes.schedule.vectorization import element_bits
+from heterolayout.passes.schedule.vectorization import buffer_layout, element_bits
 
 
 def register_tile(
@@ -42,7 +42,20 @@ def register_tile(
             remark(f"tile size {size} not used: {refusal.reason}")
             continue
         _split(plan, loop, size)
+    _reuse_innermost(plan, parallel)
     plan.hoisted = accumulators(plan)
+
+
+def _reuse_innermost(plan: Plan, parallel: set[int]) -> None:
+    """The tiles of the loop whose copies share an operand go innermost among the loops
+    around the tile, so consecutive tiles reuse that operand from cache (a matmul's column
+    panel of B for every row tile, as GEMM libraries order their loops). The loop is
+    parallel: any place is legal."""
+    loop = _reuse_loop(plan, parallel)
+    if loop is None:
+        return
+    moved = [d for d in plan.outer if d.loop == loop]
+    plan.outer = [d for d in plan.outer if d.loop != loop] + moved
 
 
 def vector_length(plan: Plan) -> int:
@@ -62,7 +75,8 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
     along = 1
     if plan.vector_loop is not None:
         available = math.ceil(nest.loops[plan.vector_loop].trips / length)
-        along = max(1, min(2, available, budget))
+        wanted = max(2, _block_vectors(plan, length))
+        along = max(1, min(wanted, available, budget))
         sizes[plan.vector_loop] = along * length
     other = _reuse_loop(plan, parallel)
     if other is not None:
@@ -70,12 +84,29 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
     return sizes
 
 
+def _block_vectors(plan: Plan, length: int) -> int:
+    """Vectors that cover the longest block a read walks along the vector loop (a matmul's
+    32-column panel of B: 4 vectors of 8), so every cache line of it a tile loads is used
+    whole; 0 when no read is blocked along it."""
+    loop = plan.vector_loop
+    blocks = [0]
+    for access in plan.nest.accesses.values():
+        walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+        if access.write or len(walked) != 1:
+            continue
+        layout = buffer_layout(access.buffer)
+        run = layout.contiguous_run(walked[0])
+        if run < (layout.logical_shape[walked[0]] or 0):
+            blocks.append(math.ceil(run / length))
+    return max(blocks)
+
+
 def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
     """The innermost (in memory order) parallel loop around the tile that some read depends
     on and another does not: its copies share that other read."""
     reads = [a for a in plan.nest.accesses.values() if not a.write]
     best: tuple[int, int] | None = None
-    for digit in plan.outer:
+    for digit in [d for d in plan.outer if d.kind == "loop"] + [d for d in plan.tile if d.kind == "unroll"]:
         loop = digit.loop
         if loop == plan.vector_loop or loop not in parallel or digit.rank == INNER_RANK:
             continue

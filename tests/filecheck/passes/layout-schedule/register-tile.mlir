@@ -7,11 +7,13 @@
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 tile=3,8}' | filecheck %s --check-prefix=TILE
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true}' | filecheck %s --check-prefix=FMA
 
-// Default for AVX2 (16 registers): 2 vectors of 8 columns x 4 rows = 8 accumulators.
+// Default for AVX2 (16 registers): 2 vectors of 8 columns x 4 rows = 8 accumulators. The
+// row tiles, whose copies share the B vectors, run innermost: a 16-column panel of B is
+// reused from cache by every row tile.
 // CHECK-LABEL: func.func @matmul(
 // CHECK:         %[[Z:.*]] = vector.broadcast %zero : f32 to vector<8xf32>
-// CHECK-NEXT:    affine.for %[[I:.*]] = 0 to 2 {
-// CHECK-NEXT:      affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT:    affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT:      affine.for %[[I:.*]] = 0 to 2 {
 // CHECK-NEXT:        %[[R0:[0-9]+]], %[[R1:[0-9]+]], %[[R2:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for %[[K:.*]] = 0 to 16 iter_args(%[[A0:[0-9]+]] = %[[Z]], %[[A1:[0-9]+]] = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 // CHECK-NEXT:          %[[X0:.*]] = affine.load %a[%[[I]] * 4, %[[K]]]
 // CHECK-NEXT:          %[[B0:.*]] = affine.vector_load %b[%[[K]], %[[J]] * 16] : {{.*}} vector<8xf32>
@@ -34,13 +36,14 @@
 
 // tile=3,8 (3 rows, 8 columns): 8 rows are 2 full tiles and a tile of the 2 rows left.
 // TILE-LABEL: func.func @matmul(
-// TILE:         affine.for %[[I:.*]] = 0 to 2 {
-// TILE-NEXT:      affine.for %[[J:.*]] = 0 to 4 {
+// TILE:         affine.for %[[J:.*]] = 0 to 4 {
+// TILE-NEXT:      affine.for %[[I:.*]] = 0 to 2 {
 // TILE-NEXT:        %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for
-// TILE:           affine.for %[[J2:.*]] = 0 to 4 {
-// TILE-NEXT:        %{{[0-9]+}}, %{{[0-9]+}} = affine.for
-// TILE:               affine.load %a[6, %{{.*}}]
-// TILE:               affine.load %a[7, %{{.*}}]
+// TILE:             }
+// TILE:           }
+// TILE-NEXT:      %{{[0-9]+}}, %{{[0-9]+}} = affine.for
+// TILE:             affine.load %a[6, %{{.*}}]
+// TILE:             affine.load %a[7, %{{.*}}]
 
 // fma=true: one vector.fma per multiply-add (one rounding, so not bitwise identical).
 // FMA-LABEL: func.func @matmul(
