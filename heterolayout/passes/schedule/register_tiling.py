@@ -106,7 +106,9 @@ def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
     on and another does not: its copies share that other read."""
     reads = [a for a in plan.nest.accesses.values() if not a.write]
     best: tuple[int, int] | None = None
-    for digit in [d for d in plan.outer if d.kind == "loop"] + [d for d in plan.tile if d.kind == "unroll"]:
+    for digit in [d for d in plan.outer if d.kind == "loop"] + [
+        d for d in plan.tile if d.kind == "unroll"
+    ]:
         loop = digit.loop
         if loop == plan.vector_loop or loop not in parallel or digit.rank == INNER_RANK:
             continue
