@@ -29,6 +29,7 @@ from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
 from heterolayout.passes.schedule.interchange import Remark, order, reorder_reductions
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
+from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
@@ -106,6 +107,9 @@ class LayoutSchedulePass(ModulePass):
 
         def say(message: str) -> None:
             remark(f"layout-schedule: {where}: {message}")
+
+        for buffer in drop_overwritten_converts(nest):
+            say(f"dropped the conversion into {buffer.type}: the nest overwrites it before reading")
 
         try:
             plan = self._plan(nest, hint, say)
