@@ -16,12 +16,14 @@ buffers), built at run time from benchmarks/onednn_conv.cpp with g++, and numpy'
 matmul (OpenBLAS). Everything runs on one thread: OMP_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1,
 and OPENBLAS_CORETYPE unset for the numpy command alone.
 
-The MLIR module holds the kernels (noinline, an opaque `rtclock` call after every call so
-LLVM cannot merge repetitions) and a `main` that fills the inputs with small integers (every
-sum is exact in f32), times each version in rotating order, and prints checksums; it runs
-under `mlir-runner -O3` (host CPU features). Rounds alternate MLIR, oneDNN and numpy runs;
-the table gives medians of per-call times over all rounds, GFLOP/s and ratios to the
-baseline. Nothing is printed unless every checksum equals numpy's.
+The MLIR module holds the kernels (noinline, and every call between two opaque `rtclock`
+calls, so LLVM can neither inline nor merge repetitions) and a `main` that fills the inputs
+with small integers (every sum is exact in f32), times single calls of each version in
+rotating order, and prints checksums; it runs under `mlir-runner -O3` (host CPU features).
+Every baseline is timed one call at a time too. Rounds alternate MLIR, oneDNN and numpy
+runs; the table gives the median and the best per-call time over all rounds as GFLOP/s,
+and ratios to the baseline (on a loaded machine the best times are the ones a process got
+a core for). Nothing is printed unless every checksum equals numpy's.
 
     python benchmarks/schedule.py [--quick] [--rounds N] [--target avx2|avx512] [--fma]
 """
@@ -232,13 +234,11 @@ class Version:
     """Layout-typed signature (the kernel alone) or plain buffers (conversions at the
     boundary)."""
     scheduled: bool
-    calls: int
-    """Calls per timing (the naive kernels are slow: one)."""
 
 
-def versions(calls: int, naive: bool) -> list[Version]:
-    chosen = [Version("boundary", False, True, calls), Version("alone", True, True, calls)]
-    return chosen + ([Version("naive", True, False, 1)] if naive else [])
+def versions(naive: bool) -> list[Version]:
+    chosen = [Version("boundary", False, True), Version("alone", True, True)]
+    return chosen + ([Version("naive", True, False)] if naive else [])
 
 
 def _walk(layout: Layout, body: Callable[[list[str], str], list[str]], tag: str) -> list[str]:
@@ -315,7 +315,6 @@ def timing_module(kernel: Kernel, lowered: str, chosen: list[Version], repeat: i
             "  %fzero = arith.constant 0.0 : f64"]
     buffers: dict[str, list[tuple[Operand, str, str]]] = {}
     for version in chosen:
-        main.append(f"  %calls_{version.suffix} = arith.constant {version.calls} : index")
         for operand in kernel.operands:
             layout = operand.model(version.typed)
             name = f"{operand.name}_{version.suffix}"
@@ -335,10 +334,7 @@ def timing_module(kernel: Kernel, lowered: str, chosen: list[Version], repeat: i
             tag = f"{version.suffix}_{rep}"
             main += [
                 f"  %t0_{tag} = func.call @rtclock() : () -> f64",
-                f"  scf.for %n = %c0 to %calls_{version.suffix} step %c1 {{",
-                f"    {calls_text[version.suffix]}",
-                "    %opaque = func.call @rtclock() : () -> f64",
-                "  }",
+                f"  {calls_text[version.suffix]}",
                 f"  %t1_{tag} = func.call @rtclock() : () -> f64",
                 f"  %dt_{tag} = arith.subf %t1_{tag}, %t0_{tag} : f64",
                 f"  vector.print %dt_{tag} : f64",
@@ -407,7 +403,7 @@ def run_mlir(
     times: dict[str, list[float]] = {v.suffix: [] for v in chosen}
     for rep in range(repeat):
         for version in _rotated(chosen, rep):
-            times[version.suffix].append(values.pop(0) / version.calls)
+            times[version.suffix].append(values.pop(0))
     checksums = {v.suffix: (values.pop(0), values.pop(0)) for v in chosen}
     return Measured(times, checksums)
 
@@ -499,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one round, few repetitions")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes (conv 16 channels, matmul 64)")
     parser.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3)")
-    parser.add_argument("--repeat", type=int, default=None, help="timings per round (default 5)")
+    parser.add_argument("--repeat", type=int, default=None, help="timings per round (default 20)")
     parser.add_argument(
         "--target", default="avx2", choices=sorted(PANELS), help="layout-schedule target (default avx2)"
     )
@@ -508,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="", help="more layout-schedule options")
     args = parser.parse_args(argv)
     rounds = args.rounds or (1 if args.quick or args.smoke else 3)
-    repeat = args.repeat or (2 if args.quick or args.smoke else 5)
+    repeat = args.repeat or (5 if args.quick or args.smoke else 20)
     sizes = Sizes(16, 10, 64) if args.smoke else Sizes()
     runner, opt, libs = find_mlir_tool("mlir-runner"), find_mlir_tool("mlir-opt"), find_runner_utils()
     if runner is None or opt is None or not libs:
@@ -517,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     why_not = onednn.missing()
     options = " ".join(filter(None, [f"target={args.target}", "fma=true" if args.fma else "", args.options]))
     pipeline = f"layout-schedule{{{options}}},layout-lower"
-    chosen = versions(2 if args.quick or args.smoke else 10, args.naive)
+    chosen = versions(args.naive)
     all_kernels = kernels(sizes, args.target)
     results: dict[str, dict[str, list[float]]] = {}
     arithmetic: dict[str, dict[str, int]] = {}

@@ -104,6 +104,17 @@ REDUCTIONS = (
 `reassociate` allows (for floats the result may then differ in rounding)."""
 
 
+def strip_reductions(plan: Plan) -> None:
+    """The loops inside the tile, strip-mined in place by the blocks of the operand they walk
+    most (a convolution's input channels: `c floordiv 16`, then `c mod 16`). Their order,
+    and each accumulator's order of additions, stay as they were."""
+    guide = _guide(plan, {d.loop for d in plan.inner})
+    if guide is None:
+        return
+    digits = strip_mine(plan.nest, guide, buffer_layout(guide.buffer))
+    plan.inner = [d.but(rank=INNER_RANK) for inner in plan.inner for d in digits[inner.loop]]
+
+
 def reorder_reductions(plan: Plan, found: Sequence[Dependence], remark: Remark) -> None:
     """With reassociation allowed: the loops inside the tile follow the memory order of the
     operand they walk most (the weights of a convolution: `c floordiv 16, kh, kw, c mod 16`),

@@ -27,7 +27,12 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
-from heterolayout.passes.schedule.interchange import Remark, order, reorder_reductions
+from heterolayout.passes.schedule.interchange import (
+    Remark,
+    order,
+    reorder_reductions,
+    strip_reductions,
+)
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
 from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.plan import Plan
@@ -146,6 +151,8 @@ class LayoutSchedulePass(ModulePass):
             register_tile(plan, parallel, width, registers, sizes, say)
         if self.reassociate:
             reorder_reductions(plan, found, say)
+        else:
+            strip_reductions(plan)
         return plan
 
     def _tile_sizes(

@@ -2,7 +2,7 @@
 // walk: for OIhw16i16o weights that is (c floordiv 16, kh, kw, c mod 16), so the input
 // channel loop is strip-mined and its lanes go innermost. The additions into each output
 // element then happen in another order (results may differ in rounding); without the
-// option the loops keep the nest's order (c, kh, kw).
+// option the loops keep the nest's order (c, kh, kw), c strip-mined in place.
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 reassociate=true}' | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s --check-prefix=EXACT
 
@@ -13,10 +13,11 @@
 // CHECK-NEXT:          {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[CI:.*]] = 0 to 16 iter_args(
 // CHECK-NEXT:            affine.load %x[0, %[[CB]] * 16 + %[[CI]], %{{.*}} + %[[KH]], %{{.*}} + %[[KW]]]
 // EXACT-LABEL: func.func @conv(
-// EXACT:         {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[C:.*]] = 0 to 32 iter_args(
-// EXACT-NEXT:      {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[KH:.*]] = 0 to 3 iter_args(
-// EXACT-NEXT:        {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[KW:.*]] = 0 to 3 iter_args(
-// EXACT-NEXT:          affine.load %x[0, %[[C]], %{{.*}} + %[[KH]], %{{.*}} + %[[KW]]]
+// EXACT:         {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[CB:.*]] = 0 to 2 iter_args(
+// EXACT-NEXT:      {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[CI:.*]] = 0 to 16 iter_args(
+// EXACT-NEXT:        {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[KH:.*]] = 0 to 3 iter_args(
+// EXACT-NEXT:          {{(%[0-9]+, ){7}%[0-9]+}} = affine.for %[[KW:.*]] = 0 to 3 iter_args(
+// EXACT-NEXT:            affine.load %x[0, %[[CB]] * 16 + %[[CI]], %{{.*}} + %[[KH]], %{{.*}} + %[[KW]]]
 func.func @conv(%x: memref<1x32x6x10xf32, #layout.tag<"NCHW->nChw16c">>,
                 %w: memref<16x32x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>,
                 %y: memref<1x16x4x8xf32, #layout.tag<"NCHW->nChw16c">>) {

@@ -6,20 +6,23 @@
 
 // The output is nChw16c: its memory order is (k floordiv 16, oh, ow, k mod 16), so the
 // channel loop splits into a block loop outside and a lane loop inside the pixel loops.
+// The reduction loops keep their order; the input channel loop is strip-mined in place by
+// the 16-blocks of the input and weights (c = 16 cb + ci: the same order of additions).
 // CHECK-LABEL: func.func @conv(
 // CHECK-NEXT:    affine.for %[[KB:.*]] = 0 to 2 {
 // CHECK-NEXT:      affine.for %[[OH:.*]] = 0 to 4 {
 // CHECK-NEXT:        affine.for %[[OW:.*]] = 0 to 4 {
 // CHECK-NEXT:          affine.for %[[KI:.*]] = 0 to 16 {
-// CHECK-NEXT:            affine.for %[[C:.*]] = 0 to 32 {
-// CHECK-NEXT:              affine.for %[[KH:.*]] = 0 to 3 {
-// CHECK-NEXT:                affine.for %[[KW:.*]] = 0 to 3 {
-// CHECK-NEXT:                  affine.load %x[0, %[[C]], %[[OH]] + %[[KH]], %[[OW]] + %[[KW]]]
-// CHECK-NEXT:                  affine.load %w[%[[KB]] * 16 + %[[KI]], %[[C]], %[[KH]], %[[KW]]]
-// CHECK-NEXT:                  %[[ACC:.*]] = affine.load %y[0, %[[KB]] * 16 + %[[KI]], %[[OH]], %[[OW]]]
-// CHECK-NEXT:                  %[[P:.*]] = arith.mulf
-// CHECK-NEXT:                  %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
-// CHECK-NEXT:                  affine.store %[[S]], %y[0, %[[KB]] * 16 + %[[KI]], %[[OH]], %[[OW]]]
+// CHECK-NEXT:            affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT:              affine.for %[[CI:.*]] = 0 to 16 {
+// CHECK-NEXT:                affine.for %[[KH:.*]] = 0 to 3 {
+// CHECK-NEXT:                  affine.for %[[KW:.*]] = 0 to 3 {
+// CHECK-NEXT:                    affine.load %x[0, %[[CB]] * 16 + %[[CI]], %[[OH]] + %[[KH]], %[[OW]] + %[[KW]]]
+// CHECK-NEXT:                    affine.load %w[%[[KB]] * 16 + %[[KI]], %[[CB]] * 16 + %[[CI]], %[[KH]], %[[KW]]]
+// CHECK-NEXT:                    %[[ACC:.*]] = affine.load %y[0, %[[KB]] * 16 + %[[KI]], %[[OH]], %[[OW]]]
+// CHECK-NEXT:                    %[[P:.*]] = arith.mulf
+// CHECK-NEXT:                    %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT:                    affine.store %[[S]], %y[0, %[[KB]] * 16 + %[[KI]], %[[OH]], %[[OW]]]
 func.func @conv(%x: memref<1x32x6x6xf32, #layout.tag<"NCHW->nChw16c">>,
                 %w: memref<32x32x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>,
                 %y: memref<1x32x4x4xf32, #layout.tag<"NCHW->nChw16c">>) {
