@@ -53,6 +53,7 @@ sys.path[:2] = []
 
 from heterolayout import parse_layout  # noqa: E402
 from heterolayout.layout.model import Layout  # noqa: E402
+from heterolayout.passes.schedule.layout_schedule import host_target  # noqa: E402
 
 F32 = "f32"
 
@@ -497,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3)")
     parser.add_argument("--repeat", type=int, default=None, help="timings per round (default 20)")
     parser.add_argument(
-        "--target", default="avx2", choices=sorted(PANELS), help="layout-schedule target (default avx2)"
+        "--target", default="host", choices=["host", *sorted(PANELS)],
+        help="layout-schedule target (default: this CPU's)",
     )
     parser.add_argument("--fma", action="store_true", help="layout-schedule{fma=true}")
     parser.add_argument("--naive", action="store_true", help="also time the unscheduled kernels")
@@ -506,15 +508,16 @@ def main(argv: list[str] | None = None) -> int:
     rounds = args.rounds or (1 if args.quick or args.smoke else 3)
     repeat = args.repeat or (5 if args.quick or args.smoke else 20)
     sizes = Sizes(16, 10, 64) if args.smoke else Sizes()
+    target = host_target() if args.target == "host" else args.target
     runner, opt, libs = find_mlir_tool("mlir-runner"), find_mlir_tool("mlir-opt"), find_runner_utils()
     if runner is None or opt is None or not libs:
         print("MLIR 22 tools not found (apt-get install -y mlir-22-tools)", file=sys.stderr)
         return 1
     why_not = onednn.missing()
-    options = " ".join(filter(None, [f"target={args.target}", "fma=true" if args.fma else "", args.options]))
+    options = " ".join(filter(None, [f"target={target}", "fma=true" if args.fma else "", args.options]))
     pipeline = f"layout-schedule{{{options}}},layout-lower"
     chosen = versions(args.naive)
-    all_kernels = kernels(sizes, args.target)
+    all_kernels = kernels(sizes, target)
     results: dict[str, dict[str, list[float]]] = {}
     arithmetic: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as scratch:

@@ -172,3 +172,14 @@ def test_native_results_are_bitwise_identical_after_schedule(name: str, native_r
     engine = heterolayout.run(text, "main", [], engine="compiled", capture=True).output
     assert outputs["lower"] == outputs["avx512"] == outputs["avx2"] == engine
     assert len(outputs["lower"].splitlines()) > 100
+
+
+def test_target_host_is_the_cpus_own_target() -> None:
+    from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
+
+    assert host_target() in TARGETS
+    text = example("conv2d_blocked_schedule").read_text()
+    host = layout_opt(text, "-p", "layout-schedule{target=host}")
+    named = layout_opt(text, "-p", f"layout-schedule{{target={host_target()}}}")
+    assert host.returncode == named.returncode == 0
+    assert host.stdout == named.stdout

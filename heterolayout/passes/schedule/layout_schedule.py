@@ -8,7 +8,9 @@ physical ones. A nest the pass cannot prove it may change stays as it is, with a
 
 from __future__ import annotations
 
+import platform
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -44,13 +46,28 @@ TARGETS = {"avx512": (512, 32), "avx2": (256, 16), "sse": (128, 16), "neon": (12
 """Vector width in bits and vector registers of each target."""
 
 
+def host_target() -> str:
+    """The target of the CPU this runs on (`target=host`): its widest vector unit."""
+    machine = platform.machine().lower()
+    if machine in ("aarch64", "arm64"):
+        return "neon"
+    try:
+        flags = set(Path("/proc/cpuinfo").read_text().split())
+    except OSError:
+        flags = set()
+    if "avx512f" in flags:
+        return "avx512"
+    return "avx2" if "avx2" in flags else "sse"
+
+
 @dataclass(frozen=True)
 class LayoutSchedulePass(ModulePass):
     """Restructure each loop nest that touches a layout-typed buffer to walk its leading
     buffer in memory order: strip-mine by its blocks, interchange (where dependences allow),
     vectorize the innermost physical block, and register-tile over the reductions.
 
-    Options: `target=avx512|avx2|sse|neon` (vector width and register count),
+    Options: `target=avx512|avx2|sse|neon|host` (vector width and register count; `host`:
+    the CPU it runs on),
     `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
@@ -69,9 +86,10 @@ class LayoutSchedulePass(ModulePass):
     remarks: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.target not in TARGETS:
+        if self.target not in TARGETS and self.target != "host":
             raise PassFailedException(
-                f"layout-schedule: target={self.target}: expected one of {', '.join(TARGETS)}"
+                f"layout-schedule: target={self.target}: expected host or one of "
+                f"{', '.join(TARGETS)}"
             )
         if self.vector_width < 0 or self.vector_width % 8 or self.registers < 0:
             raise PassFailedException(
@@ -133,7 +151,7 @@ class LayoutSchedulePass(ModulePass):
         return True
 
     def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark) -> Plan:
-        width, registers = TARGETS[self.target]
+        width, registers = TARGETS[host_target() if self.target == "host" else self.target]
         width = self.vector_width or width
         registers = self.registers or registers
         if hint is not None and hint.width is not None:
