@@ -246,17 +246,23 @@ class Layout:
         of the next L - 1 steps along `dim` (inside the logical extent) moves the offset by
         exactly one slot. 1 when no step along `dim` is a unit step; packed lanes count as
         slots."""
+        return self._contiguous_runs[dim]
+
+    @cached_property
+    def _contiguous_runs(self) -> tuple[int, ...]:
         shape = self._static("contiguous_run", self.logical_shape)
-        extent = shape[dim]
-        if extent == 1:
-            return 1
-        steps = np.diff(self.offsets(), axis=dim) == 1
-        others = tuple(d for d in range(self.rank) if d != dim)
-        unit = np.all(steps, axis=others) if others else steps
-        broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
-        if not broken:
-            return extent
-        return math.gcd(*broken)
+        offsets = self.offsets()
+        runs = []
+        for dim, extent in enumerate(shape):
+            if extent == 1:
+                runs.append(1)
+                continue
+            steps = np.diff(offsets, axis=dim) == 1
+            others = tuple(d for d in range(self.rank) if d != dim)
+            unit = np.all(steps, axis=others) if others else steps
+            broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
+            runs.append(math.gcd(*broken) if broken else extent)
+        return tuple(runs)
 
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
