@@ -23,10 +23,15 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import SymbolTable
 
+from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
+from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
+from heterolayout.interpreter.compiled_extended import TERMINATORS as EXTENDED_TERMINATORS
+from heterolayout.interpreter.compiled_extended import emit_blocks, emitter_for
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
-from heterolayout.interpreter.runner_utils import PrintedType, RunOutput
+from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -35,7 +40,6 @@ from heterolayout.interpreter.semantics import (
     value_expression,
 )
 from heterolayout.interpreter.source import location, op_name, where
-from heterolayout.interpreter.transfer import Transfer
 from heterolayout.interpreter.values import RUNTIME, element_of, vector_shape
 
 
@@ -127,7 +131,10 @@ class _Writer:
         self.line(
             f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):"
         )
-        self.indented(lambda: self.block(block, self._return))
+        if len(function.body.blocks) > 1:  # cf branches between blocks
+            self.indented(lambda: emit_blocks(self, function.body, self._return))
+        else:
+            self.indented(lambda: self.block(block, self._return))
         self.line("")
 
     def _return(self, op: Operation, values: list[str]) -> None:
@@ -157,7 +164,7 @@ class _Writer:
     # ---- ops ----------------------------------------------------------------------------------
     def op(self, op: Operation) -> None:
         name = op_name(op)
-        emit = _EMITTERS.get(name)
+        emit = _EMITTERS.get(name) or emitter_for(op)
         if emit is not None:
             emit(self, op)
         elif name in VALUE_OPS:
@@ -193,9 +200,9 @@ class _Writer:
             self.use(memref_value),
             self.bind(where(op)),
         )
-        if info.layout is not None:
+        if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes:
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -206,9 +213,9 @@ class _Writer:
     ) -> None:
         info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
-        if info.layout is not None:
+        if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes:
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
@@ -248,21 +255,6 @@ def _dealloc(w: _Writer, op: Operation) -> None:
 
 def _nothing(w: _Writer, op: Operation) -> None:
     """layout.assign: a layout never changes what a buffer holds; layout.schedule: a hint."""
-
-
-def _transfer_read(w: _Writer, op: Operation) -> None:
-    source, *rest = w.uses(op.operands)
-    index, padding = rest[: len(op.indices)], rest[len(op.indices)]  # type: ignore[attr-defined]
-    transfer = w.bind(Transfer.of(op))
-    w.line(
-        f"{w.define(op.results[0])} = {transfer}.read({source}, ({''.join(i + ', ' for i in index)}), {padding})"
-    )
-
-
-def _transfer_write(w: _Writer, op: Operation) -> None:
-    value, target, *index = w.uses(op.operands)
-    transfer = w.bind(Transfer.of(op))
-    w.line(f"{transfer}.write({value}, {target}, ({''.join(i + ', ' for i in index)}))")
 
 
 def _memref_load(w: _Writer, op: Operation) -> None:
@@ -345,8 +337,8 @@ def _call(w: _Writer, op: Operation) -> None:
 
 
 def _vector_print(w: _Writer, op: Operation) -> None:
-    printed = w.bind(PrintedType.of(op.operands[0].type))
-    w.line(f"S.output.vector_print({w.use(op.operands[0])}, {printed})")
+    plan = w.bind(PrintPlan.of(op))
+    w.line(f"S.output.print_op(({''.join(v + ', ' for v in w.uses(op.operands))}), {plan})")
 
 
 def _scf_for(w: _Writer, op: Operation) -> None:
@@ -464,8 +456,6 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "vector.load": lambda w, op: _vector_load(w, op, w.uses(op.operands[1:])),
     "vector.store": lambda w, op: _vector_store(w, op, w.uses(op.operands[2:])),
     "vector.print": _vector_print,
-    "vector.transfer_read": _transfer_read,
-    "vector.transfer_write": _transfer_write,
     "affine.load": _affine_load,
     "affine.store": _affine_store,
     "affine.vector_load": lambda w, op: _vector_load(
@@ -488,6 +478,11 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
 that owns their region."""
 
 TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return"})
+
+# The ops of real inputs (views, linalg, scf.parallel, cf, transfers) live in their module.
+_EMITTERS.update(EXTENDED_EMITTERS)
+_HELPERS.update(EXTENDED_HELPERS)
+TERMINATORS |= EXTENDED_TERMINATORS
 
 
 class CompiledEngine:
