@@ -8,8 +8,9 @@ directions and the loops' static trip counts. Both tests are exact enough for th
 loop nests have (`oh + kh`, `k`, `16·b + i`) and conservative always: a dependence that
 survives may not exist, one that is dropped cannot.
 
-Distinct buffers (after `memref.cast`) are distinct memory, as in MLIR's affine dependence
-analysis: two function arguments are assumed not to overlap.
+Distinct buffers are distinct memory, as in MLIR's affine dependence analysis: two function
+arguments are assumed not to overlap. Views of one buffer (`memref.subview`, …) are that
+buffer's memory: a nest that reaches one buffer through two views is not analysed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled
+from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, storage_root
 
 DIRECTIONS = ("<", "=", ">")
 Form = tuple[list[int], int]
@@ -52,8 +53,14 @@ def dependences(nest: Nest) -> list[Dependence]:
         for second in ordered[first_index:]:
             if not (first.write or second.write):
                 continue
-            if buffer_root(first.buffer) != buffer_root(second.buffer):
+            if storage_root(first.buffer) != storage_root(second.buffer):
                 continue
+            if buffer_root(first.buffer) != buffer_root(second.buffer):
+                raise NotScheduled(
+                    second.op,
+                    f"{second.op.name} reaches a buffer the nest also reaches through another "
+                    "view: their indices cannot be related",
+                )
             found.extend(_pair(nest, first, second))
     return found
 

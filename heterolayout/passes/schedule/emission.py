@@ -13,8 +13,7 @@ from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access
+from heterolayout.passes.schedule.nest import Access, storage_root
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import copies
 from heterolayout.passes.schedule.statements import Instance, StatementEmitter
@@ -177,8 +176,8 @@ def _forwarded_stores(plan: Plan) -> dict[Operation, Operation]:
     nest = plan.nest
     pre = [nest.accesses[op] for op in nest.pre if op in nest.accesses]
     for load, _ in plan.hoisted:
-        root = buffer_root(load.buffer)
-        touching: list[Access] = [a for a in pre if buffer_root(a.buffer) == root]
+        root = storage_root(load.buffer)
+        touching: list[Access] = [a for a in pre if storage_root(a.buffer) == root]
         if touching and touching[-1].write and touching[-1].exprs == load.exprs:
             found[load.op] = touching[-1].op
     return found

@@ -15,14 +15,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.layout import ConvertOp
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, Nest, bare_dim
+from heterolayout.passes.schedule.nest import Access, Nest, bare_dim, storage_root
 
 
 def drop_overwritten_converts(nest: Nest) -> list[SSAValue]:
     """Erase the conversions into buffers the nest overwrites first; the buffers."""
     dropped = []
-    for root in {buffer_root(a.buffer) for a in nest.accesses.values() if a.write}:
+    for root in {storage_root(a.buffer) for a in nest.accesses.values() if a.write}:
         if not isinstance(root.owner, (memref.AllocOp, memref.AllocaOp)):
             continue
         if not _overwritten_first(nest, root):
@@ -37,7 +36,7 @@ def drop_overwritten_converts(nest: Nest) -> list[SSAValue]:
 def _overwritten_first(nest: Nest, root: SSAValue) -> bool:
     statements = [op for op in nest.statements() if op in nest.accesses]
     touching = [
-        nest.accesses[op] for op in statements if buffer_root(nest.accesses[op].buffer) == root
+        nest.accesses[op] for op in statements if storage_root(nest.accesses[op].buffer) == root
     ]
     first = touching[0]
     if not first.write or not _covers(nest, first):
@@ -68,8 +67,8 @@ def _preceding_convert(top: Operation, root: SSAValue) -> ConvertOp | None:
     """The last op before the nest that touches `root`, when it is a convert into it."""
     op = top.prev_op
     while op is not None:
-        if any(buffer_root(v) == root for v in op.operands):
-            if isinstance(op, ConvertOp) and buffer_root(op.destination) == root:
+        if any(storage_root(v) == root for v in op.operands):
+            if isinstance(op, ConvertOp) and storage_root(op.destination) == root:
                 return op
             return None
         if op.regions:

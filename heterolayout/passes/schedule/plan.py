@@ -16,8 +16,7 @@ from typing import Literal
 
 from xdsl.ir import SSAValue
 
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, Nest
+from heterolayout.passes.schedule.nest import Access, Nest, storage_root
 
 Kind = Literal["loop", "unroll", "vector"]
 INNER_RANK = 1 << 30
@@ -56,7 +55,7 @@ class Plan:
     @property
     def written(self) -> set[SSAValue]:
         """The buffers (roots) the nest stores to."""
-        return {buffer_root(a.buffer) for a in self.nest.accesses.values() if a.write}
+        return {storage_root(a.buffer) for a in self.nest.accesses.values() if a.write}
 
     def digits_of(self, loop: int) -> list[Digit]:
         """A loop's digits, heaviest first."""

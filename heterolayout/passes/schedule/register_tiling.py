@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, NotScheduled
+from heterolayout.passes.schedule.nest import Access, NotScheduled, storage_root
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
 from heterolayout.passes.schedule.statements import Instance
 from heterolayout.passes.schedule.vectorization import buffer_layout, element_bits
@@ -161,8 +160,8 @@ def accumulators(plan: Plan) -> list[tuple[Access, Access]]:
     for store in body:
         if not store.write or any(d in inner for e in store.exprs for d in e.used_dims()):
             continue
-        root = buffer_root(store.buffer)
-        same = [a for a in body if buffer_root(a.buffer) == root]
+        root = storage_root(store.buffer)
+        same = [a for a in body if storage_root(a.buffer) == root]
         loads = [a for a in same if not a.write and a.exprs == store.exprs]
         if len(same) != 2 or len(loads) != 1:
             continue

@@ -28,8 +28,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_index_op
+from heterolayout.passes.schedule.nest import (
+    Access,
+    bare_dim,
+    index_expr,
+    is_index_op,
+    storage_root,
+)
 from heterolayout.passes.schedule.plan import Plan
 
 Add = Callable[[Operation], None]
@@ -136,7 +141,7 @@ class StatementEmitter:
         if key in self.shared:
             return self.shared[key]
         value = self._load(access, exprs, instance, add)
-        if buffer_root(access.buffer) not in self.plan.written:
+        if storage_root(access.buffer) not in self.plan.written:
             self.shared[key] = value
         return value
 

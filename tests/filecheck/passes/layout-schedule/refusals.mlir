@@ -173,3 +173,18 @@ func.func @plain(%y: memref<4x8xf32>, %v: f32) {
   }
   func.return
 }
+
+// One buffer reached through a view and directly: indices in two spaces, not related.
+// CHECK-DAG: remark: layout-schedule: @two_views: nest %i: not scheduled: affine.store: affine.store reaches a buffer the nest also reaches through another view: their indices cannot be related
+func.func @two_views(%y: memref<8x16xf32>, %x: memref<8x16xf32, #layout.tag<"MN->MN">>) {
+  %v = memref.subview %y[0, 8] [8, 8] [1, 1] : memref<8x16xf32> to memref<8x8xf32, strided<[16, 1], offset: 8>>
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 8 {
+      %a = affine.load %v[%i, %j] : memref<8x8xf32, strided<[16, 1], offset: 8>>
+      %b = affine.load %x[%i, %j] : memref<8x16xf32, #layout.tag<"MN->MN">>
+      %s = arith.addf %a, %b : f32
+      affine.store %s, %y[%i, %j] : memref<8x16xf32>
+    }
+  }
+  func.return
+}
