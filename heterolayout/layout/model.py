@@ -237,7 +237,7 @@ class Layout:
             if term.dim != dim:
                 continue
             inner = [t.size for t in terms[position + 1 :] if t.dim == dim and t.size is not None]
-            digits.append((position, math.prod(inner)))  # type: ignore[arg-type]
+            digits.append((position, math.prod(inner)))
         return tuple(digits)
 
     def contiguous_run(self, dim: int) -> int:

@@ -560,7 +560,7 @@ class Lowering:
             if is_load:
                 elements.append(access.load(shifted, leaves, insert))
                 continue
-            extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)  # type: ignore[union-attr, arg-type]
+            extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)  # type: ignore[union-attr]
             insert(extract)
             access.store(extract.result, shifted, leaves, insert)
         if is_load:
