@@ -255,13 +255,14 @@ def test_contiguity_of_known_layouts() -> None:
     assert nchw8c.contiguous_run(1, 8, 0) == 8
     assert nchw8c.contiguous_run(1, 4, 0) == 4  # a loop stepping by 4 stays inside blocks of 8
     assert nchw8c.contiguous_run(1, 4, 2) == 2
-    assert nchw8c.contiguous_run(3) == 1
+    assert nchw8c.contiguous_run(3, 1) == 1
+    assert [nchw8c.contiguous_run(d) for d in range(4)] == [1, 8, 1, 1]  # aligned, memory order
     nhwc = parse_layout("nhwc", (2, 3, 4, 5))
     assert nhwc.contiguous_dim() == 1 and nhwc.contiguous_run(1, 3, 0) == 3
-    assert nhwc.contiguous_run(1) == 1  # from c = 2 the next element is past the last slot
+    assert nhwc.contiguous_run(1, 1) == 1  # from c = 2 the next element is past the last slot
     rows = parse_layout("strided<[40, 1], offset: 3>", (10, 32))
     assert rows.contiguous_dim() == 1 and rows.contiguous_run(1, 32, 0) == 32
-    assert rows.contiguous_run(1) == 1  # the last element is the buffer's last slot
+    assert rows.contiguous_run(1, 1) == 1  # the last element is the buffer's last slot
     assert parse_layout("affine_map<(d0, d1) -> (d1 * 2, d0)>", (3, 4)).contiguous_dim() == 0
 
 

@@ -13,6 +13,7 @@ from heterolayout.dialects.attributes import (
     TagLayoutAttr,
 )
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.target_attributes import PartitionLayoutAttr, TpuLayoutAttr
 from heterolayout.layout.errors import LayoutError
 
@@ -26,7 +27,7 @@ LAYOUT_ATTRIBUTES: tuple[type[LayoutAttr], ...] = (
 )
 KINDS = tuple(a.KIND for a in LAYOUT_ATTRIBUTES)
 
-LayoutDialect = Dialect("layout", [AssignOp, ConvertOp], list(LAYOUT_ATTRIBUTES))
+LayoutDialect = Dialect("layout", [AssignOp, ConvertOp, ScheduleOp], list(LAYOUT_ATTRIBUTES))
 
 
 def parse_layout_attribute(text: str) -> LayoutAttr:

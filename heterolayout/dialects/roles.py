@@ -32,6 +32,9 @@ class Roles:
     frees: tuple[int, ...] = ()
     binds: tuple[int, ...] = ()
     """Operands the op gives a layout (layout.assign)."""
+    hints: tuple[int, ...] = ()
+    """Operands the op only names, to steer a pass (layout.schedule): it means nothing to
+    the engines, and `layout-lower` erases it."""
     views: tuple[int, ...] = ()
     """Operands the op opens a view into: its result aliases their memory (subview, casts of
     shape). `layout-lower` does not lower views of layout-typed memrefs yet."""
@@ -41,14 +44,14 @@ class Roles:
     defines: bool = False
     """Its memref results are buffers it makes or values that flow into it."""
     indices: IndexForm | None = None
-    """Where an access's indices are: index operands after the memref (`values`), or an
-    affine map over its operands (`map`)."""
+    """Where an access's indices are: the index operands from `index_start` on (`values`;
+    a transfer's padding and mask follow them), or an affine map over its operands (`map`)."""
     index_start: int = 0
     """The first index operand."""
 
     def touches(self, position: int) -> bool:
         """Whether the op has a role for its memref operand at `position`."""
-        fixed = (*self.reads, *self.writes, *self.shape_of, *self.frees, *self.binds)
+        fixed = (*self.reads, *self.writes, *self.shape_of, *self.frees, *self.binds, *self.hints)
         return self.forwards or position in fixed
 
     @property
@@ -90,6 +93,8 @@ OP_ROLES: dict[str, Roles] = {
     "vector.load": _LOAD,
     "vector.store": _STORE,
     "vector.print": _CONTROL,
+    "vector.transfer_read": _LOAD,
+    "vector.transfer_write": _STORE,
     "affine.load": _AFFINE_LOAD,
     "affine.store": _AFFINE_STORE,
     "affine.vector_load": _AFFINE_LOAD,
@@ -106,6 +111,7 @@ OP_ROLES: dict[str, Roles] = {
     "func.return": _FORWARD,
     "layout.assign": Roles(binds=(0,)),
     "layout.convert": Roles(reads=(0,), writes=(1,)),
+    "layout.schedule": Roles(hints=(0,)),
     "memref.subview": _VIEW,
     "memref.reinterpret_cast": _VIEW,
     "memref.collapse_shape": _VIEW,
@@ -122,8 +128,6 @@ OP_ROLES: dict[str, Roles] = {
     "cf.br": _CONTROL,
     "cf.cond_br": _CONTROL,
     "cf.assert": _CONTROL,
-    "vector.transfer_read": _CONTROL,
-    "vector.transfer_write": _CONTROL,
     "linalg.yield": _CONTROL,
     "linalg.index": _CONTROL,
     "gpu.launch_func": Roles(forwards=True),

@@ -270,8 +270,9 @@ def runs_contiguously(
     ranges: Mapping[int, Range],
     length: int,
     flat: bool = False,
+    dim: int = -1,
 ) -> bool:
-    """Whether `length` elements along the last logical dim, from the index `start` (over
+    """Whether `length` elements along logical dim `dim`, from the index `start` (over
     dims with the given `ranges`), lie at consecutive slots of the innermost storage dim
     (the flat offset when `flat`): lane t at lane 0's storage index plus t, for every t,
     and the last one still inside that dim. Proven symbolically with a fresh dim for t;
@@ -283,7 +284,8 @@ def runs_contiguously(
     lane = AffineExpr.dimension(position)
     all_ranges = {**ranges, position: (0, length - 1)}
     simplifier = IndexSimplifier(all_ranges)
-    shifted = [*start[:-1], start[-1] + lane]
+    shifted = list(start)
+    shifted[dim] = start[dim] + lane
     results = layout.storage_exprs(flat)
     for index, result in enumerate(results):
         base = result.replace_dims_and_symbols(list(start), [])
@@ -305,29 +307,41 @@ def contiguous_run(layout: Layout, dim: int, step: int = 1, first: int = 0) -> i
     if extent is None or not 0 <= first < extent or step <= 0:
         raise LayoutError(f"contiguous_run: start {first} + {step}·k does not index dim {dim}")
     rank = layout.rank
-    ranges: dict[int, Range] = {}
-    start: list[AffineExpr] = []
-    for d in range(rank):
-        if d == dim:
-            counter = AffineExpr.dimension(rank)
-            ranges[rank] = (0, (extent - 1 - first) // step)
-            start.append(counter * step + first)
-        else:
-            start.append(AffineExpr.dimension(d))
-            other = layout.logical_shape[d]
-            if other is not None:
-                ranges[d] = (0, other - 1)
-    order = [*range(dim), *range(dim + 1, rank), dim]
-    moved = [start[d] for d in order]
-    permuted = _with_dims_ordered(layout, order)
+    ranges: dict[int, Range] = {rank: (0, (extent - 1 - first) // step)}
+    start = [AffineExpr.dimension(d) for d in range(rank)]
+    start[dim] = AffineExpr.dimension(rank) * step + first
+    for d, other in enumerate(layout.logical_shape):
+        if d != dim and other is not None:
+            ranges[d] = (0, other - 1)
     low, high = 1, extent - first
     while low < high:  # the largest length that still runs contiguously
         middle = (low + high + 1) // 2
-        if runs_contiguously(permuted, moved, ranges, middle):
+        if runs_contiguously(layout, start, ranges, middle, dim=dim):
             low = middle
         else:
             high = middle - 1
     return low
+
+
+def aligned_runs(layout: Layout) -> tuple[int, ...]:
+    """For each logical dim, the longest run L stored at consecutive slots (memory order,
+    packed lanes counting as slots) from every index whose coordinate along it is a multiple
+    of L, the last run cut at the extent: the gcd of the positions where a step along the
+    dim is not a unit step. Static layouts only (the offsets of every index)."""
+    import numpy as np
+
+    offsets = layout.offsets()
+    runs = []
+    for dim, extent in enumerate(offsets.shape):
+        if extent == 1:
+            runs.append(1)
+            continue
+        steps = np.diff(offsets, axis=dim) == 1
+        others = tuple(d for d in range(layout.rank) if d != dim)
+        unit = np.all(steps, axis=others) if others else steps
+        broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
+        runs.append(math.gcd(*broken) if broken else extent)
+    return tuple(runs)
 
 
 def contiguous_dim(layout: Layout) -> int | None:
@@ -338,29 +352,3 @@ def contiguous_dim(layout: Layout) -> int | None:
         if extent is not None and extent > 1 and contiguous_run(layout, dim, extent, 0) > 1:
             return dim
     return None
-
-
-def _with_dims_ordered(layout: Layout, order: Sequence[int]) -> Layout:
-    """The same layout with its logical dims listed in `order` (so that `order[-1]`, the
-    dim a run walks, is last, as `runs_contiguously` takes it)."""
-    if list(order) == list(range(layout.rank)):
-        return layout
-    from heterolayout.layout.model import Layout
-
-    inverse = [0] * len(order)
-    for position, dim in enumerate(order):
-        inverse[dim] = position
-    renamed = [AffineExpr.dimension(inverse[d]) for d in range(layout.rank)]
-    index_map = AffineMap(
-        layout.rank,
-        0,
-        tuple(r.replace_dims_and_symbols(renamed, []) for r in layout.index_map.results),
-    )
-    return Layout(
-        tuple(layout.logical_shape[d] for d in order),
-        index_map,
-        layout.physical_shape,
-        layout.pad,
-        layout.dtype,
-        layout.packing,
-    )

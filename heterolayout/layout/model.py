@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, overload
 
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from heterolayout.layout.blocked import Term, recognize_terms
+from heterolayout.layout.blocked import Term, digit_weights, recognize_terms
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
@@ -255,6 +255,16 @@ class Layout:
         """Storage elements (containers when packed) of the physical buffer."""
         return math.prod(self._static("storage_size", self.storage_shape))
 
+    def dim_digits(self, dim: int) -> tuple[tuple[int, int], ...] | None:
+        """For a pure blocking (tags, chunked, plain): the physical dims that logical dim `dim`
+        is split into, outermost first, as (physical position, weight): the logical index is
+        Σ digit · weight. None for other layouts."""
+        terms = self.blocked_terms
+        if terms is None:
+            return None
+        weights = digit_weights(terms)
+        return tuple((p, weights[p]) for p, term in enumerate(terms) if term.dim == dim)
+
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
         self._check_index(index)
@@ -305,12 +315,23 @@ class Layout:
 
         return contiguous_dim(self)
 
-    def contiguous_run(self, dim: int, step: int = 1, first: int = 0) -> int:
-        """Elements along `dim` that stay consecutive in the innermost storage dim, from
-        any index whose `dim` coordinate is `first + step·k`."""
+    def contiguous_run(self, dim: int, step: int | None = None, first: int = 0) -> int:
+        """Elements along `dim` stored at consecutive slots. With `step`: how many stay
+        consecutive in the innermost storage dim from any index whose `dim` coordinate is
+        `first + step·k` (what a loop with that step may load as one vector). Without: the
+        longest aligned run L in memory order, from every multiple of L (static layouts)."""
+        if step is None:
+            return self._aligned_runs[dim]
         from heterolayout.layout.algebra import contiguous_run
 
         return contiguous_run(self, dim, step, first)
+
+    @cached_property
+    def _aligned_runs(self) -> tuple[int, ...]:
+        from heterolayout.layout.algebra import aligned_runs
+
+        self._static("contiguous_run", self.logical_shape)
+        return aligned_runs(self)
 
     def runs_contiguously(
         self,
@@ -318,12 +339,13 @@ class Layout:
         ranges: Mapping[int, tuple[int, int]],
         length: int,
         flat: bool = False,
+        dim: int = -1,
     ) -> bool:
-        """Whether `length` elements along the last dim from `start` (expressions over
+        """Whether `length` elements along logical dim `dim` from `start` (expressions over
         dims with `ranges`) are consecutive in the innermost storage dim (or flat offset)."""
         from heterolayout.layout.algebra import runs_contiguously
 
-        return runs_contiguously(self, start, ranges, length, flat)
+        return runs_contiguously(self, start, ranges, length, flat, dim)
 
     # ---- numpy reference ------------------------------------------------------------------
     def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:

@@ -33,6 +33,12 @@ def get_layout_cleanup() -> type[ModulePass]:
     return LayoutCleanupPass
 
 
+def get_layout_schedule() -> type[ModulePass]:
+    from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
+
+    return LayoutSchedulePass
+
+
 def get_layout_simplify_index() -> type[ModulePass]:
     from heterolayout.passes.simplify_index import SimplifyIndexPass
 
@@ -52,6 +58,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "layout-fold-converts": get_layout_fold_converts,
         "layout-lower": get_layout_lower,
         "layout-cleanup": get_layout_cleanup,
+        "layout-schedule": get_layout_schedule,
         "layout-simplify-index": get_layout_simplify_index,
         "layout-verify": get_layout_verify,
     }

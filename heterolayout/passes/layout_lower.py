@@ -1,6 +1,7 @@
 """`layout-lower`: every layout-typed memref becomes a plain physical buffer.
 
 The one-word pipeline users run. It runs, in order:
+0. erases `layout.schedule` hints (they steer `layout-schedule`, which runs before it);
 1. `layout-apply`, when the module has `layout.assign`s;
 2. `layout-fold-converts` (conversions that undo each other);
 3. the lowering itself: it first refuses what it cannot lower, naming the op (a user of a
@@ -20,6 +21,7 @@ from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness,
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.diagnostics import fail
@@ -35,6 +37,7 @@ from heterolayout.dialects.functions import (
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.roles import roles_of
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.errors import LayoutError
@@ -106,12 +109,20 @@ def _check_op(op: Operation) -> None:
         memref_value = op.operands[0 if loads else 1]
         vector_type = (op.results[0] if loads else op.operands[0]).type
         assert isinstance(vector_type, VectorType)
-        if value_layout(memref_value) is not None and vector_type.get_num_dims() != 1:
+        if value_layout(memref_value) is None:
+            return
+        if vector_type.get_num_dims() != 1:
             fail(
                 op,
                 f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
                 "1-D vectors are supported",
             )
+        if op.name.startswith("vector.transfer_"):
+            from heterolayout.passes.lower_vectors import transfer_problem
+
+            problem = transfer_problem(op)
+            if problem is not None:
+                fail(op, f"layout-lower: {op.name} on a layout-typed memref: {problem}")
 
 
 def _check_signature(op: Function, flatten: bool) -> None:
@@ -211,6 +222,8 @@ class LayoutLowerPass(ModulePass):
 
         with collector_paused():
             verify_layouts(op)
+            for hint in [o for o in op.walk() if isinstance(o, ScheduleOp)]:
+                Rewriter.erase_op(hint)  # layout-schedule's hints mean nothing here
             if any(isinstance(o, AssignOp) for o in op.walk()) or launches_disagree(op):
                 LayoutApplyPass().apply(ctx, op)
             LayoutFoldConvertsPass().apply(ctx, op)

@@ -229,7 +229,14 @@ def _physical(memref_type: Attribute, layout: Layout | None, flat: bool) -> Attr
 
 
 VECTOR_ACCESSES = frozenset(
-    {"vector.load", "vector.store", "affine.vector_load", "affine.vector_store"}
+    {
+        "vector.load",
+        "vector.store",
+        "affine.vector_load",
+        "affine.vector_store",
+        "vector.transfer_read",
+        "vector.transfer_write",
+    }
 )
 
 

@@ -1,5 +1,6 @@
-"""Vector accesses to layout-typed memrefs (`vector.load/store`, `affine.vector_load/store`):
-one vector access where the lanes are provably consecutive in the innermost physical dim
+"""Vector accesses to layout-typed memrefs (`vector.load/store`, `affine.vector_load/store`,
+and the 1-D transfers `layout-schedule` emits, along any one logical dim): one vector access
+where the lanes are provably consecutive in the innermost physical dim
 (`Layout.runs_contiguously`, with loop variables written `first + step·k` so that their
 alignment is known), one scalar access per lane otherwise."""
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from xdsl.dialects import affine, vector
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from heterolayout.dialects.vector_from_elements import FromElementsOp
@@ -24,15 +25,49 @@ from heterolayout.passes.lower_accesses import (
     memref_layout,
 )
 
-VectorAccessOp = vector.LoadOp | vector.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp
+VectorAccessOp = (
+    vector.LoadOp
+    | vector.StoreOp
+    | affine.VectorLoadOp
+    | affine.VectorStoreOp
+    | vector.TransferReadOp
+    | vector.TransferWriteOp
+)
+LOADS = (vector.LoadOp, affine.VectorLoadOp, vector.TransferReadOp)
 
 
 def vector_operands(op: VectorAccessOp) -> tuple[SSAValue, SSAValue]:
     """The memref a vector access reads or writes, and the vector (loaded or stored)."""
-    base = op.memref if isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp) else op.base
-    if isinstance(op, vector.LoadOp | affine.VectorLoadOp):
+    if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+        base = op.source
+    else:
+        base = op.memref if isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp) else op.base
+    if isinstance(op, LOADS):
         return base, op.result
     return base, op.value if isinstance(op, affine.VectorStoreOp) else op.vector
+
+
+def transfer_problem(op: Operation) -> str | None:
+    """Why `layout-lower` cannot lower a transfer on a layout-typed memref, or None: it
+    lowers unmasked, in-bounds transfers of one dim (what `layout-schedule` emits)."""
+    assert isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
+    results = op.permutation_map.data.results
+    in_bounds = all(bool(flag.value.data) for flag in op.in_bounds.data)
+    if op.mask is not None or len(results) != 1 or not isinstance(results[0], AffineDimExpr):
+        return "only unmasked transfers of one dim are supported"
+    if not in_bounds:
+        return "only in-bounds transfers are supported"
+    return None
+
+
+def walked_dim(op: VectorAccessOp) -> int:
+    """The logical dim the lanes walk: a transfer's permutation map says, the others walk
+    the innermost one."""
+    if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+        (result,) = op.permutation_map.data.results
+        assert isinstance(result, AffineDimExpr)  # transfer_problem refused the others
+        return result.position
+    return -1
 
 
 @dataclass
@@ -49,7 +84,8 @@ class LowerVectorAccess(RewritePattern):
         if layout is None:
             return
         is_affine = isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp)
-        is_load = isinstance(op, vector.LoadOp | affine.VectorLoadOp)
+        is_load = isinstance(op, LOADS)
+        dim = walked_dim(op)
         stored = None if is_load else vector_value
         vector_type = vector_value.type
         assert isinstance(vector_type, VectorType)
@@ -64,11 +100,11 @@ class LowerVectorAccess(RewritePattern):
         strided, ranges = leaves.strided()
         start = [e.replace_dims_and_symbols(strided, []) for e in logical]
         flat = self.state.flatten
-        if layout.packing is None and layout.runs_contiguously(start, ranges, length, flat):
+        if layout.packing is None and layout.runs_contiguously(start, ranges, length, flat, dim):
             new = self._whole(op, is_affine, base, stored, vector_type, layout, logical, leaves)
             rewriter.replace(op, new)
             return
-        self._split(op, base, stored, vector_type, layout, logical, leaves, rewriter)
+        self._split(op, base, stored, vector_type, layout, logical, dim, leaves, rewriter)
 
     def _whole(
         self,
@@ -107,6 +143,7 @@ class LowerVectorAccess(RewritePattern):
         vector_type: VectorType,
         layout: Layout,
         logical: Sequence[AffineExpr],
+        dim: int,
         leaves: IndexLeaves,
         rewriter: PatternRewriter,
     ) -> None:
@@ -116,7 +153,8 @@ class LowerVectorAccess(RewritePattern):
         insert = inserter_before(op)
         elements: list[SSAValue] = []
         for lane in range(vector_type.get_shape()[0]):
-            shifted = [*logical[:-1], logical[-1] + lane]
+            shifted = list(logical)
+            shifted[dim] = logical[dim] + lane
             if stored is None:
                 elements.append(access.load(shifted, leaves, insert))
                 continue

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import takewhile
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -44,7 +45,8 @@ class SimplifyAccessIndices(RewritePattern):
         roles = roles_of(op)
         if roles is None or roles.indices != "values":
             return
-        indices = list(op.operands[roles.index_start :])
+        operands = op.operands[roles.index_start :]
+        indices = list(takewhile(lambda v: isinstance(v.type, IndexType), operands))
         leaves = IndexLeaves()
         exprs = [leaves.recover(i) for i in indices]
         emitter = IndexEmitter(leaves, rewriter.insert_op)
