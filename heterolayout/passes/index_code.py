@@ -2,7 +2,7 @@
 
 `IndexLeaves` walks an index SSA value back through `arith.constant/addi/subi/muli` and
 `affine.apply` to leaves (loop induction variables, arguments, anything else), recording
-each leaf's range where a loop's constant bounds give it. `IndexEmitter` turns simplified
+each leaf's range where a loop's constant bounds or a GPU launch's sizes give it. `IndexEmitter` turns simplified
 expressions over those leaves into `arith` ops (unsigned division where the operand is
 provably non-negative, floor semantics otherwise) or `affine.apply`.
 
@@ -34,6 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
+from heterolayout.passes.gpu_ranges import gpu_id_range
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (
@@ -113,6 +114,8 @@ class IndexLeaves:
             self.bounds.append(bounds)
             if bounds is not None:
                 self.ranges[position] = (bounds[0], bounds[1])
+            elif (ids := gpu_id_range(value)) is not None:
+                self.ranges[position] = ids
         return AffineExpr.dimension(position)
 
     def recover(self, value: SSAValue) -> AffineExpr:
