@@ -538,6 +538,10 @@ class CompiledEngine:
         memory.check_returned(entry, self._outputs[entry], results)
         return results
 
+    def helpers(self) -> dict[str, Any]:
+        """Helpers of the generated code that an engine built on this one replaces."""
+        return {}
+
     def _failed_store(self, traceback: TracebackType | None) -> str | None:
         """The place of the inlined store that raised, when generated code raised it: numpy
         refuses to write a read-only buffer, and the engines make only freed ones read-only."""
@@ -553,6 +557,7 @@ class CompiledEngine:
             function_key(f): f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)
         }
         writer = _Writer(names)
+        writer.namespace.update(self.helpers())
         for function in functions:
             writer.function(function)
         self.source = "\n".join(writer.lines)

@@ -42,6 +42,21 @@ def _run_launch(state: Any, launch_with: Any, *args: Any) -> None:
     state.gpu = outer
 
 
+def launch_on_cpu(
+    state: Any,
+    kernel: str,
+    run: Any,
+    arguments: tuple[Any, ...],
+    plan: list[Any],
+    sizes: tuple[int, ...],
+    attributions: Any,
+    at: str,
+) -> None:
+    """A `gpu.launch_func` in the compiled engine: the compiled kernel once per thread. (The
+    cuda engine replaces this helper with its launcher.)"""
+    _run_launch(state, launch_kernel, run, arguments, plan, sizes, attributions, at)
+
+
 def _sizes(w: _Writer, op: gpu.LaunchFuncOp | gpu.LaunchOp) -> str:
     start = len(op.asyncDependencies)
     return "(" + "".join(f"{n}, " for n in w.uses(op.operands[start : start + 6])) + ")"
@@ -65,8 +80,8 @@ def _launch_func(w: _Writer, op: Operation) -> None:
     infos = w.bind(attribution_infos(kernel))
     at = w.bind(where(op))
     w.line(
-        f"_gpu_launch(S, _launch_kernel, {run}, {arguments}, {plan}, {_sizes(w, op)}, "
-        f"{infos}, {at})"
+        f"_gpu_launch_func(S, {function_key(kernel)!r}, {run}, {arguments}, {plan}, "
+        f"{_sizes(w, op)}, {infos}, {at})"
     )
     _token(w, op)
 
@@ -107,6 +122,6 @@ TERMINATORS = frozenset({"gpu.terminator"})
 HELPERS = {
     "_gpu_launch": _run_launch,
     "_launch": launch,
-    "_launch_kernel": launch_kernel,
+    "_gpu_launch_func": launch_on_cpu,
     "_gpu_id": read_id,
 }

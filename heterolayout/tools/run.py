@@ -1,7 +1,8 @@
 """`layout-run`: run a program's entry function on seeded random arguments, or check that a
 pipeline (by default `layout-lower`) preserves what it computes.
 
-    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled] [--check] [--seed N]
+    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|cuda] [--check]
+               [--seed N]
                [--dynamic-extent N]
 
 Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
@@ -56,7 +57,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--entry", default="main", help="function to run (default: main)")
     parser.add_argument(
-        "--engine", choices=("interp", "compiled"), default="compiled", help="default: compiled"
+        "--engine",
+        choices=("interp", "compiled", "cuda"),
+        default="compiled",
+        help="default: compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
+        "GPU through CuPy (with --check: the GPU run against the compiled engine's run of "
+        "the unlowered program)",
     )
     parser.add_argument(
         "--check", action="store_true", help="compare the program with its lowered form"
