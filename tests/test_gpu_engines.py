@@ -152,3 +152,35 @@ module attributes {gpu.container_module} {
 """
     with pytest.raises(ExecutionError, match=r"returned while others wait at gpu\.barrier"):
         run(program, "main", [np.zeros(4, dtype=np.float32)])
+
+
+CONVERSIONS = [
+    ("2x40x3x5xf32", None, '#layout.tag<"NCHW->nChw32c">'),
+    ("2x17x5x4xf32", '#layout.tag<"NCHW->nChw16c">', None),
+    ("2x17x5x4xf32", '#layout.tag<"NCHW->nChw8c">', '#layout.tag<"NCHW->NHWC">'),
+    ("1x9x6x6xi8", None, '#layout.tag<"NCHW->NCHW4c", pack = i32>'),
+    ("3x2050xf32", None, '#layout.tag<"HW->WH">'),
+]
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+@pytest.mark.parametrize(("shape", "source", "target"), CONVERSIONS)
+def test_conversions_as_gpu_launches_keep_the_contents(
+    shape: str, source: str | None, target: str | None, engine: str
+) -> None:
+    """`convert=gpu` against the source program (and, through `--check`'s argument
+    comparison, against the same conversion in loops): pads, packing, large dims."""
+    a = f"memref<{shape}{', ' + source if source else ''}>"
+    b = f"memref<{shape}{', ' + target if target else ''}>"
+    program = f"""
+module attributes {{gpu.container_module}} {{
+  func.func @main(%a: {a}, %b: {b}) {{
+    layout.convert %a to %b : {a} to {b}
+    return
+  }}
+}}
+"""
+    lowered = apply_pipeline(load_module(program), "layout-lower{convert=gpu}")
+    assert sum(op.name == "gpu.launch" for op in lowered.walk()) == 1
+    report = check(program, "layout-lower{convert=gpu}", entry="main", engine=engine)
+    assert report.equal, str(report)

@@ -120,11 +120,21 @@ def convert(
     source: ElementAccess,
     destination: ElementAccess,
     insert: Insert,
+    grid: bool = False,
 ) -> None:
-    """Copy the logical contents of one physical buffer into another."""
-    nest = LoopNest(insert)
+    """Copy the logical contents of one physical buffer into another; with `grid`, in a
+    `gpu.launch` whose threads are the destination's slots (blocked destinations only)."""
     layout = destination.layout
     terms = layout.blocked_terms
+    nest = LoopNest(insert)
+    if grid:
+        from heterolayout.passes.convert_grid import GridNest
+
+        assert terms is not None, (
+            "layout-lower checks that a GPU conversion has a blocked destination"
+        )
+        lanes = len(layout.physical_shape) - len(layout.storage_shape)
+        nest = GridNest(insert, layout.physical_shape, lanes)
     if terms is None:
         if layout.has_pad_slots:
             shape = (layout.storage_size,) if destination.flat else layout.storage_shape

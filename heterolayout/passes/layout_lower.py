@@ -35,7 +35,7 @@ from heterolayout.dialects.functions import (
     is_declaration,
 )
 from heterolayout.dialects.names import op_name
-from heterolayout.dialects.ops import AssignOp
+from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
@@ -48,8 +48,10 @@ from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
     access_patterns,
+    in_gpu_code,
 )
 from heterolayout.passes.lower_definitions import definition_patterns
+from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
 
 
@@ -57,12 +59,14 @@ def _layout(memref_type: Attribute) -> Layout | None:
     return layout_of(memref_type) if isinstance(memref_type, MemRefType) else None
 
 
-def check_lowerable(module: ModuleOp, flatten: bool) -> None:
+def check_lowerable(module: ModuleOp, flatten: bool, gpu_converts: bool = False) -> None:
     """Refuse, naming the op, what the lowering cannot do: nothing is skipped silently."""
     functions = function_table(module)
     for op in module.walk():
         if isinstance(op, gpu.LaunchFuncOp) and callee_key(op) not in functions:
             _check_foreign_kernel(op)
+        if gpu_converts and isinstance(op, ConvertOp) and not in_gpu_code(op):
+            _check_grid_conversion(op)
         if isinstance(op, FUNCTION_TYPES):
             _check_signature(op, flatten)
         _check_op(op)
@@ -155,6 +159,17 @@ def _check_signature(op: Function, flatten: bool) -> None:
                 )
 
 
+def _check_grid_conversion(op: ConvertOp) -> None:
+    target = op.operands[1]
+    layout = value_layout(target) or identity_layout(target.type)  # type: ignore[arg-type]
+    if layout.blocked_terms is None:
+        fail(
+            op,
+            f"layout-lower: convert=gpu: {op.name} into {target.type}: threads follow the "
+            "destination's blocked memory order, and this layout has none",
+        )
+
+
 def _check_foreign_kernel(launch: gpu.LaunchFuncOp) -> None:
     for value in launch.kernelOperands:
         if value_layout(value) is not None:
@@ -183,10 +198,10 @@ def _check_supported(op: Operation, value: SSAValue, layout: Layout, flatten: bo
         fail(op, f"layout-lower: flatten=true needs static shapes, {value.type} has '?'")
 
 
-def lower(module: ModuleOp, index: str, flatten: bool) -> None:
+def lower(module: ModuleOp, index: str, flatten: bool, gpu_converts: bool = False) -> None:
     """Step 3 of `layout-lower`: check, rewrite the accesses, retype the definitions."""
-    check_lowerable(module, flatten)
-    state = AccessLowering(index, flatten)  # type: ignore[arg-type]
+    check_lowerable(module, flatten, gpu_converts)
+    state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
     for patterns in (access_patterns(state, vectors), definition_patterns(flatten)):
         PatternRewriteWalker(
@@ -206,16 +221,22 @@ class LayoutLowerPass(ModulePass):
     (conversions, pad fills) are cleaned up.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
-    buffers indexed by linear offsets)."""
+    buffers indexed by linear offsets), `convert=loops|gpu` (host conversions as loop nests,
+    or as `gpu.launch`es whose threads enumerate the destination's memory order)."""
 
     name = "layout-lower"
 
     index: str = "arith"
     flatten: bool = False
+    convert: str = "loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        if self.convert not in ("loops", "gpu"):
+            raise PassFailedException(
+                f"layout-lower: convert={self.convert}: expected loops or gpu"
+            )
         from heterolayout.passes.cleanup import LayoutCleanupPass
         from heterolayout.passes.convert_folding import LayoutFoldConvertsPass
         from heterolayout.passes.layout_apply import LayoutApplyPass, launches_disagree
@@ -228,7 +249,7 @@ class LayoutLowerPass(ModulePass):
                 LayoutApplyPass().apply(ctx, op)
             LayoutFoldConvertsPass().apply(ctx, op)
             try:
-                lower(op, self.index, self.flatten)
+                lower(op, self.index, self.flatten, self.convert == "gpu")
             except LayoutError as error:
                 raise PassFailedException(f"layout-lower: {error}") from None
             LayoutCleanupPass().apply(ctx, op)

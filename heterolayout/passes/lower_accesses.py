@@ -51,6 +51,8 @@ class AccessLowering:
 
     mode: IndexMode
     flatten: bool
+    gpu_converts: bool = False
+    """`layout.convert`s in host code become `gpu.launch`es (`convert=gpu`)."""
     index_values: IndexValues = field(default_factory=IndexValues)
     maybe_dead: list[Operation] = field(default_factory=list)
 
@@ -71,6 +73,14 @@ class AccessLowering:
 
 def inserter_before(op: Operation) -> Insert:
     return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
+
+
+def in_gpu_code(op: Operation) -> bool:
+    """Inside a `gpu.func` or a `gpu.launch` body: code each GPU thread runs."""
+    parent = op.parent_op()
+    while parent is not None and parent.name not in ("gpu.func", "gpu.launch"):
+        parent = parent.parent_op()
+    return parent is not None
 
 
 def mark_for_cleanup(op: Operation) -> None:
@@ -193,7 +203,8 @@ class LowerConversion(RewritePattern):
                 destination.type, layouts[1], flat
             ):
                 return  # the same physical buffers: a copy still
-        convert(self._any(op, source), self._any(op, destination), inserter_before(op))
+        grid = self.state.gpu_converts and not in_gpu_code(op)
+        convert(self._any(op, source), self._any(op, destination), inserter_before(op), grid)
         mark_for_cleanup(op)
         rewriter.erase(op)
 
