@@ -79,7 +79,7 @@ class CudaEngine(CompiledEngine):
 
     def __init__(self, module: ModuleOp) -> None:
         self.cupy = load_cupy()
-        module = _outlined(module)
+        module = outline_launches(module)
         super().__init__(module)
         kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
         for kernel in kernels:
@@ -138,7 +138,7 @@ class CudaEngine(CompiledEngine):
             host[...] = self.cupy.asnumpy(on_device)
 
 
-def _outlined(module: ModuleOp) -> ModuleOp:
+def outline_launches(module: ModuleOp) -> ModuleOp:
     """`module` with its gpu.launch bodies outlined into kernels (upstream's pass)."""
     if not any(isinstance(op, gpu.LaunchOp) for op in module.walk()):
         return module

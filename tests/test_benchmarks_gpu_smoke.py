@@ -1,0 +1,67 @@
+"""Smoke run of benchmarks/gpu.py without a GPU: `--ptx-only --small` builds every kernel
+(conversions with convert=gpu, the NCHW4 and NCHW int8 convolutions), compiles it to PTX and
+prints its launch; without CuPy or a GPU a timing run says so and exits 1."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mlir_tools import find_mlir_tool, require
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+SCRIPT = str(REPOSITORY / "benchmarks" / "gpu.py")
+
+
+def test_gpu_benchmark_builds_every_kernel() -> None:
+    require(find_mlir_tool("mlir-opt"), "mlir-opt")
+    run = subprocess.run(
+        [sys.executable, SCRIPT, "--ptx-only", "--small"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    titles = [line.split(":")[0] for line in lines]
+    assert titles == [
+        "NCHW -> nChw32c",
+        "NCHW -> NHWC",
+        "nChw16c -> NCHW",
+        "conv NCHW4 int8",
+        "conv NCHW int8",
+    ]
+    # NCHW -> nChw32c on 2x64x7x7: 32 channel lanes x 7 columns a block; blocks: rows, channel
+    # blocks, images. The destination's memory order decides the grid.
+    assert "grid (7, 2, 2) block (32, 7, 1)" in lines[0]
+    for line in lines:
+        kernel = re.search(r"::(\w+) grid", line)
+        assert kernel is not None and f"ptx ['{kernel.group(1)}']" in line
+
+
+def test_gpu_benchmark_without_a_gpu_says_so() -> None:
+    try:
+        import cupy  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("CuPy is installed: a run would time the GPU, not report its absence")
+    require(find_mlir_tool("mlir-opt"), "mlir-opt")
+    run = subprocess.run(
+        [sys.executable, SCRIPT, "--small"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 1
+    assert (
+        run.stderr
+        == "benchmarks/gpu.py: --engine cuda needs CuPy: pip install 'heterolayout[cuda]'\n"
+    )
