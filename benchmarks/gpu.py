@@ -2,8 +2,9 @@
 device-to-device copy of the same bytes.
 
 - Conversions of an f32 64×64×56×56 tensor, each a `layout.convert` lowered with
-  `layout-lower{convert=gpu}` (threads in the destination's memory order): NCHW → nChw32c,
-  NCHW → NHWC, nChw16c → NCHW. Baseline: `cudaMemcpy` device to device of the tensor's bytes;
+  `layout-lower{convert=gpu}`: NCHW → nChw32c, NCHW → NHWC, nChw16c → NCHW (source and
+  destination are contiguous along different dims in all three, so each is a 32×32
+  shared-memory tile transpose, writes in the destination's memory order). Baseline: `cudaMemcpy` device to device of the tensor's bytes;
   the table gives each conversion's time as a multiple of the copy's (issue 19 asks for at
   least 0.8× copy bandwidth, i.e. a ratio of at most 1.25) and the copy's bandwidth.
 - The NCHW4 int8 convolution of `examples/gpu_conv_nchw4_int8.mlir` at 1×64×58×58 input,

@@ -155,24 +155,22 @@ module attributes {gpu.container_module} {
 
 
 CONVERSIONS = [
-    ("2x40x3x5xf32", None, '#layout.tag<"NCHW->nChw32c">'),
-    ("2x17x5x4xf32", '#layout.tag<"NCHW->nChw16c">', None),
-    ("2x17x5x4xf32", '#layout.tag<"NCHW->nChw8c">', '#layout.tag<"NCHW->NHWC">'),
-    ("1x9x6x6xi8", None, '#layout.tag<"NCHW->NCHW4c", pack = i32>'),
-    ("3x2050xf32", None, '#layout.tag<"HW->WH">'),
+    # (shape, source, target, tiled: contiguous along different dims)
+    ("2x40x3x5xf32", '#layout.tag<"NCHW->nChw8c">', '#layout.tag<"NCHW->nChw32c">', False),
+    ("2x40x3x5xf32", None, '#layout.tag<"NCHW->nChw32c">', True),
+    ("2x17x5x36xf32", '#layout.tag<"NCHW->nChw16c">', None, True),
+    ("2x17x5x4xf32", '#layout.tag<"NCHW->nChw8c">', '#layout.tag<"NCHW->NHWC">', False),
+    ("1x9x6x6xi8", None, '#layout.tag<"NCHW->NCHW4c", pack = i32>', False),
+    ("3x2050xf32", '#layout.tag<"HW->WH">', '#layout.tag<"HW->WH">', False),
+    ("2x3x40x33xi16", '#layout.tag<"NCHW->NHWC">', '#layout.tag<"NCHW->nChw16c", pad = 7>', False),
+    ("2x40x3x33xi16", None, '#layout.tag<"NCHW->nChw16c", pad = 7>', True),
 ]
 
 
-@pytest.mark.parametrize("engine", ["interp", "compiled"])
-@pytest.mark.parametrize(("shape", "source", "target"), CONVERSIONS)
-def test_conversions_as_gpu_launches_keep_the_contents(
-    shape: str, source: str | None, target: str | None, engine: str
-) -> None:
-    """`convert=gpu` against the source program (and, through `--check`'s argument
-    comparison, against the same conversion in loops): pads, packing, large dims."""
+def _conversion(shape: str, source: str | None, target: str | None) -> str:
     a = f"memref<{shape}{', ' + source if source else ''}>"
     b = f"memref<{shape}{', ' + target if target else ''}>"
-    program = f"""
+    return f"""
 module attributes {{gpu.container_module}} {{
   func.func @main(%a: {a}, %b: {b}) {{
     layout.convert %a to %b : {a} to {b}
@@ -180,7 +178,32 @@ module attributes {{gpu.container_module}} {{
   }}
 }}
 """
+
+
+@pytest.mark.parametrize(("shape", "source", "target", "tiled"), CONVERSIONS)
+def test_conversions_as_gpu_kernels_keep_the_contents(
+    shape: str, source: str | None, target: str | None, tiled: bool
+) -> None:
+    """`convert=gpu` against the source program: pads, packing, large dims, tiles."""
+    program = _conversion(shape, source, target)
     lowered = apply_pipeline(load_module(program), "layout-lower{convert=gpu}")
-    assert sum(op.name == "gpu.launch" for op in lowered.walk()) == 1
-    report = check(program, "layout-lower{convert=gpu}", entry="main", engine=engine)
+    kinds = [op.name for op in lowered.walk() if op.name in ("gpu.launch", "gpu.launch_func")]
+    assert kinds == ["gpu.launch_func" if tiled else "gpu.launch"]
+    report = check(program, "layout-lower{convert=gpu}", entry="main", engine="compiled")
     assert report.equal, str(report)
+    if not tiled:
+        assert check(program, "layout-lower{convert=gpu}", entry="main", engine="interp").equal
+
+
+def test_a_tiled_conversion_writes_the_pad_slots() -> None:
+    """The destination's pad slots get its pad value (`--check` compares logical values
+    only): 40 channels into nChw16c with pad 7 leave 8 pad channels per pixel."""
+    program = _conversion("2x40x3x33xi16", None, '#layout.tag<"NCHW->nChw16c", pad = 7>')
+    lowered = apply_pipeline(load_module(program), "layout-lower{convert=gpu}")
+    assert any(op.name == "gpu.barrier" for op in lowered.walk())  # the tiled kernel
+    a = np.arange(2 * 40 * 3 * 33, dtype=np.int16).reshape(2, 40, 3, 33)
+    b = np.zeros((2, 3, 3, 33, 16), dtype=np.int16)
+    run(lowered, "main", [a, b])
+    padded = np.full((2, 48, 3, 33), 7, dtype=np.int16)
+    padded[:, :40] = a
+    np.testing.assert_array_equal(b, padded.reshape(2, 3, 16, 3, 33).transpose(0, 1, 3, 4, 2))

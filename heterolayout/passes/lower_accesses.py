@@ -25,6 +25,7 @@ from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_loops import Insert, convert
+from heterolayout.passes.convert_tiles import tile_plan, tiled_convert
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
     IndexLeaves,
@@ -204,7 +205,12 @@ class LowerConversion(RewritePattern):
             ):
                 return  # the same physical buffers: a copy still
         grid = self.state.gpu_converts and not in_gpu_code(op)
-        convert(self._any(op, source), self._any(op, destination), inserter_before(op), grid)
+        accesses = self._any(op, source), self._any(op, destination)
+        plan = tile_plan(accesses[0].layout, accesses[1].layout) if grid else None
+        if plan is not None:
+            tiled_convert(*accesses, plan, op)
+        else:
+            convert(*accesses, inserter_before(op), grid)
         mark_for_cleanup(op)
         rewriter.erase(op)
 
