@@ -163,20 +163,8 @@ def convert(
             _move(source, destination, logical, leaves, add)
             return
         emitter = IndexEmitter(leaves, add, destination.mode)
-        condition: SSAValue | None = None
-        for d in padded:
-            inside = arith.CmpiOp(
-                emitter.emit(emitter.best_form(logical[d])),
-                emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
-                "ult",
-            )
-            add(inside)
-            if condition is None:
-                condition = inside.result
-            else:
-                both = arith.AndIOp(condition, inside.result)
-                add(both)
-                condition = both.result
+        bounds = [(logical[d], layout.logical_shape[d]) for d in padded]
+        condition = all_below(bounds, emitter, add)  # type: ignore[arg-type]
         assert condition is not None
         then_block, else_block = Block(), Block()
         add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
@@ -188,6 +176,25 @@ def convert(
         else_block.add_op(scf.YieldOp())
 
     nest.build(extents, blocked_body)
+
+
+def all_below(
+    bounds: Sequence[tuple[AffineExpr, int]], emitter: IndexEmitter, add: Insert
+) -> SSAValue | None:
+    """The conjunction of `expr < bound` (unsigned) for each pair; None for no pair."""
+    condition: SSAValue | None = None
+    for expr, bound in bounds:
+        below = arith.CmpiOp(
+            emitter.emit(emitter.best_form(expr)), emitter.emit(AffineExpr.constant(bound)), "ult"
+        )
+        add(below)
+        if condition is None:
+            condition = below.result
+            continue
+        both = arith.AndIOp(condition, below.result)
+        add(both)
+        condition = both.result
+    return condition
 
 
 def _move(

@@ -42,7 +42,7 @@ from heterolayout.dialects.upstream.gpu import LaunchFuncOp as Launch
 from heterolayout.dialects.upstream.gpu import ModuleOp as GpuModule
 from heterolayout.dialects.upstream.gpu import ReturnOp as GpuReturn
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert_loops import Insert
+from heterolayout.passes.convert_loops import Insert, all_below
 from heterolayout.passes.element_access import ElementAccess, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
@@ -259,23 +259,14 @@ def _all_below(
     mode: str,
 ) -> SSAValue:
     """`index[d] < bounds[d]` for the dims whose index can reach the bound."""
-    emitter = IndexEmitter(leaves, insert, mode)  # type: ignore[arg-type]
     simplifier = leaves.simplifier()
-    condition: SSAValue | None = None
+    reachable = []
     for expr, bound in zip(index, bounds, strict=True):
         found = simplifier.range_of(expr)
-        if found is not None and found[1] < bound:
-            continue
-        below = arith.CmpiOp(
-            emitter.emit(emitter.best_form(expr)), emitter.emit(AffineExpr.constant(bound)), "ult"
-        )
-        insert(below)
-        if condition is None:
-            condition = below.result
-        else:
-            both = arith.AndIOp(condition, below.result)
-            insert(both)
-            condition = both.result
+        if found is None or found[1] >= bound:
+            reachable.append((expr, bound))
+    emitter = IndexEmitter(leaves, insert, mode)  # type: ignore[arg-type]
+    condition = all_below(reachable, emitter, insert)
     if condition is None:
         true = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
         insert(true)
