@@ -39,6 +39,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from heterolayout import LayoutError, parse_layout
+from heterolayout.diagnostics import one_line
 from heterolayout.dialects import (
     AssignOp,
     ChunkedLayoutAttr,
@@ -55,6 +56,7 @@ from heterolayout.dialects import (
 from heterolayout.dialects import (
     StridedLayoutAttr as LayoutStridedAttr,
 )
+from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.layout.chunked import ALIASES
 from heterolayout.layout.element_types import format_number
 from heterolayout.tools.opt import main as layout_opt_main
@@ -415,13 +417,16 @@ def test_walk_rejects_two_different_assigns_through_a_cast() -> None:
     )
 
 
-def test_walk_attaches_the_offending_op() -> None:
-    module = _module('func.func @f(%a: memref<4xf32, #layout.tag<"NC->CN">>) {\n func.return\n}')
+def test_walk_names_the_offending_op_by_its_place_not_the_module() -> None:
+    text = 'func.func @f(%a: memref<4xf32, #layout.tag<"NC->CN">>) {\n func.return\n}'
+    located = UpstreamParser(CTX, "\n\n" + text, "k.mlir").parse_module()
     with pytest.raises(VerifyException) as caught:
-        verify_layouts(module)
-    (note,) = caught.value.__notes__
-    assert '"func.func"() <{sym_name = "f"' in note
-    assert "| invalid layout in func.func" in note
+        verify_layouts(located)
+    assert not getattr(caught.value, "__notes__", None)
+    assert one_line(caught.value).startswith("k.mlir:3:1: error: invalid layout in func.func")
+    with pytest.raises(VerifyException) as caught:
+        verify_layouts(_module(text))  # xDSL's own parser records no locations
+    assert one_line(caught.value).startswith("@f: error: invalid layout in func.func")
 
 
 def test_assign_op_built_in_python() -> None:
@@ -481,9 +486,10 @@ def test_cli_failure_exits_1_without_traceback_and_writes_no_output(tmp_path: Pa
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith(
-        "invalid layout in func.func (property 'function_type'): "
+        f"{source}:1:1: error: invalid layout in func.func (property 'function_type'): "
         'memref<2x17xf32, #layout.tag<"NCHW->nChw8c">>: the layout has rank 4'
     )
+    assert result.stderr.count("\n") == 1
     assert result.stdout == ""
     assert not output.exists()
     assert source.read_text() == BAD_RANK
@@ -541,7 +547,7 @@ def test_cli_layout_verify_pass_and_split_input(tmp_path: Path, capsys) -> None:
     source.write_text(GOOD + "// -----\n" + BAD_RANK)
     assert layout_opt_main([str(source), "--split-input-file", "--verify-diagnostics"]) == 0
     out = capsys.readouterr().out
-    assert out.count("builtin.module") == 2  # the good module printed, the bad one in the note
+    assert out.count("builtin.module") == 1  # the good module printed, the bad one named
     assert "the layout has rank 4 but the memref shape 2x17 has rank 2" in out
     assert layout_opt_main([str(source), "--split-input-file"]) == 1
     capsys.readouterr()

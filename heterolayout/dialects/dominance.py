@@ -12,11 +12,12 @@ its nesting depth.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc, UnregisteredOp
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
 
+from heterolayout.diagnostics import fail
 from heterolayout.dialects.names import op_name
 
 
@@ -156,14 +157,8 @@ def _meet(a: Block, b: Block, idom: dict[Block, Block | None], number: dict[Bloc
 def _fail(op: Operation, value: SSAValue) -> None:
     name = f"%{value.name_hint}" if value.name_hint else f"an operand of type {value.type}"
     owner = value.op.name if isinstance(value, OpResult) else "a block argument"
-    location = op.location
-    place = (
-        f" at {location.filename.data}:{location.line.data}:{location.column.data}"
-        if isinstance(location, FileLineColLoc)
-        else ""
-    )
     message = (
-        f"{op_name(op)}{place} uses {name} (defined by {owner}) where its definition does not "
+        f"{op_name(op)} uses {name} (defined by {owner}) where its definition does not "
         "dominate the use"
     )
-    op.emit_error(message, VerifyException(message))
+    fail(op, message, VerifyException)

@@ -25,6 +25,7 @@ from xdsl.dialects.memref import CastOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from heterolayout.diagnostics import fail
 from heterolayout.dialects.attributes import LayoutAttr
 from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.dominance import check_dominance
@@ -121,7 +122,7 @@ def _has_layout_encoding(attribute: Attribute) -> bool:
 
 
 def _fail(op: Operation, message: str) -> None:
-    op.emit_error(message, VerifyException(message))
+    fail(op, message, VerifyException)
 
 
 def _needs_check(memref_type: MemRefType) -> bool:

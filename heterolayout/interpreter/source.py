@@ -7,17 +7,13 @@ from collections.abc import Callable, Sequence
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    FileLineColLoc,
-    IntAttr,
     ModuleOp,
-    StringAttr,
-    UnknownLoc,
 )
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from heterolayout.diagnostics import location, verify_ops
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.errors import ExecutionError
@@ -45,28 +41,10 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class _LocatingParser(UpstreamParser):
-    """The parser of upstream syntax, recording where each op starts.
-
-    Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
-    `loc(unknown)`, so a run-time error could not say where the failing op is.
-    """
-
-    def parse_operation(self) -> Operation:
-        start = self._current_token.span
-        op = super().parse_operation()
-        if isinstance(op.location, UnknownLoc):
-            location = start.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(location.file), IntAttr(location.line), IntAttr(location.col)
-            )
-        return op
-
-
 def verify_program(module: ModuleOp) -> None:
     """xDSL's verifier, then the layout verification walk (the checks that need a memref's
     shape)."""
-    module.verify()
+    verify_ops(module)
     from heterolayout.dialects import verify_layouts
 
     verify_layouts(module)
@@ -75,7 +53,7 @@ def verify_program(module: ModuleOp) -> None:
 def parse_program(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse and verify a module; every op remembers its line and column in `name`."""
     ctx = ctx or make_context()
-    module = _LocatingParser(ctx, text, name).parse_module()
+    module = UpstreamParser(ctx, text, name).parse_module()
     verify_program(module)
     return module
 
@@ -112,22 +90,6 @@ def _spec(pipeline: str | Sequence[str | ModulePass]) -> str:
     if isinstance(pipeline, str):
         return pipeline
     return ",".join(p if isinstance(p, str) else p.name for p in pipeline)
-
-
-def enclosing_function(op: Operation) -> str | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    return None if parent is None else parent.sym_name.data
-
-
-def location(op: Operation) -> str:
-    """`FILE:LINE:COL` of the op, or the function it is in when it has no location."""
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    function = enclosing_function(op)
-    return f"@{function}" if function is not None else "<unknown location>"
 
 
 def where(op: Operation) -> str:

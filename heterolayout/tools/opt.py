@@ -24,6 +24,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heterolayout import __version__
+from heterolayout.diagnostics import one_line, verify_ops
 from heterolayout.dialects import load_upstream_syntax
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.verification import verify_layouts
@@ -106,8 +107,8 @@ class LayoutOptMain(xDSLOptMain):
         def callback(
             previous_pass: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
         ) -> None:
-            if upstream is not None:
-                upstream(previous_pass, module, next_pass)  # verifies the ops
+            if upstream is not None:  # verifies the ops
+                verify_ops(module, lambda: upstream(previous_pass, module, next_pass))
             if not self.args.disable_verify:
                 verify_layouts(module)
 
@@ -153,14 +154,6 @@ def _write_atomically(path: str, text: str) -> None:
         raise
 
 
-def _print_diagnostic(error: DiagnosticException) -> None:
-    """The message, then (as xDSL's verifier attaches them) the IR with the message under
-    the offending op."""
-    print(error, file=sys.stderr)
-    for note in getattr(error, "__notes__", ()):
-        print(note, file=sys.stderr)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code (0 success, 1 any error)."""
     try:
@@ -169,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 1
     except DiagnosticException as error:
-        _print_diagnostic(error)
+        print(one_line(error), file=sys.stderr)
         return 1
     except ArgSpecParseError as error:  # a BaseException in xDSL: a malformed -p pipeline
         print(f"layout-opt: error: {error}", file=sys.stderr)

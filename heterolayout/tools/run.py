@@ -28,6 +28,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from heterolayout.diagnostics import PLACE, one_line
 from heterolayout.layout.errors import LayoutError
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -121,23 +122,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        message = str(error) if isinstance(error, ParseError) else _first_line(error)
+        if getattr(error, PLACE, None) is not None:  # an op's error: as layout-opt prints it
+            print(one_line(error), file=sys.stderr)
+            return 1
+        message = str(error) if isinstance(error, ParseError) else one_line(error)
         print(f"layout-run: error: {message}", file=sys.stderr)
         return 1
     except Exception as error:  # a bug (or a recursion too deep for Python): still one line
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(
-            f"layout-run: internal error: {type(error).__name__}: {_first_line(error)} "
+            f"layout-run: internal error: {type(error).__name__}: {one_line(error)} "
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )
         return 1
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else ""
 
 
 if __name__ == "__main__":

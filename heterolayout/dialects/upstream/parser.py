@@ -1,13 +1,17 @@
-"""`UpstreamParser`: xDSL's parser, reading shapes as MLIR 22 writes them.
+"""`UpstreamParser`: xDSL's parser, reading shapes as MLIR 22 writes them and recording
+where each op starts.
 
-Workaround: xDSL 0.74 cannot parse a shape with spaces around its `x` (`memref<2 x i32>`,
-`vector<4 x f32>`, upstream test syntax): after `2 x`, seeing a type instead of another
-dimension, it steps back one character from the type rather than to the `x`, and then
-misses the delimiter.
+Workarounds for xDSL 0.74: it cannot parse a shape with spaces around its `x`
+(`memref<2 x i32>`, `vector<4 x f32>`, upstream test syntax): after `2 x`, seeing a type
+instead of another dimension, it steps back one character from the type rather than to
+the `x`, and then misses the delimiter. It keeps `loc(...)` when the text spells one but
+leaves every other op at `loc(unknown)`, so an error could not say where its op is.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
+from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -15,6 +19,26 @@ _DIMENSION = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
 
 
 class UpstreamParser(Parser):
+    _line_at: tuple[int, int] = (0, 1)
+    """The last op start seen and its line: ops start in text order, so lines are counted
+    once over the whole text (xDSL's `Span.get_location` counts from the top each time)."""
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        position, line = self._line_at
+        if span.start >= position:
+            line += span.input.content.count(span.input.newline, position, span.start)
+            self._line_at = (span.start, line)
+        else:
+            line = span.input.content.count(span.input.newline, 0, span.start) + 1
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            column = span.start - span.input.get_start_of_line(span.start) + 1
+            op.location = FileLineColLoc(
+                StringAttr(span.input.name), IntAttr(line + span.line_offset), IntAttr(column)
+            )
+        return op
+
     def parse_dimension_list(self) -> list[int]:
         """`(dimension x)* dimension`, leaving the `x` before the element type unparsed."""
         if self._current_token.kind not in _DIMENSION:
