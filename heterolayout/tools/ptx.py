@@ -19,6 +19,7 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from heterolayout.diagnostics import PLACE, one_line
 from heterolayout.layout.errors import LayoutError
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -77,14 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        message = str(error) if isinstance(error, ParseError) else _first_line(error)
+        if getattr(error, PLACE, None) is not None:  # an op's error: as layout-opt prints it
+            print(one_line(error), file=sys.stderr)
+            return 1
+        message = str(error) if isinstance(error, ParseError) else one_line(error)
         print(f"layout-ptx: error: {message}", file=sys.stderr)
         return 1
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else ""
 
 
 if __name__ == "__main__":
