@@ -152,22 +152,7 @@ def convert(
         if not padded:
             _move(source, destination, logical, leaves, add)
             return
-        emitter = IndexEmitter(leaves, add, destination.mode)
-        condition: SSAValue | None = None
-        for d in padded:
-            inside = arith.CmpiOp(
-                emitter.emit(emitter.best_form(logical[d])),
-                emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
-                "ult",
-            )
-            add(inside)
-            if condition is None:
-                condition = inside.result
-            else:
-                both = arith.AndIOp(condition, inside.result)
-                add(both)
-                condition = both.result
-        assert condition is not None
+        condition = _inside(destination, logical, padded, leaves, add)
         then_block, else_block = Block(), Block()
         add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
         _move(source, destination, logical, leaves, then_block.add_op)
@@ -178,6 +163,36 @@ def convert(
         else_block.add_op(scf.YieldOp())
 
     nest.build(extents, blocked_body)
+
+
+def _inside(
+    destination: ElementAccess,
+    logical: Sequence[AffineExpr],
+    padded: Sequence[int],
+    leaves: IndexLeaves,
+    add: Insert,
+) -> SSAValue:
+    """Whether the logical index is inside the box along each of the `padded` dims (the
+    pad predicate of the layout's inverse): `logical[d] < extent` for each, and-ed."""
+    emitter = IndexEmitter(leaves, add, destination.mode)
+    condition: SSAValue | None = None
+    for d in padded:
+        extent = destination.layout.logical_shape[d]
+        assert extent is not None  # a padded dim has a static extent
+        inside = arith.CmpiOp(
+            emitter.emit(emitter.best_form(logical[d])),
+            emitter.emit(AffineExpr.constant(extent)),
+            "ult",
+        )
+        add(inside)
+        if condition is None:
+            condition = inside.result
+        else:
+            both = arith.AndIOp(condition, inside.result)
+            add(both)
+            condition = both.result
+    assert condition is not None
+    return condition
 
 
 def _move(

@@ -12,7 +12,6 @@ import argparse
 import dataclasses
 import os
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from io import StringIO
@@ -142,6 +141,8 @@ def _same_file(input_file: str | None, output_file: str) -> bool:
 
 def _write_atomically(path: str, text: str) -> None:
     """Write to a temporary file next to `path`, then rename: readers never see half a file."""
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(path))
     handle, temporary = tempfile.mkstemp(prefix=".layout-opt-", suffix=".tmp", dir=directory)
     try:
