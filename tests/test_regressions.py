@@ -140,3 +140,42 @@ def test_private_parameter_runs_natively(native_runner) -> None:  # type: ignore
     lowered = lower(PRIVATE_PARAMETER + PRIVATE_PARAMETER_MAIN)
     (printed,) = printed_memrefs(native_runner(lowered))
     assert np.array_equal(printed, expected_scaled())
+
+
+# ---- 2: i1 globals with unpacked layouts ----------------------------------------------------
+BITS = np.array([[1, 0, 1], [0, 1, 1]])
+I1_GLOBAL = """
+"memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<2x3xi1, LAYOUT>, initial_value = dense<[[true, false, true], [false, true, true]]> : tensor<2x3xi1>, constant}> : () -> ()
+func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+func.func @main() {
+  %g = memref.get_global @g : memref<2x3xi1, LAYOUT>
+  %o = memref.alloc() : memref<2x3xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    scf.for %j = %c0 to %c3 step %c1 {
+      %b = memref.load %g[%i, %j] : memref<2x3xi1, LAYOUT>
+      %w = arith.extui %b : i1 to i32
+      memref.store %w, %o[%i, %j] : memref<2x3xi32>
+    }
+  }
+  %u = "memref.cast"(%o) : (memref<2x3xi32>) -> memref<*xi32>
+  func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  memref.dealloc %o : memref<2x3xi32>
+  func.return
+}
+"""
+I1_LAYOUTS = ['#layout.tag<"AB->BA">', "strided<[1, 2]>", '#layout.tag<"AB->AB4b", pad = 1>']
+
+
+@pytest.mark.parametrize("layout", I1_LAYOUTS)
+def test_i1_global_repacks_true_as_one(layout: str, native_runner) -> None:  # type: ignore[no-untyped-def]
+    lowered = lower(I1_GLOBAL.replace("LAYOUT", layout))
+    for engine in ENGINES:
+        printed = heterolayout.run(lowered, engine=engine, capture=True).output
+        (array,) = printed_memrefs(printed or "")
+        assert np.array_equal(array, BITS)
+    (array,) = printed_memrefs(native_runner(lowered))
+    assert np.array_equal(array, BITS)

@@ -562,7 +562,12 @@ def _inserter_after(op: Operation):  # type: ignore[no-untyped-def]
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    """The logical initializer; integers as their element type holds them (xDSL reads an
+    i1 `true` as -1, which the layout's numpy type would store as 255)."""
     values = np.array(initial.get_values())
+    dtype = layout.dtype
+    if dtype is not None and dtype.is_integer:
+        values = np.array([dtype.wrap(int(v)) for v in values.ravel()])
     shape = tuple(layout.logical_shape)
     if values.size == 1 and int(np.prod(shape)) != 1:  # splat
         return np.full(shape, values.ravel()[0])
