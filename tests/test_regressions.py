@@ -179,3 +179,16 @@ def test_i1_global_repacks_true_as_one(layout: str, native_runner) -> None:  # t
         assert np.array_equal(array, BITS)
     (array,) = printed_memrefs(native_runner(lowered))
     assert np.array_equal(array, BITS)
+
+
+# ---- 3: the quoted chunked alias in parse_layout ---------------------------------------------
+@pytest.mark.parametrize(
+    "alias", ["R4CroutonLayout", "R4Depth32MemoryLayout", "R4Crouton2x2Layout", "R4FlatMemoryLayout"]
+)
+def test_quoted_chunked_alias_is_the_alias(alias: str) -> None:
+    shape = (1, 9, 10, 40)
+    quoted = heterolayout.parse_layout(f'#layout.chunked<"{alias}", pad = 31>', shape, dtype="i8")
+    bare = heterolayout.parse_layout(alias, shape, dtype="i8", pad=31)
+    assert quoted == bare
+    x = np.arange(np.prod(shape)).reshape(shape) % 100
+    assert np.array_equal(quoted.pack(x), bare.pack(x))

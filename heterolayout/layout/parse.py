@@ -98,8 +98,8 @@ def parse_layout(
         if unknown and attribute.kind not in TARGET_KINDS:
             raise LayoutError(f"#layout.{attribute.kind}: unknown parameter '{sorted(unknown)[0]}'")
         kind, text, params = attribute.kind, attribute.body, attribute.params
-        if kind == "tag":
-            text = unquote(text, "#layout.tag")
+        if kind == "tag" or (kind == "chunked" and text.startswith('"')):
+            text = unquote(text, f"#layout.{kind}")
     where = f"layout '{spec.strip()}'"
     resolved_pad = _merge(pad, params.get("pad"), "pad", where, lambda v: parse_number(v, where))
     resolved_pack = _merge(pack, params.get("pack"), "pack", where, lambda v: v.strip())
