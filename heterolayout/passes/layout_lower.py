@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     VectorType,
 )
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -37,7 +38,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
@@ -221,6 +222,7 @@ class Lowering:
     def _retype_alloc(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         layout = _layout(op.memref.type)
         if layout is None:
+            _plain_identity_allocation(op)
             return
         physical = self._physical(op.memref.type)
         dynamic = list(op.dynamic_sizes)
@@ -545,6 +547,25 @@ class Lowering:
         if op.source.type == op.dest.type and op.source in self.layouts:
             op.dest.replace_all_uses_with(op.source)
             Rewriter.erase_op(op)
+
+
+def _plain_identity_allocation(op: memref.AllocOp | memref.AllocaOp) -> None:
+    """An allocation typed with an identity builtin `strided<…>` layout becomes a plain one
+    cast to that type: upstream's LLVM lowering allocates only identity-layout memrefs."""
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    strided = memref_type.layout
+    if not isinstance(strided, BuiltinStridedLayoutAttr):
+        return
+    if strided.get_offset() is None or None in strided.get_strides():
+        return
+    plain = with_layout(memref_type, None)
+    new = type(op).build(
+        operands=[list(op.dynamic_sizes), list(op.symbol_operands)],
+        result_types=[plain],
+        properties={"alignment": op.alignment} if op.alignment is not None else {},
+    )
+    Rewriter.replace_op(op, [new, memref.CastOp.get(new.memref, memref_type)])
 
 
 def _inserter_before(op: Operation):  # type: ignore[no-untyped-def]
