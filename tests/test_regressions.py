@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import heterolayout
+from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.source import apply_pipeline, parse_program
 
 ENGINES = ("interp", "compiled")
@@ -254,3 +255,83 @@ def test_large_global_initializers_parse_upstream(
     for engine in ENGINES:
         (array,) = printed_memrefs(heterolayout.run(lowered, engine=engine, capture=True).output or "")
         assert np.array_equal(array, values)
+
+
+# ---- 6: memref.cast of vector-packed buffers ------------------------------------------------
+VECTOR_PACKED = '#layout.tag<"RW->RW2w", pack = vector<2xf32>>'
+VECTOR_CAST = """
+func.func private @fill(%b: memref<?x6xf32, LAYOUT>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %n = memref.dim %b, %c0 : memref<?x6xf32, LAYOUT>
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %c6 step %c1 {
+      %r = arith.muli %i, %c6 : index
+      %k = arith.addi %r, %j : index
+      %t = arith.index_cast %k : index to i32
+      %f = arith.sitofp %t : i32 to f32
+      memref.store %f, %b[%i, %j] : memref<?x6xf32, LAYOUT>
+    }
+  }
+  func.return
+}
+func.func @kernel(%out: memref<3x6xf32>) {
+  %c3 = arith.constant 3 : index
+  %m = memref.alloc(%c3) : memref<?x6xf32, LAYOUT>
+  func.call @fill(%m) : (memref<?x6xf32, LAYOUT>) -> ()
+  %s = "memref.cast"(%m) : (memref<?x6xf32, LAYOUT>) -> memref<3x6xf32, LAYOUT>
+  %c1 = arith.constant 1 : index
+  %v = arith.constant -4.0 : f32
+  memref.store %v, %s[%c1, %c1] : memref<3x6xf32, LAYOUT>
+  %d = "memref.cast"(%s) : (memref<3x6xf32, LAYOUT>) -> memref<?x6xf32, LAYOUT>
+  layout.convert %s to %out : memref<3x6xf32, LAYOUT> to memref<3x6xf32>
+  memref.dealloc %d : memref<?x6xf32, LAYOUT>
+  func.return
+}
+func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}
+func.func @main() {
+  %o = memref.alloc() : memref<3x6xf32>
+  func.call @kernel(%o) : (memref<3x6xf32>) -> ()
+  %u = "memref.cast"(%o) : (memref<3x6xf32>) -> memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  memref.dealloc %o : memref<3x6xf32>
+  func.return
+}
+""".replace("LAYOUT", VECTOR_PACKED)
+
+
+def expected_vector_cast() -> np.ndarray:
+    expected = np.arange(18, dtype=np.float32).reshape(3, 6)
+    expected[1, 1] = -4.0
+    return expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cast_of_vector_packed_buffer_runs_lowered(tmp_path: Path, engine: str) -> None:
+    path = tmp_path / "cast.mlir"
+    path.write_text(VECTOR_CAST)
+    result = layout_run(path, "--check", "--entry", "kernel", "--engine", engine)
+    assert (result.returncode, result.stdout.strip()) == (0, "OK: 18 elements compared"), result.stderr
+    lowered = lower(VECTOR_CAST)
+    assert '"memref.cast"(%m) : (memref<?x3xvector<2xf32>>) -> memref<3x3xvector<2xf32>>' in lowered
+    (array,) = printed_memrefs(heterolayout.run(lowered, engine=engine, capture=True).output or "")
+    assert np.array_equal(array, expected_vector_cast())
+
+
+def test_cast_of_vector_packed_buffer_runs_natively(native_runner) -> None:  # type: ignore[no-untyped-def]
+    (array,) = printed_memrefs(native_runner(lower(VECTOR_CAST)))
+    assert np.array_equal(array, expected_vector_cast())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cast_of_vector_buffer_checks_its_static_dims(engine: str) -> None:
+    program = """
+func.func @main() {
+  %c4 = arith.constant 4 : index
+  %m = memref.alloc(%c4) : memref<?x3xvector<2xf32>>
+  %s = "memref.cast"(%m) : (memref<?x3xvector<2xf32>>) -> memref<5x3xvector<2xf32>>
+  func.return
+}"""
+    with pytest.raises(ExecutionError, match=r"a memref of shape \[4, 3, 2\] does not match memref<5x3xvector<2xf32>>"):
+        heterolayout.run(program, engine=engine)

@@ -394,12 +394,16 @@ def cast_target(memref_type: Attribute) -> MemRefInfo | None:
 
 
 def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
-    """memref.cast: the same buffer, checked against the static dims of a ranked new type."""
+    """memref.cast: the same buffer, checked against the static dims of a ranked new type
+    (a buffer of vector elements holds them in its innermost numpy dims)."""
     if info is None:
         return memref
     shape = shape_of(memref)
-    if len(shape) != info.rank or any(
-        e is not None and e != s for e, s in zip(info.shape, shape, strict=True)
+    rank = len(shape) - len(info.lanes)
+    if (
+        rank != info.rank
+        or shape[rank:] != info.lanes
+        or any(e is not None and e != s for e, s in zip(info.shape, shape[:rank], strict=True))
     ):
         raise ExecutionError(
             f"{where}: a memref of shape {_text(shape)} does not match {info.type}"
