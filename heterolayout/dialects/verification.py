@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     MemRefType,
+    NoneAttr,
     UnregisteredOp,
 )
 from xdsl.dialects.memref import CastOp
@@ -49,6 +50,8 @@ def verify_layouts(root: Operation) -> None:
             checked.add(memref_type)
         if isinstance(op, AssignOp):
             _check_single_assign(op, assigned)
+        elif isinstance(op, CastOp):
+            _check_cast(op)
 
 
 def buffer_root(value: SSAValue) -> SSAValue:
@@ -79,6 +82,61 @@ def _check_single_assign(
         f"two different layouts assigned to one buffer in {op.name}: {op.layout} here, "
         f"{first.layout} by an earlier layout.assign",
     )
+
+
+def _check_cast(op: CastOp) -> None:
+    """A `memref.cast` may change static and dynamic extents, never the layout: the engines
+    would see one logical buffer and the lowering a reinterpreted physical one. A cast to an
+    unranked memref (what printMemref* takes) passes the buffer on as it is."""
+    source, result = op.source.type, op.dest.type
+    if not isinstance(result, MemRefType):
+        return
+    before = _cast_layout(source) if isinstance(source, MemRefType) else None
+    after = _cast_layout(result)
+    if before is None and after is None:
+        return
+    if before is not None and after is not None and _equivalent_under_cast(before, after):
+        return
+    _fail(
+        op,
+        f"{op.name} from {source} to {result} changes the layout ({_layout_text(source)} to "
+        f"{_layout_text(result)}): a cast may change static and dynamic extents, never the "
+        "layout; use layout.convert into a new buffer",
+    )
+
+
+def _cast_layout(memref_type: MemRefType) -> Layout | None:
+    """The layout a cast must keep; None for the identity and for builtin layouts with
+    dynamic strides (never a heterolayout layout). An invalid layout is reported elsewhere."""
+    try:
+        return layout_of(memref_type)
+    except LayoutError:
+        return None
+
+
+def _layout_text(memref_type: Attribute) -> str:
+    layout = memref_type.layout if isinstance(memref_type, MemRefType) else None
+    if layout is None or isinstance(layout, NoneAttr) or _cast_layout(memref_type) is None:  # type: ignore[arg-type]
+        return "no layout"
+    return str(layout)
+
+
+def _equivalent_under_cast(a: Layout, b: Layout) -> bool:
+    """Equal, or `Layout.equivalent` on the shape the cast fixes (dims `?` on both sides
+    take two stand-in extents)."""
+    if _same_layout(a, b):
+        return True
+    merged = [
+        x if x is not None else y for x, y in zip(a.logical_shape, b.logical_shape, strict=True)
+    ]
+    for stand_in in (2, 3):
+        shape = [stand_in if e is None else e for e in merged]
+        try:
+            if not a.specialize(shape).equivalent(b.specialize(shape)):
+                return False
+        except LayoutError:
+            return False
+    return True
 
 
 def _same_layout(a: Layout | None, b: Layout | None) -> bool:

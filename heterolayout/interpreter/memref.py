@@ -408,6 +408,15 @@ def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
         raise ExecutionError(
             f"{where}: a memref of shape {_text(shape)} does not match {info.type}"
         )
+    before = memref.layout if isinstance(memref, LayoutMemRef) else None
+    after = None if info.layout is None else specialized(info, shape[:rank])
+    if (before is not None or after is not None) and (
+        before is None or after is None or not (before == after or before.equivalent(after))
+    ):
+        raise ExecutionError(
+            f"{where}: the cast to {info.type} changes the layout; a cast may change static "
+            "and dynamic extents, never the layout (use layout.convert into a new buffer)"
+        )
     return memref
 
 
