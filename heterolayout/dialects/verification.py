@@ -15,12 +15,14 @@ from collections.abc import Iterator
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     MemRefType,
     NoneAttr,
     UnregisteredOp,
 )
-from xdsl.dialects.memref import CastOp
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
+from xdsl.dialects.memref import CastOp, GlobalOp
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -52,6 +54,8 @@ def verify_layouts(root: Operation) -> None:
             _check_single_assign(op, assigned)
         elif isinstance(op, CastOp):
             _check_cast(op)
+        elif isinstance(op, GlobalOp):
+            _check_initializer(op)
 
 
 def buffer_root(value: SSAValue) -> SSAValue:
@@ -82,6 +86,26 @@ def _check_single_assign(
         f"two different layouts assigned to one buffer in {op.name}: {op.layout} here, "
         f"{first.layout} by an earlier layout.assign",
     )
+
+
+def _check_initializer(op: GlobalOp) -> None:
+    """A dense initializer has the global's shape and element type, as upstream requires
+    (a splat too: `dense<7> : tensor<2x3xi32>`)."""
+    initial = op.initial_value
+    memref_type = op.type
+    if not isinstance(initial, DenseIntOrFPElementsAttr) or not isinstance(memref_type, MemRefType):
+        return
+    given = initial.type
+    if (
+        tuple(given.get_shape()) != tuple(memref_type.get_shape())
+        or given.get_element_type() != memref_type.element_type
+    ):
+        _fail(
+            op,
+            f"{op.name} @{op.sym_name.data}: the initializer's type {given} does not match "
+            f"{memref_type} (expected tensor<{'x'.join(map(str, memref_type.get_shape()))}x"
+            f"{memref_type.element_type}>)",
+        )
 
 
 def _check_cast(op: CastOp) -> None:
@@ -167,6 +191,10 @@ def _needs_check(memref_type: MemRefType) -> bool:
     layout = memref_type.layout
     if isinstance(layout, LayoutAttr):
         return True
+    if isinstance(layout, BuiltinStridedLayoutAttr):
+        # Static strides may still address memory before the buffer (a negative stride
+        # without the offset to balance it) or overlap; dynamic ones are not a layout.
+        return layout.get_offset() is not None and None not in layout.get_strides()
     return isinstance(layout, AffineMapAttr) and not layout.data.num_symbols
 
 
