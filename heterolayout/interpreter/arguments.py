@@ -78,7 +78,9 @@ def random_value(type_attr: Attribute, rng: np.random.Generator) -> Any:
     15), scalar integers lie in [0, 16), floats in [-1, 1)."""
     if isinstance(type_attr, MemRefType):
         info = memory.memref_info(type_attr)
-        shape = tuple(DYNAMIC_EXTENT if e is None else e for e in info.shape) + info.lanes
+        dims = tuple(DYNAMIC_EXTENT if e is None else e for e in info.shape)
+        memory.check_size(info, dims, f"a random argument of type {type_attr}")
+        shape = dims + info.lanes
         return _random_array(info.element, shape, rng, small=info.element.kind == "index")
     element = element_of(type_attr)
     if isinstance(type_attr, VectorType):

@@ -30,6 +30,7 @@ from heterolayout.interpreter.values import element_of, vector_shape
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.limits import MAX_ELEMENTS
 
 
 @dataclass(frozen=True)
@@ -232,9 +233,24 @@ def allocate(info: MemRefInfo, dynamic_sizes: Sequence[int], where: str) -> MemR
     shape = tuple(next(sizes) if e is None else e for e in info.shape)
     if any(e < 0 for e in shape):
         raise ExecutionError(f"{where}: negative size in shape {_text(shape)}")
+    check_size(info, shape, where)
     if info.layout is None:
         return np.zeros(shape + info.lanes, dtype=info.element.numpy_dtype)
     return LayoutMemRef.allocate(specialized(info, shape), info.element)
+
+
+def check_size(info: MemRefInfo, shape: Sequence[int], where: str) -> None:
+    """Refuse a buffer beyond `MAX_ELEMENTS` slots (the physical ones of a layout) before
+    anything is allocated."""
+    elements = math.prod(shape) * math.prod(info.lanes)
+    if info.layout is not None:
+        layout = specialized(info, shape)
+        elements = max(elements, layout.size)
+    if elements > MAX_ELEMENTS:
+        raise ExecutionError(
+            f"{where}: a buffer of {elements} elements ({info.type}) is more than the limit of "
+            f"{MAX_ELEMENTS} elements that the engines allocate"
+        )
 
 
 def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
@@ -423,6 +439,7 @@ def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
 def global_value(info: MemRefInfo, initial: Any) -> MemRef:
     """The buffer of a memref.global: its dense initializer (splats broadcast), or zeros."""
     static: tuple[int, ...] = info.shape  # type: ignore[assignment]
+    check_size(info, static, "memref.global")
     if initial is None:
         return allocate(info, (), "memref.global")
     values = list(initial.get_values())

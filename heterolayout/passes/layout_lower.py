@@ -45,6 +45,7 @@ from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
@@ -262,6 +263,7 @@ class Lowering:
             logical = _dense_array(initial, layout)
         elif layout.has_pad_slots or layout.packing is not None:
             # An uninitialised global still has defined pad slots and unused bits.
+            check_elements(layout.size, f"memref.global @{op.sym_name.data}")
             logical = np.full(layout.logical_shape, layout.pad)  # type: ignore[arg-type]
         else:
             logical = None
