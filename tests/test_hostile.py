@@ -662,3 +662,18 @@ def test_verification_looks_each_callee_up_once() -> None:
     finally:
         SymbolOpInterface.get_sym_attr_name = original  # type: ignore[method-assign]
     assert reads < 10 * 400, reads  # a scan per call would read about 400 * 400 / 2
+
+
+@pytest.mark.parametrize("name", ["f16", "f32"])
+def test_float_pads_are_refused_where_they_round_to_infinity(name: str) -> None:
+    """Accepted up to the last value numpy rounds to a finite one, refused from there on."""
+    numpy_type = {"f16": np.float16, "f32": np.float32}[name]
+    largest = numpy_type(np.finfo(numpy_type).max)
+    step = float(largest) - float(np.nextafter(largest, numpy_type(0)))
+    threshold = float(largest) + step / 2
+    below = float(np.nextafter(threshold, 0.0))
+    with np.errstate(over="ignore"):
+        assert np.isfinite(numpy_type(below)) and np.isinf(numpy_type(threshold))
+    heterolayout.parse_layout("W->W4w", (3,), dtype=name, pad=-below)
+    with pytest.raises(heterolayout.LayoutError, match=f"does not fit element type {name}"):
+        heterolayout.parse_layout("W->W4w", (3,), dtype=name, pad=threshold)

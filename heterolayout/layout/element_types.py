@@ -13,13 +13,15 @@ from heterolayout.layout.errors import LayoutError
 
 _FLOATS = {"f16": np.float16, "bf16": np.float32, "f32": np.float32, "f64": np.float64}
 _INT_NAME = re.compile(r"^(s|u)?i(\d+)$")
-_LARGEST = {
-    "f16": float(np.finfo(np.float16).max),
-    "bf16": (2 - 2**-7) * 2.0**127,
-    "f32": float(np.finfo(np.float32).max),
-    "f64": float(np.finfo(np.float64).max),
-}
-"""Largest finite value of each float type (bfloat16 has no numpy type)."""
+_SIGNIFICANT_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
+_MAX_EXPONENT = {"f16": 15, "bf16": 127, "f32": 127, "f64": 1023}
+
+
+def _overflow_threshold(name: str) -> int:
+    """The smallest magnitude that rounds to infinity in a float type (round to nearest,
+    ties to even): its largest finite value plus half a unit in the last place."""
+    bits, exponent = _SIGNIFICANT_BITS[name], _MAX_EXPONENT[name]
+    return (2 ** (bits + 1) - 1) * 2 ** (exponent - bits)
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,13 @@ class ElementType:
                 raise LayoutError(
                     f"{where}: pad {pad} is not finite (MLIR's attribute text has no literal for it)"
                 )
-            if abs(pad) > _LARGEST[self.name]:
+            if abs(pad) >= _overflow_threshold(self.name):
+                largest = (2 ** _SIGNIFICANT_BITS[self.name] - 1) * 2.0 ** (
+                    _MAX_EXPONENT[self.name] + 1 - _SIGNIFICANT_BITS[self.name]
+                )
                 raise LayoutError(
                     f"{where}: pad {pad} does not fit element type {self.name} (largest finite "
-                    f"value {_LARGEST[self.name]:g}): it would be stored as infinity"
+                    f"value {largest:g}): it would be stored as infinity"
                 )
             return float(pad) + 0.0  # -0.0 is the default pad 0 too
         if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
