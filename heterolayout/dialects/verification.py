@@ -4,7 +4,9 @@ An attribute cannot see the memref it sits in, so rank, injectivity on the shape
 capacity, pad range and the `?` rules are checked here, on every layout-typed memref of the
 IR: op results, block arguments, and memref types inside attributes and properties (function
 signatures, `memref.global`). The walk also rejects two different `layout.assign`s on one
-buffer. `layout-opt` runs it after parsing and every layout pass runs it on entry.
+buffer, a `#layout` on a tensor type (layouts lay out memory: bufferize first), and uses
+of values their definitions do not dominate (xDSL's verifier does not check dominance).
+`layout-opt` runs it after parsing and every layout pass runs it on entry.
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     MemRefType,
     NoneAttr,
-    UnregisteredOp,
+    TensorType,
 )
 from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.dialects.memref import CastOp, GlobalOp
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from heterolayout.dialects.conversion import layout_of, with_layout
+from heterolayout.dialects.conversion import is_builtin_strided, layout_of, with_layout
+from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.layout import AssignOp, LayoutAttr
+from heterolayout.dialects.names import op_name
+from heterolayout.dialects.views import VIEW_OPS, value_layout
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 
@@ -40,15 +45,20 @@ def verify_layouts(root: Operation) -> None:
     carries the IR with the message under the offending op, as xDSL's own verifier does."""
     checked: set[MemRefType] = set()
     assigned: dict[SSAValue, tuple[AssignOp, Layout | None]] = {}
+    check_dominance(root)
     for op in root.walk():
+        _check_tensors(op)
+        view = op_name(op) in VIEW_OPS
         for memref_type, where in _memref_types(op):
             if memref_type in checked or not _needs_check(memref_type):
                 continue
+            if view and is_builtin_strided(memref_type):
+                continue  # a view's strided type is its window, not a layout
             try:
                 layout_of(memref_type)
             except LayoutError as error:
                 reason = _LAYOUT_PREFIX.sub("", str(error))  # the type already shows it
-                _fail(op, f"invalid layout in {_op_name(op)} ({where}): {memref_type}: {reason}")
+                _fail(op, f"invalid layout in {op_name(op)} ({where}): {memref_type}: {reason}")
             checked.add(memref_type)
         if isinstance(op, AssignOp):
             _check_single_assign(op, assigned)
@@ -115,32 +125,32 @@ def _check_cast(op: CastOp) -> None:
     source, result = op.source.type, op.dest.type
     if not isinstance(result, MemRefType):
         return
-    before = _cast_layout(source) if isinstance(source, MemRefType) else None
-    after = _cast_layout(result)
+    before = _cast_layout(op.source) if isinstance(source, MemRefType) else None
+    after = _cast_layout(op.dest)
     if before is None and after is None:
         return
     if before is not None and after is not None and _equivalent_under_cast(before, after):
         return
     _fail(
         op,
-        f"{op.name} from {source} to {result} changes the layout ({_layout_text(source)} to "
-        f"{_layout_text(result)}): a cast may change static and dynamic extents, never the "
+        f"{op.name} from {source} to {result} changes the layout ({_layout_text(op.source)} "
+        f"to {_layout_text(op.dest)}): a cast may change static and dynamic extents, never the "
         "layout; use layout.convert into a new buffer",
     )
 
 
-def _cast_layout(memref_type: MemRefType) -> Layout | None:
-    """The layout a cast must keep; None for the identity and for builtin layouts with
-    dynamic strides (never a heterolayout layout). An invalid layout is reported elsewhere."""
+def _cast_layout(value: SSAValue) -> Layout | None:
+    """The layout a cast must keep: the value's own (none for an upstream view, whose strided
+    type is its window). An invalid layout is reported elsewhere."""
     try:
-        return layout_of(memref_type)
+        return value_layout(value)
     except LayoutError:
         return None
 
 
-def _layout_text(memref_type: Attribute) -> str:
-    layout = memref_type.layout if isinstance(memref_type, MemRefType) else None
-    if layout is None or isinstance(layout, NoneAttr) or _cast_layout(memref_type) is None:  # type: ignore[arg-type]
+def _layout_text(value: SSAValue) -> str:
+    layout = value.type.layout if isinstance(value.type, MemRefType) else None
+    if layout is None or isinstance(layout, NoneAttr) or _cast_layout(value) is None:
         return "no layout"
     return str(layout)
 
@@ -177,8 +187,22 @@ def _same_layout(a: Layout | None, b: Layout | None) -> bool:
     )
 
 
-def _op_name(op: Operation) -> str:
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+def _check_tensors(op: Operation) -> None:
+    """A `#layout` on a tensor is an error naming the value: a layout lays out memory."""
+    values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+    for value in values:
+        if _has_layout_encoding(value.type):
+            number = value.index if isinstance(value, OpResult | BlockArgument) else 0
+            _fail(
+                op,
+                f"{op_name(op)}: {_value_name(value, number)} has the tensor type {value.type}; "
+                "a #layout applies to memrefs only: bufferize (mlir-opt --one-shot-bufferize) "
+                "and assign layouts to the buffers",
+            )
+
+
+def _has_layout_encoding(attribute: Attribute) -> bool:
+    return isinstance(attribute, TensorType) and isinstance(attribute.encoding, LayoutAttr)
 
 
 def _fail(op: Operation, message: str) -> None:

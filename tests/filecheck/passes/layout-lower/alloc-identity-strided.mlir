@@ -7,9 +7,9 @@
 
 // CHECK-LABEL: func.func @main() {
 // CHECK-NEXT:    %[[M:.*]] = memref.alloc() : memref<3x4xf32>
-// CHECK-NEXT:    %[[MC:.*]] = "memref.cast"(%[[M]]) : (memref<3x4xf32>) -> memref<3x4xf32, strided<[4, 1]>>
+// CHECK-NEXT:    %[[MC:.*]] = memref.cast %[[M]] : memref<3x4xf32> to memref<3x4xf32, strided<[4, 1]>>
 // CHECK-NEXT:    %[[A:.*]] = memref.alloca() : memref<3x4xf32>
-// CHECK-NEXT:    %[[AC:.*]] = "memref.cast"(%[[A]]) : (memref<3x4xf32>) -> memref<3x4xf32, strided<[4, 1]>>
+// CHECK-NEXT:    %[[AC:.*]] = memref.cast %[[A]] : memref<3x4xf32> to memref<3x4xf32, strided<[4, 1]>>
 // CHECK:         memref.store %{{.*}}, %[[MC]][%{{.*}}, %{{.*}}] : memref<3x4xf32, strided<[4, 1]>>
 // CHECK:         memref.dealloc %[[MC]] : memref<3x4xf32, strided<[4, 1]>>
 // A non-identity builtin strided allocation is a layout: it becomes its physical buffer.

@@ -8,10 +8,10 @@
 
 // UPSTREAM: func.func @accepted
 // CHECK-LABEL: func.func @accepted(%a: memref<8x4xf32>, %d: memref<8x?xf32>, %b: memref<4x8xf32>) -> (f32, f32, f32) {
-// CHECK:         %p = "memref.cast"(%a) : (memref<8x4xf32>) -> memref<8x?xf32>
-// CHECK:         %q = "memref.cast"(%d) : (memref<8x?xf32>) -> memref<8x4xf32>
-// CHECK:         %r = "memref.cast"(%b) : (memref<4x8xf32>) -> memref<4x8xf32, strided<[8, 1]>>
-// CHECK:         %u = "memref.cast"(%a) : (memref<8x4xf32>) -> memref<*xf32>
+// CHECK:         %p = memref.cast %a : memref<8x4xf32> to memref<8x?xf32>
+// CHECK:         %q = memref.cast %d : memref<8x?xf32> to memref<8x4xf32>
+// CHECK:         %r = memref.cast %b : memref<4x8xf32> to memref<4x8xf32, strided<[8, 1]>>
+// CHECK:         %u = memref.cast %a : memref<8x4xf32> to memref<*xf32>
 // CHECK:         %x = memref.load %p[%{{.*}}, %{{.*}}] : memref<8x?xf32>
 // CHECK:         %y = memref.load %q[%{{.*}}, %{{.*}}] : memref<8x4xf32>
 // CHECK:         %z = memref.load %r[%{{.*}}, %{{.*}}] : memref<4x8xf32, strided<[8, 1]>>
