@@ -1,6 +1,6 @@
 // An op the lowering does not know, on a layout-typed memref: refused, never skipped.
 // RUN: layout-opt --allow-unregistered-dialect -p layout-lower
-// ERROR: layout-lower: builtin.unregistered uses the layout-typed memref memref<8xf32, #layout.tag<"W->W4w">> and has no lowering
+// ERROR: layout-lower: foo.touch uses the layout-typed memref memref<8xf32, #layout.tag<"W->W4w">> and has no lowering
 func.func @main(%a: memref<8xf32, #layout.tag<"W->W4w">>) -> f32 {
   "foo.touch"(%a) : (memref<8xf32, #layout.tag<"W->W4w">>) -> ()
   %c1 = arith.constant 1 : index
