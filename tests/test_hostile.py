@@ -469,7 +469,7 @@ API: list[tuple[str, Callable[[], object], str]] = [
     ("shape-int", lambda: heterolayout.parse_layout("W->W4w", 5), "shape 5 is not a shape"),  # type: ignore[arg-type]
     (
         "shape-infinite",
-        lambda: heterolayout.parse_layout("W->W4w", (float("inf"),)),
+        lambda: heterolayout.parse_layout("W->W4w", (float("inf"),)),  # type: ignore[arg-type]
         "'inf' is not an extent",
     ),
     ("shape-bool", lambda: heterolayout.parse_layout("W->W4w", (True,)), "True is not an extent"),
@@ -480,9 +480,9 @@ API: list[tuple[str, Callable[[], object], str]] = [
     ),
     (
         "dtype-int",
-        lambda: heterolayout.parse_layout("W->W4w", (4,), dtype=5),
+        lambda: heterolayout.parse_layout("W->W4w", (4,), dtype=5),  # type: ignore[arg-type]
         "is neither a name nor a numpy dtype",
-    ),  # type: ignore[arg-type]
+    ),
     ("dtype-none", lambda: heterolayout.element_type(None), "element type None"),  # type: ignore[arg-type]
     (
         "pad-huge-int",
@@ -506,9 +506,9 @@ API: list[tuple[str, Callable[[], object], str]] = [
     ),
     (
         "pack-int",
-        lambda: heterolayout.parse_layout("W->W4w", (4,), pack=5),
+        lambda: heterolayout.parse_layout("W->W4w", (4,), pack=5),  # type: ignore[arg-type]
         "pack 5 is not a container type",
-    ),  # type: ignore[arg-type]
+    ),
     (
         "parentheses",
         lambda: heterolayout.parse_layout(

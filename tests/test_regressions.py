@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 
 import heterolayout
 from heterolayout.interpreter.errors import ExecutionError
@@ -108,7 +110,10 @@ def expected_scaled() -> np.ndarray:
 
 def test_private_parameter_keeps_its_layout() -> None:
     applied = lower(PRIVATE_PARAMETER, "layout-apply")
-    assert 'func.func private @scale(%x: memref<3x10xf32, #layout.tag<"RC->CR4c", pad = -1.0>>)' in applied
+    assert (
+        'func.func private @scale(%x: memref<3x10xf32, #layout.tag<"RC->CR4c", pad = -1.0>>)'
+        in applied
+    )
     lowered = lower(PRIVATE_PARAMETER)
     assert "func.func private @scale(%x: memref<3x3x4xf32>)" in lowered
     assert "func.call @scale(%0) : (memref<3x3x4xf32>) -> ()" in lowered
@@ -127,12 +132,14 @@ def test_private_parameter_layout_run_check(tmp_path: Path, engine: str) -> None
 def test_private_parameter_physical_buffer_holds_the_layout(engine: str) -> None:
     """The callee really works on the tag's buffer: a run of the lowered callee alone on a
     physical buffer gives the numpy-packed result."""
-    layout = heterolayout.parse_layout('RC->CR4c', (3, 10), dtype="f32", pad=-1.0)
+    layout = heterolayout.parse_layout("RC->CR4c", (3, 10), dtype="f32", pad=-1.0)
     a = np.arange(30, dtype=np.float32).reshape(3, 10)
     physical = layout.pack(a)
     lowered = parse_program(lower(PRIVATE_PARAMETER))
-    scale = next(op for op in lowered.walk() if getattr(op, "sym_name", None) and op.sym_name.data == "scale")
-    scale.sym_visibility = None  # type: ignore[assignment]
+    scale = next(
+        op for op in lowered.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == "scale"
+    )
+    scale.sym_visibility = None
     heterolayout.run(lowered, entry="scale", args=(physical,), engine=engine)
     assert np.array_equal(physical, layout.pack(expected_scaled(), pad=-1.0))
 
@@ -184,7 +191,8 @@ def test_i1_global_repacks_true_as_one(layout: str, native_runner) -> None:  # t
 
 # ---- 3: the quoted chunked alias in parse_layout ---------------------------------------------
 @pytest.mark.parametrize(
-    "alias", ["R4CroutonLayout", "R4Depth32MemoryLayout", "R4Crouton2x2Layout", "R4FlatMemoryLayout"]
+    "alias",
+    ["R4CroutonLayout", "R4Depth32MemoryLayout", "R4Crouton2x2Layout", "R4FlatMemoryLayout"],
 )
 def test_quoted_chunked_alias_is_the_alias(alias: str) -> None:
     shape = (1, 9, 10, 40)
@@ -223,14 +231,22 @@ func.func @main() {
 
 def global_program(values: np.ndarray, element: str, layout: str) -> str:
     rows, cols = values.shape
-    literal = "[" + ", ".join("[" + ", ".join(str(v) for v in row) + "]" for row in values.tolist()) + "]"
+    literal = (
+        "[" + ", ".join("[" + ", ".join(str(v) for v in row) + "]" for row in values.tolist()) + "]"
+    )
     if element == "i1":
         literal = literal.replace("1", "true").replace("0", "false")
     extend = "arith.extui" if element == "i1" else "arith.extsi"
-    text = PACKED_GLOBAL.replace("VALUES", literal).replace("LAYOUT", layout).replace("EXTEND", extend)
-    return text.replace("RxCxT", f"{rows}x{cols}x{element}").replace("RxC", f"{rows}x{cols}").replace(
-        "constant R ", f"constant {rows} "
-    ).replace("constant C ", f"constant {cols} ").replace(": T to", f": {element} to")
+    text = (
+        PACKED_GLOBAL.replace("VALUES", literal).replace("LAYOUT", layout).replace("EXTEND", extend)
+    )
+    return (
+        text.replace("RxCxT", f"{rows}x{cols}x{element}")
+        .replace("RxC", f"{rows}x{cols}")
+        .replace("constant R ", f"constant {rows} ")
+        .replace("constant C ", f"constant {cols} ")
+        .replace(": T to", f": {element} to")
+    )
 
 
 @pytest.mark.parametrize(
@@ -238,7 +254,11 @@ def global_program(values: np.ndarray, element: str, layout: str) -> str:
     [("i4", 4, "i17"), ("i4", 6, "i24"), ("i8", 5, "i40"), ("i8", 7, "i56"), ("i1", 3, None)],
 )
 def test_large_global_initializers_parse_upstream(
-    element: str, lanes: int, container: str | None, native_runner, mlir_opt: str  # type: ignore[no-untyped-def]
+    element: str,
+    lanes: int,
+    container: str | None,
+    native_runner: Callable[..., str],
+    mlir_opt: str,
 ) -> None:
     """More than 100 containers: xDSL would print hex of its own storage widths."""
     bits = int(element[1:])
@@ -248,12 +268,16 @@ def test_large_global_initializers_parse_upstream(
     pack = f", pack = {container}" if container else ""
     layout = f'#layout.tag<"RW->RW{lanes}w"{pack}>' if container else '#layout.tag<"RW->WR">'
     lowered = lower(global_program(values, element, layout))
-    upstream = subprocess.run([mlir_opt], input=lowered, capture_output=True, text=True, check=False)
+    upstream = subprocess.run(
+        [mlir_opt], input=lowered, capture_output=True, text=True, check=False
+    )
     assert upstream.returncode == 0, upstream.stderr
     (array,) = printed_memrefs(native_runner(lowered))
     assert np.array_equal(array, values)
     for engine in ENGINES:
-        (array,) = printed_memrefs(heterolayout.run(lowered, engine=engine, capture=True).output or "")
+        (array,) = printed_memrefs(
+            heterolayout.run(lowered, engine=engine, capture=True).output or ""
+        )
         assert np.array_equal(array, values)
 
 
@@ -312,7 +336,9 @@ def test_cast_of_vector_packed_buffer_runs_lowered(tmp_path: Path, engine: str) 
     path = tmp_path / "cast.mlir"
     path.write_text(VECTOR_CAST)
     result = layout_run(path, "--check", "--entry", "kernel", "--engine", engine)
-    assert (result.returncode, result.stdout.strip()) == (0, "OK: 18 elements compared"), result.stderr
+    assert (result.returncode, result.stdout.strip()) == (0, "OK: 18 elements compared"), (
+        result.stderr
+    )
     lowered = lower(VECTOR_CAST)
     assert '"memref.cast"(%m) : (memref<?x3xvector<2xf32>>) -> memref<3x3xvector<2xf32>>' in lowered
     (array,) = printed_memrefs(heterolayout.run(lowered, engine=engine, capture=True).output or "")
@@ -333,7 +359,10 @@ func.func @main() {
   %s = "memref.cast"(%m) : (memref<?x3xvector<2xf32>>) -> memref<5x3xvector<2xf32>>
   func.return
 }"""
-    with pytest.raises(ExecutionError, match=r"a memref of shape \[4, 3, 2\] does not match memref<5x3xvector<2xf32>>"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"a memref of shape \[4, 3, 2\] does not match memref<5x3xvector<2xf32>>",
+    ):
         heterolayout.run(program, engine=engine)
 
 
@@ -352,14 +381,18 @@ CAST_TARGETS = {"": "no layout", ', #layout.tag<"RC->RC4c">': '#layout.tag<"RC->
 
 @pytest.mark.parametrize("target", CAST_TARGETS)
 @pytest.mark.parametrize("engine", ENGINES)
-def test_cast_changing_the_layout_is_refused_by_layout_run(tmp_path: Path, target: str, engine: str) -> None:
+def test_cast_changing_the_layout_is_refused_by_layout_run(
+    tmp_path: Path, target: str, engine: str
+) -> None:
     path = tmp_path / "cast.mlir"
     path.write_text(CAST_TO.replace("TARGET", target))
     for extra in ([], ["--check"]):
         result = layout_run(path, "--engine", engine, *extra)
         assert result.returncode == 1
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-        assert f'changes the layout (#layout.tag<"RC->CR"> to {CAST_TARGETS[target]})' in result.stderr
+        assert (
+            f'changes the layout (#layout.tag<"RC->CR"> to {CAST_TARGETS[target]})' in result.stderr
+        )
         assert "use layout.convert" in result.stderr
 
 
@@ -373,7 +406,9 @@ def test_engines_refuse_an_unverified_cast_changing_the_layout(target: str, engi
     from heterolayout.interpreter.source import make_context
 
     module = Parser(make_context(), CAST_TO.replace("TARGET", target)).parse_module()
-    with pytest.raises(ExecutionError, match="changes the layout; a cast may change static and dynamic extents"):
+    with pytest.raises(
+        ExecutionError, match="changes the layout; a cast may change static and dynamic extents"
+    ):
         heterolayout.run(module, args=(np.ones((4, 8), np.float32),), engine=engine)
 
 
@@ -383,4 +418,6 @@ def test_cast_between_equivalent_layouts_runs(tmp_path: Path, engine: str) -> No
     transposed = "?x8xf32, #layout.map<affine_map<(d0, d1) -> (d1, d0)>>"
     path.write_text(CAST_TO.replace("4x8xf32TARGET", transposed))
     result = layout_run(path, "--engine", engine, "--check")
-    assert (result.returncode, result.stdout.strip()) == (0, "OK: 33 elements compared"), result.stderr
+    assert (result.returncode, result.stdout.strip()) == (0, "OK: 33 elements compared"), (
+        result.stderr
+    )
