@@ -36,7 +36,7 @@ from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import parse_program
 from heterolayout.tools.run import main as layout_run
 
-ENGINES = ("interp", "compiled")
+ENGINES = ("interp", "compiled", "native")
 OPTION_SETS = {
     "default": "",
     "index-affine": "{index=affine}",

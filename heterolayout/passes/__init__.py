@@ -27,6 +27,12 @@ def get_layout_simplify_index() -> type[ModulePass]:
     return SimplifyIndexPass
 
 
+def get_layout_strip() -> type[ModulePass]:
+    from heterolayout.passes.layout_strip import LayoutStripPass
+
+    return LayoutStripPass
+
+
 def get_layout_verify() -> type[ModulePass]:
     from heterolayout.passes.layout_verify import LayoutVerifyPass
 
@@ -39,5 +45,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "layout-apply": get_layout_apply,
         "layout-lower": get_layout_lower,
         "layout-simplify-index": get_layout_simplify_index,
+        "layout-strip": get_layout_strip,
         "layout-verify": get_layout_verify,
     }

@@ -1,7 +1,8 @@
 """`layout-run`: run a program's entry function on seeded random arguments, or check that a
 pipeline (by default `layout-lower`) preserves what it computes.
 
-    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled] [--check] [--seed N]
+    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|native] [--check]
+               [--reference-engine interp|compiled|native] [--seed N]
 
 Without `--check` it runs the program (after PIPELINE when one is given): what the program
 prints (`vector.print`, and runner-utils functions such as `printMemrefF32` declared as
@@ -9,7 +10,10 @@ external) appears as mlir-runner prints it, then the entry function's results on
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
-first mismatch (exit 1); the programs' own printing is not shown.
+first mismatch (exit 1); the programs' own printing is not shown. `--engine` runs the
+program (with `--check`, the lowered one), `--reference-engine` the unlowered side of
+`--check` (default: `--engine`). `native` compiles with upstream MLIR 22 and runs a program
+that still has layouts as its `layout-strip` form.
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,8 +57,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "-p", "--pipeline", help="pass pipeline (with --check: the lowering, default layout-lower)"
     )
     parser.add_argument("--entry", default="main", help="function to run (default: main)")
+    engines = ("interp", "compiled", "native")
+    parser.add_argument("--engine", choices=engines, default="compiled", help="default: compiled")
     parser.add_argument(
-        "--engine", choices=("interp", "compiled"), default="compiled", help="default: compiled"
+        "--reference-engine",
+        choices=engines,
+        help="with --check: the engine of the unlowered side (default: --engine)",
     )
     parser.add_argument(
         "--check", action="store_true", help="compare the program with its lowered form"
@@ -79,7 +87,12 @@ def _run(args: argparse.Namespace) -> int:
     module = parse_program(text, name)
     if args.check:
         report = check(
-            module, args.pipeline or "layout-lower", args.seed, entry=args.entry, engine=args.engine
+            module,
+            args.pipeline or "layout-lower",
+            args.seed,
+            entry=args.entry,
+            engine=args.engine,
+            reference_engine=args.reference_engine,
         )
         print(report)
         return 0 if report.equal else 1
@@ -95,19 +108,24 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code."""
     args = _arguments(argv)
+    return report_errors("layout-run", lambda: _run(args))
+
+
+def report_errors(tool: str, body: Callable[[], int]) -> int:
+    """Run a tool's body; an error becomes one line on stderr and exit code 1."""
     try:
-        return _run(args)
+        return body()
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         message = str(error) if isinstance(error, ParseError) else _first_line(error)
-        print(f"layout-run: error: {message}", file=sys.stderr)
+        print(f"{tool}: error: {message}", file=sys.stderr)
         return 1
     except Exception as error:  # a bug (or a recursion too deep for Python): still one line
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(
-            f"layout-run: internal error: {type(error).__name__}: {_first_line(error)} "
+            f"{tool}: internal error: {type(error).__name__}: {_first_line(error)} "
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )
