@@ -26,6 +26,7 @@ from heterolayout.layout.expressions import (
 from heterolayout.layout.packing import Packing
 
 if TYPE_CHECKING:
+    from heterolayout.layout.contiguity import ContiguousRun
     from heterolayout.layout.targets import TargetSpec
 
 Shape = tuple[int | None, ...]
@@ -267,6 +268,15 @@ class Layout:
         table = np.full(self.size, -1, dtype=np.int64)
         table[self.offsets().ravel()] = np.arange(self.logical_size, dtype=np.int64)
         return table
+
+    # ---- contiguity (layout/contiguity.py; to merge with the algebra's contiguity queries) ---
+    @cached_property
+    def contiguous_run(self) -> ContiguousRun | None:
+        """Which logical dim walks memory with unit stride, and over how many elements
+        (runs start at multiples of the length); None when no dim does."""
+        from heterolayout.layout.contiguity import contiguous_run
+
+        return contiguous_run(self)
 
     # ---- numpy reference ------------------------------------------------------------------
     def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:

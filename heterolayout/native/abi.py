@@ -104,7 +104,7 @@ def encode_scalar(value: Any, element: ElementType) -> bytes:
     size = scalar_size(element)
     if element.is_float:
         return np.asarray(value, dtype=element.numpy_dtype).tobytes()
-    raw = int(python_value(value, element)) & ((1 << (8 * size)) - 1)
+    raw = int(python_value(value, element)) & ((1 << element.bits) - 1)  # zero above the width
     return raw.to_bytes(size, "little")
 
 
@@ -238,28 +238,33 @@ class MemRefMemory:
         return scalar_size(self.element) if rows is None else rows.alloc_bytes
 
     @property
+    def narrow(self) -> bool:
+        """Integers narrower than their numpy dtype. LLVM keeps the bits above their width
+        zero in memory (and loads rely on it); numpy holds signed ones sign-extended."""
+        return self.rows is None and self.element.is_integer and not _is_bytewise(self.element)
+
+    @property
     def is_direct(self) -> bool:
         """Whether the program can work on the numpy array's memory itself."""
         rows = self.rows
-        return rows is None or (
-            rows.is_plain and rows.store_bytes == rows.lanes * scalar_size(self.element)
-        )
-
-    @property
-    def needs_wrap(self) -> bool:
-        """Integers narrower than their numpy dtype: the program writes only their low bits."""
-        return self.rows is None and self.element.is_integer and not _is_bytewise(self.element)
+        if rows is None:
+            return not (self.narrow and self.element.holds_negative)
+        return rows.is_plain and rows.store_bytes == rows.lanes * scalar_size(self.element)
 
     def staged(self, array: np.ndarray) -> np.ndarray:
-        """The bytes the program works on when it cannot use the array itself."""
+        """The memory the program works on when it cannot use the array itself."""
         rows = self.rows
-        assert rows is not None
+        if rows is None:
+            mask = (1 << self.element.bits) - 1
+            unsigned = np.dtype(f"uint{8 * scalar_size(self.element)}")
+            return (array.astype(np.int64) & mask).astype(unsigned)
         count = array.size // rows.lanes
         return rows.encode(array.reshape(count, rows.lanes))
 
     def unstage(self, raw: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         rows = self.rows
-        assert rows is not None
+        if rows is None:
+            return canonical_array(raw, self.element)
         return rows.decode(raw.reshape(-1, rows.alloc_bytes)).reshape(shape)
 
     def descriptor(self, base: int, shape: tuple[int, ...]) -> Descriptor:
@@ -299,5 +304,5 @@ class MemRefMemory:
         rows = self.rows
         if rows is None:
             values = picked.view(self.element.numpy_dtype).reshape(sizes)
-            return canonical_array(values, self.element) if self.needs_wrap else values.copy()
+            return canonical_array(values, self.element) if self.narrow else values.copy()
         return rows.decode(picked).reshape(shape)

@@ -14,7 +14,6 @@ import numpy as np
 from xdsl.dialects.builtin import FunctionType
 
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.memref import canonical_array
 from heterolayout.interpreter.runner_utils import RUNNER_FUNCTIONS, RunOutput, memref_text
 from heterolayout.layout.element_types import element_type
 from heterolayout.native.abi import (
@@ -241,12 +240,10 @@ class Frame:
         )
 
     def finish(self) -> None:
-        """Bring staged buffers back into their arrays; wrap integers to their width."""
+        """Bring staged buffers back into their arrays."""
         for array, staged, memory in self.write_backs:
             if staged is not None:
                 array[...] = memory.unstage(staged, array.shape)
-            elif memory.needs_wrap:
-                array[...] = canonical_array(array, memory.element)
 
     def results(self, on_stack: Any) -> tuple[Any, ...]:
         values: list[Any] = []

@@ -20,6 +20,12 @@ from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_tiles import (
+    packed_convert,
+    packs_whole_containers,
+    tile_plan,
+    tiled_convert,
+)
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
@@ -113,7 +119,10 @@ def convert(
     destination: ElementAccess,
     insert: Insert,
 ) -> None:
-    """Copy the logical contents of one physical buffer into another."""
+    """Copy the logical contents of one physical buffer into another: tiles of vectors
+    (`convert_tiles`) where both layouts have unit-stride runs that fit, whole packed
+    containers where the destination packs integers, else the scalar loop nest in the
+    destination's memory order."""
     nest = LoopNest(insert)
     layout = destination.layout
     terms = layout.blocked_terms
@@ -130,46 +139,72 @@ def convert(
         nest.build(extents, logical_body)
         return
 
+    padded = [
+        d
+        for d, extent in enumerate(layout.logical_shape)
+        if extent is not None and extent % block_product(terms, d)
+    ]
+
+    def move(logical: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        _move_or_pad(source, destination, logical, leaves, add, padded)
+
+    def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
+        return _logical_from_digits(layout, digits)
+
+    plan = tile_plan(source.layout, layout, destination.element)
+    if plan is not None:
+        tiled_convert(source, destination, plan, padded, logical_of, move, nest.index, insert)
+        return
+    if packs_whole_containers(source.layout, layout):
+        packed_convert(source, destination, padded, logical_of, move, nest.index, insert)
+        return
     extents = extents_of(layout, destination.buffer, True, nest, insert)
 
     def blocked_body(ivs: list[SSAValue], add: Insert) -> None:
         leaves = IndexLeaves()
-        digits = [leaves.leaf(iv) for iv in ivs]
-        logical = _logical_from_digits(layout, digits)
-        padded = [
-            d
-            for d, extent in enumerate(layout.logical_shape)
-            if extent is not None and extent % block_product(terms, d)
-        ]
-        if not padded:
-            _move(source, destination, logical, leaves, add)
-            return
-        emitter = IndexEmitter(leaves, add, destination.mode)
-        condition: SSAValue | None = None
-        for d in padded:
-            inside = arith.CmpiOp(
-                emitter.emit(emitter.best_form(logical[d])),
-                emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
-                "ult",
-            )
-            add(inside)
-            if condition is None:
-                condition = inside.result
-            else:
-                both = arith.AndIOp(condition, inside.result)
-                add(both)
-                condition = both.result
-        assert condition is not None
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _move(source, destination, logical, leaves, then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        pad = scalar_constant(layout.pad, destination.element)
-        else_block.add_op(pad)
-        destination.store(pad.result, logical, leaves, else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+        move(logical_of([leaves.leaf(iv) for iv in ivs]), leaves, add)
 
     nest.build(extents, blocked_body)
+
+
+def _move_or_pad(
+    source: ElementAccess,
+    destination: ElementAccess,
+    logical: Sequence[AffineExpr],
+    leaves: IndexLeaves,
+    add: Insert,
+    padded: Sequence[int],
+) -> None:
+    """One element of a blocked destination: moved when its logical index is inside the
+    logical shape, the pad value otherwise."""
+    layout = destination.layout
+    if not padded:
+        _move(source, destination, logical, leaves, add)
+        return
+    emitter = IndexEmitter(leaves, add, destination.mode)
+    condition: SSAValue | None = None
+    for d in padded:
+        inside = arith.CmpiOp(
+            emitter.emit(emitter.best_form(logical[d])),
+            emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
+            "ult",
+        )
+        add(inside)
+        if condition is None:
+            condition = inside.result
+        else:
+            both = arith.AndIOp(condition, inside.result)
+            add(both)
+            condition = both.result
+    assert condition is not None
+    then_block, else_block = Block(), Block()
+    add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
+    _move(source, destination, logical, leaves, then_block.add_op)
+    then_block.add_op(scf.YieldOp())
+    pad = scalar_constant(layout.pad, destination.element)
+    else_block.add_op(pad)
+    destination.store(pad.result, logical, leaves, else_block.add_op)
+    else_block.add_op(scf.YieldOp())
 
 
 def _move(

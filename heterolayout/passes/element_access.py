@@ -168,6 +168,34 @@ class ElementAccess:
                 insert(op)
         insert(self._store(updated.results[0], indices))
 
+    def load_vector(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert, lanes: int
+    ) -> SSAValue:
+        """`lanes` elements from `logical` on, which the caller knows to be consecutive
+        along the innermost physical dim (an unpacked layout)."""
+        indices, lane = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        assert lane is None
+        loaded = vector.LoadOp(self.buffer, indices, VectorType(self.element, [lanes]))
+        insert(loaded)
+        return loaded.result
+
+    def store_vector(
+        self, value: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> None:
+        """Store a vector at `logical` on (consecutive along the innermost physical dim)."""
+        indices, lane = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        assert lane is None
+        self._containers.clear()
+        insert(vector.StoreOp(value, self.buffer, indices))
+
+    def store_container(
+        self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> None:
+        """Store a whole container (all its lanes) where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        self._containers.clear()
+        insert(self._store(word, indices))
+
     def _load(self, indices: Sequence[SSAValue]) -> memref.LoadOp:
         """`memref.load`, built without the generic constructor's argument checking (a large
         part of the cost of lowering many accesses); the op is the same."""
