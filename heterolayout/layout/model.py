@@ -279,17 +279,21 @@ class Layout:
         return contiguous_run(self)
 
     # ---- numpy reference ------------------------------------------------------------------
-    def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
-        """Logical array → physical buffer (C-contiguous; flattened order is memory order)."""
+    def pack(
+        self, array: np.ndarray, pad: int | float | None = None, *, native: bool | None = None
+    ) -> np.ndarray:
+        """Logical array → physical buffer (C-contiguous; flattened order is memory order).
+        Large arrays go through the compiled conversion when MLIR 22 is installed
+        (`native=None`); `native=False` forces numpy, `True` the compiled conversion."""
         from heterolayout.layout.reference import pack
 
-        return pack(self, array, pad)
+        return pack(self, array, pad, native)
 
-    def unpack(self, physical: np.ndarray) -> np.ndarray:
-        """Physical buffer → logical array."""
+    def unpack(self, physical: np.ndarray, *, native: bool | None = None) -> np.ndarray:
+        """Physical buffer → logical array (`native` as for `pack`)."""
         from heterolayout.layout.reference import unpack
 
-        return unpack(self, physical)
+        return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
     def specialize(self, shape: Sequence[int]) -> Layout:
