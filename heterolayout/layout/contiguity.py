@@ -1,10 +1,13 @@
-"""Contiguity: which logical dim walks memory with unit stride, and how far.
+"""Contiguity: which logical dim walks the innermost physical dim with unit stride, and how
+far.
 
 `contiguous_run(layout)` answers with a `ContiguousRun(dim, length)`: stepping logical dim
-`dim` by one moves one slot forward in memory, except from the last element of each run of
-`length` values (runs start at multiples of `length`; `length` equal to the extent means the
-whole dim is one run). nChw16c: (c, 16); NCHW: (w, W); a strided layout with unit stride
-on its last dim: (that dim, its extent).
+`dim` by one moves one slot forward along the innermost physical dim (every other physical
+index unchanged), except from the last element of each run of `length` values (runs start
+at multiples of `length`; `length` equal to the extent means the whole dim is one run), so a
+run is consecutive in memory and inside one row of the physical buffer. nChw16c: (c, 16);
+NCHW: (w, W); `W->W4w`: (w, 4), although the whole of w is consecutive in memory; a
+strided layout with unit stride on its last dim: (that dim, its extent).
 
 The answer is exact and cheap: the step's offset difference is a quasi-affine function that
 is periodic in every dim (with the least common multiple of the divisors its floordiv/mod
@@ -52,20 +55,18 @@ def period(expr: AffineExpr, dim: int, scale: int = 1) -> int:
 
 
 def contiguous_run(layout: Layout) -> ContiguousRun | None:
-    """The longest unit-stride run of a logical dim in memory, or None (a dynamic layout, or
-    no dim that walks the innermost physical dim with unit stride for two elements)."""
+    """The longest unit-stride run of a logical dim along the innermost physical dim, or None
+    (a dynamic layout, or no dim that walks it with unit stride for two elements)."""
     if layout.is_dynamic:
         return None
     shape: tuple[int, ...] = layout.logical_shape  # type: ignore[assignment]
-    physical: tuple[int, ...] = layout.physical_shape  # type: ignore[assignment]
-    strides = [math.prod(physical[k + 1 :]) for k in range(len(physical))]
     results = layout.index_map.results
     best: ContiguousRun | None = None
     for dim in sorted(results[-1].used_dims()):
         if shape[dim] < 2:
             continue
         periods = [math.lcm(*(period(r, j) for r in results)) for j in range(len(shape))]
-        length = _run_length(results, strides, shape, periods, dim)
+        length = _run_length(results, shape, periods, dim)
         if length > 1 and (best is None or length > best.length):
             best = ContiguousRun(dim, length)
     return best
@@ -73,7 +74,6 @@ def contiguous_run(layout: Layout) -> ContiguousRun | None:
 
 def _run_length(
     results: tuple[AffineExpr, ...],
-    strides: list[int],
     shape: tuple[int, ...],
     periods: list[int],
     dim: int,
@@ -85,10 +85,10 @@ def _run_length(
     grids = index_grids(box)
     moved = list(grids)
     moved[dim] = grids[dim] + 1
-    difference: np.ndarray | int = 0
-    for result, stride in zip(results, strides, strict=True):
-        difference = difference + (evaluate(result, moved) - evaluate(result, grids)) * stride
-    unit = np.broadcast_to(np.asarray(difference) == 1, box)
+    unit = np.ones(box, dtype=bool)
+    for position, result in enumerate(results):
+        step = 1 if position == len(results) - 1 else 0
+        unit &= np.asarray(evaluate(result, moved) - evaluate(result, grids)) == step
     others = tuple(j for j in range(len(shape)) if j != dim)
     good = unit.all(axis=others) if others else unit
     bad = np.flatnonzero(~good)

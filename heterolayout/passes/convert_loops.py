@@ -21,10 +21,10 @@ from xdsl.ir.affine import AffineExpr
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_tiles import (
+    Tiles,
     packed_convert,
     packs_whole_containers,
     tile_plan,
-    tiled_convert,
 )
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
@@ -153,7 +153,7 @@ def convert(
 
     plan = tile_plan(source.layout, layout, destination.element)
     if plan is not None:
-        tiled_convert(source, destination, plan, padded, logical_of, move, nest.index, insert)
+        Tiles(source, destination, plan, padded, logical_of, move, nest.index).emit(insert)
         return
     if packs_whole_containers(source.layout, layout):
         packed_convert(source, destination, padded, logical_of, move, nest.index, insert)

@@ -37,7 +37,7 @@ from xdsl.ir.affine import AffineExpr
 
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
-from heterolayout.passes.element_access import ElementAccess, integer_constant
+from heterolayout.passes.element_access import ElementAccess, integer_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 Insert = Callable[[Operation], None]
@@ -46,6 +46,12 @@ ElementMove = Callable[[Sequence[AffineExpr], IndexLeaves, Insert], None]
 
 VECTOR_BYTES = 32
 """Vector registers the tiles are sized for (AVX2; AVX-512 machines run them as well)."""
+LINE_BYTES = 64
+"""A tile stores whole cache lines along the destination's innermost dim where it can."""
+STREAMING_BYTES = 4 << 20
+"""Destinations at least this large are written with nontemporal (streaming) stores: a
+conversion that large is read back from memory anyway, and streaming stores spare the
+read-for-ownership of every destination line (memcpy does the same)."""
 
 
 def element_bits(element: Attribute) -> int | None:
@@ -61,12 +67,26 @@ def element_bits(element: Attribute) -> int | None:
 @dataclass(frozen=True)
 class TilePlan:
     width: int
+    """V: the lanes of one vector."""
+    span: int
+    """Lanes along `store_dim` per tile: U vectors, a cache line where the runs allow."""
     store_dim: int
     load_dim: int
     order: tuple[int, ...]
     """The destination's physical dims, outermost loop first."""
     steps: dict[int, int]
-    """Physical dim → V, for the dims walked a vector at a time."""
+    """Physical dim → lanes per tile, for the dims walked a tile at a time."""
+    streaming: bool
+
+    @property
+    def transposed(self) -> bool:
+        return self.load_dim != self.store_dim
+
+    def reach(self, dim: int) -> int:
+        """How far a tile extends along a logical dim beyond its first element."""
+        if dim == self.store_dim:
+            return self.span - 1
+        return self.width - 1 if dim == self.load_dim else 0
 
 
 def _weight_one_position(layout: Layout, dim: int) -> int:
@@ -93,116 +113,240 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     if load_run is None or store_run is None or store_run.dim != terms[store_position].dim:
         return None
     store_dim, load_dim = store_run.dim, load_run.dim
-    tiled = {store_position: store_dim}
-    if load_dim != store_dim:
-        tiled[_weight_one_position(destination, load_dim)] = load_dim
+    load_position = _weight_one_position(destination, load_dim)
     width = VECTOR_BYTES * 8 // bits
-    while width >= 2 and not _fits(source, destination, tiled, width):
+    while width >= 2 and not _fits(source, destination, load_position, width, width):
         width //= 2
     if width < 2:
         return None
-    order = [p for p in range(len(terms)) if p not in tiled] + sorted(
-        tiled, key=lambda p: p == store_position
-    )
-    return TilePlan(width, store_dim, load_dim, tuple(order), dict.fromkeys(tiled, width))
+    span = width * max(1, LINE_BYTES * 8 // (width * bits))
+    while not _fits(source, destination, load_position, width, span):
+        span //= 2
+    tiled = {store_position: span}
+    if load_dim != store_dim:
+        tiled[load_position] = width
+    order = [p for p in range(len(terms)) if p not in tiled]
+    order += sorted(tiled, key=lambda p: p == store_position)
+    streaming = destination.size * bits // 8 >= STREAMING_BYTES
+    return TilePlan(width, span, store_dim, load_dim, tuple(order), tiled, streaming)
 
 
-def _fits(source: Layout, destination: Layout, tiled: dict[int, int], width: int) -> bool:
-    """V-wide vectors start at multiples of V inside one run on both sides."""
+def _fits(source: Layout, destination: Layout, load_position: int, width: int, span: int) -> bool:
+    """Tiles of `span` lanes along the destination's innermost dim and `width` along the
+    source's start at multiples of their size inside one run on both sides."""
     terms = destination.blocked_terms
-    assert terms is not None
-    for position, dim in tiled.items():
+    run = source.contiguous_run
+    assert terms is not None and run is not None
+    store_position = len(terms) - 1
+    tiled = {store_position: span}
+    if terms[store_position].dim != run.dim:
+        tiled[load_position] = width
+    for position, lanes in tiled.items():
         extent = destination.physical_shape[position]
         assert extent is not None
-        if extent % width if terms[position].size is not None else extent < width:
+        if extent % lanes if terms[position].size is not None else extent < lanes:
             return False
-        run = source.contiguous_run
-        assert run is not None
-        if dim == run.dim and run.length % width and run.length != source.logical_shape[dim]:
+        dim = terms[position].dim
+        if dim == run.dim and run.length % lanes and run.length != source.logical_shape[dim]:
             return False
     return True
 
 
-def tiled_convert(
-    source: ElementAccess,
-    destination: ElementAccess,
-    plan: TilePlan,
-    padded: Sequence[int],
-    logical_of: Callable[[Sequence[AffineExpr]], list[AffineExpr]],
-    move: ElementMove,
-    constant: Callable[[int], SSAValue],
-    insert: Insert,
-) -> None:
-    """Emit the tiled loop nest of `plan` at `insert`."""
-    shape = destination.layout.physical_shape
-    logical_shape = destination.layout.logical_shape
-    for extent in shape:  # constants first: they must come before the loops that use them
-        assert extent is not None
-        for value in (0, 1, plan.width, extent, extent - extent % plan.width):
-            constant(value)
+@dataclass
+class Tiles:
+    """Emits the tiled loop nest of one conversion."""
 
-    def tile(ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert) -> None:
-        if not all(whole.values()):
-            _element_tile(ivs, whole, plan, logical_of, move, constant, add)
-            return
-        leaves = IndexLeaves()
-        start = logical_of([leaves.leaf(ivs[p]) for p in range(len(shape))])
-        reach = {plan.store_dim: plan.width - 1, plan.load_dim: plan.width - 1}
-        inside = [(start[d] + reach.get(d, 0), logical_shape[d]) for d in padded]
-        if not inside:
-            _vector_tile(source, destination, plan, start, leaves, add)
-            return
-        condition = _all_below(inside, leaves, destination, add)
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _vector_tile(source, destination, plan, start, leaves, then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        _element_tile(ivs, whole, plan, logical_of, move, constant, else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+    source: ElementAccess
+    destination: ElementAccess
+    plan: TilePlan
+    padded: Sequence[int]
+    logical_of: Callable[[Sequence[AffineExpr]], list[AffineExpr]]
+    move: ElementMove
+    constant: Callable[[int], SSAValue]
 
-    def level(depth: int, ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert) -> None:
-        if depth == len(plan.order):
-            tile(ivs, whole, add)
+    def emit(self, insert: Insert) -> None:
+        shape = self.destination.layout.physical_shape
+        for extent in shape:  # constants first: they must come before the loops using them
+            assert extent is not None
+            for value in (0, 1, self.plan.width, self.plan.span, extent):
+                self.constant(value)
+            for lanes in (self.plan.width, self.plan.span):
+                self.constant(extent - extent % lanes)
+        self._level(0, {}, {}, insert)
+
+    def _level(
+        self, depth: int, ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert
+    ) -> None:
+        if depth == len(self.plan.order):
+            self._tile(ivs, whole, add)
             return
-        position = plan.order[depth]
-        extent = shape[position]
+        position = self.plan.order[depth]
+        extent = self.destination.layout.physical_shape[position]
         assert extent is not None
-        step = plan.steps.get(position)
+        step = self.plan.steps.get(position)
+
+        def deeper(full: bool | None) -> Callable[[SSAValue, Insert], None]:
+            marks = whole if full is None else {**whole, position: full}
+            return lambda iv, body: self._level(depth + 1, {**ivs, position: iv}, marks, body)
+
         if step is None:
-            _loop(
-                0,
-                extent,
-                1,
-                constant,
-                add,
-                lambda iv, body: level(depth + 1, {**ivs, position: iv}, whole, body),
-            )
+            self._loop(0, extent, 1, add, deeper(None))
             return
         main = extent - extent % step
         if main:
-            _loop(
-                0,
-                main,
-                step,
-                constant,
-                add,
-                lambda iv, body: level(
-                    depth + 1, {**ivs, position: iv}, {**whole, position: True}, body
-                ),
-            )
+            self._loop(0, main, step, add, deeper(True))
         if main < extent:
-            _loop(
-                main,
-                extent,
-                1,
-                constant,
-                add,
-                lambda iv, body: level(
-                    depth + 1, {**ivs, position: iv}, {**whole, position: False}, body
-                ),
-            )
+            self._loop(main, extent, 1, add, deeper(False))
 
-    level(0, {}, {}, insert)
+    def _loop(
+        self, low: int, high: int, step: int, add: Insert, body: Callable[[SSAValue, Insert], None]
+    ) -> None:
+        _loop(low, high, step, self.constant, add, body)
+
+    def _tile(self, ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert) -> None:
+        if not all(whole.values()):
+            self._elements(ivs, whole, add)
+            return
+        leaves = IndexLeaves()
+        start = self.logical_of([leaves.leaf(ivs[p]) for p in range(len(ivs))])
+        if not self.padded:
+            self._vectors(start, leaves, add)
+            return
+        bounds = self.destination.layout.logical_shape
+        inside = [(start[d] + self.plan.reach(d), bounds[d]) for d in self.padded]
+        some = [(start[d], bounds[d]) for d in self.padded]
+        edge = self._partial if some != inside and self._partial_lanes() != 0 else None
+        self._branch(
+            inside,
+            leaves,
+            add,
+            lambda b: self._vectors(start, leaves, b),
+            lambda b: (
+                self._branch(
+                    some,
+                    leaves,
+                    b,
+                    lambda p: edge(ivs, whole, start, leaves, p),
+                    lambda p: self._pad(start, leaves, p),
+                )
+                if edge is not None
+                else self._pad(start, leaves, b)
+            ),
+        )
+
+    def _branch(
+        self,
+        pairs: Sequence[tuple[AffineExpr, int | None]],
+        leaves: IndexLeaves,
+        add: Insert,
+        then: Callable[[Insert], None],
+        otherwise: Callable[[Insert], None],
+    ) -> None:
+        condition = _all_below(pairs, leaves, self.destination, add)
+        then_block, else_block = Block(), Block()
+        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
+        then(then_block.add_op)
+        then_block.add_op(scf.YieldOp())
+        otherwise(else_block.add_op)
+        else_block.add_op(scf.YieldOp())
+
+    def _partial_lanes(self) -> int:
+        """Valid lanes of a tile that crosses the end of the store dim: its extent modulo
+        the span (tiles start at multiples of the span)."""
+        dim = self.plan.store_dim
+        extent = self.destination.layout.logical_shape[dim]
+        assert extent is not None
+        return extent % self.plan.span if dim in self.padded else 0
+
+    def _vectors(self, start: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        """A whole tile: loads along the source's run, transposes, line-wide stores."""
+        plan = self.plan
+        streaming = plan.streaming
+        if not plan.transposed:
+            for offset in range(0, plan.span, plan.width):
+                index = _shifted(start, plan.store_dim, offset)
+                value = self.source.load_vector(index, leaves, add, plan.width)
+                self.destination.store_vector(value, index, leaves, add, streaming=streaming)
+            return
+        columns = []
+        for offset in range(0, plan.span, plan.width):
+            rows = [
+                self.source.load_vector(
+                    _shifted(start, plan.store_dim, offset + j), leaves, add, plan.width
+                )
+                for j in range(plan.width)
+            ]
+            columns.append(transpose(rows, add))
+        for k in range(plan.width):
+            for u, offset in enumerate(range(0, plan.span, plan.width)):
+                index = _shifted(_shifted(start, plan.load_dim, k), plan.store_dim, offset)
+                self.destination.store_vector(
+                    columns[u][k], index, leaves, add, streaming=streaming
+                )
+
+    def _pad(self, start: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        """A tile of pad slots only: splat stores."""
+        plan = self.plan
+        rows = range(plan.width) if plan.transposed else range(1)
+        for k in rows:
+            self._pad_run(_shifted(start, plan.load_dim, k), 0, plan.span, leaves, add)
+
+    def _pad_run(
+        self, start: Sequence[AffineExpr], first: int, end: int, leaves: IndexLeaves, add: Insert
+    ) -> None:
+        """Pad lanes [first, end) along the store dim, in power-of-two vectors."""
+        layout = self.destination.layout
+        for offset, size in _pieces(first, end):
+            pad = scalar_constant(layout.pad, self.destination.element)
+            splat = vector.BroadcastOp(pad.result, VectorType(self.destination.element, [size]))
+            add(pad)
+            add(splat)
+            index = _shifted(start, self.plan.store_dim, offset)
+            self.destination.store_vector(splat.results[0], index, leaves, add)
+
+    def _partial(
+        self,
+        ivs: dict[int, SSAValue],
+        whole: dict[int, bool],
+        start: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        add: Insert,
+    ) -> None:
+        """A tile that crosses the end of the store dim: its valid lanes in power-of-two
+        vectors, then pad (one dim: no transpose), or element by element."""
+        if self.plan.transposed:
+            self._elements(ivs, whole, add)
+            return
+        valid = self._partial_lanes()
+        for offset, size in _pieces(0, valid):
+            index = _shifted(start, self.plan.store_dim, offset)
+            value = self.source.load_vector(index, leaves, add, size)
+            self.destination.store_vector(value, index, leaves, add)
+        self._pad_run(start, valid, self.plan.span, leaves, add)
+
+    def _elements(self, ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert) -> None:
+        """The elements of a tile one by one: loops over the lanes of its whole dims."""
+        inner = [p for p, full in whole.items() if full]
+
+        def nest(depth: int, offsets: dict[int, SSAValue], body: Insert) -> None:
+            if depth < len(inner):
+                position = inner[depth]
+                self._loop(
+                    0,
+                    self.plan.steps[position],
+                    1,
+                    body,
+                    lambda iv, b: nest(depth + 1, {**offsets, position: iv}, b),
+                )
+                return
+            leaves = IndexLeaves()
+            digits = [
+                leaves.leaf(ivs[p]) + (leaves.leaf(offsets[p]) if p in offsets else 0)
+                for p in range(len(ivs))
+            ]
+            self.move(self.logical_of(digits), leaves, body)
+
+        nest(0, {}, add)
 
 
 def _loop(
@@ -219,37 +363,17 @@ def _loop(
     block.add_op(scf.YieldOp())
 
 
-def _element_tile(
-    ivs: dict[int, SSAValue],
-    whole: dict[int, bool],
-    plan: TilePlan,
-    logical_of: Callable[[Sequence[AffineExpr]], list[AffineExpr]],
-    move: ElementMove,
-    constant: Callable[[int], SSAValue],
-    add: Insert,
-) -> None:
-    """The elements of a tile one by one: loops over the V positions of its whole dims."""
-    inner = [p for p, full in whole.items() if full]
-
-    def nest(depth: int, offsets: dict[int, SSAValue], body: Insert) -> None:
-        if depth < len(inner):
-            _loop(
-                0,
-                plan.width,
-                1,
-                constant,
-                body,
-                lambda iv, b: nest(depth + 1, {**offsets, inner[depth]: iv}, b),
-            )
-            return
-        leaves = IndexLeaves()
-        digits = [
-            leaves.leaf(ivs[p]) + (leaves.leaf(offsets[p]) if p in offsets else 0)
-            for p in range(len(ivs))
-        ]
-        move(logical_of(digits), leaves, body)
-
-    nest(0, {}, add)
+def _pieces(first: int, end: int) -> list[tuple[int, int]]:
+    """[first, end) as aligned power-of-two pieces (offset, size), largest first."""
+    pieces = []
+    offset = first
+    while offset < end:
+        size = 1 << (end - offset).bit_length() - 1
+        while offset % size:
+            size //= 2
+        pieces.append((offset, size))
+        offset += size
+    return pieces
 
 
 def _all_below(
@@ -277,28 +401,7 @@ def _all_below(
 
 
 def _shifted(index: Sequence[AffineExpr], dim: int, by: int) -> list[AffineExpr]:
-    return [e + by if d == dim else e for d, e in enumerate(index)]
-
-
-def _vector_tile(
-    source: ElementAccess,
-    destination: ElementAccess,
-    plan: TilePlan,
-    start: Sequence[AffineExpr],
-    leaves: IndexLeaves,
-    add: Insert,
-) -> None:
-    width = plan.width
-    if plan.load_dim == plan.store_dim:
-        value = source.load_vector(start, leaves, add, width)
-        destination.store_vector(value, start, leaves, add)
-        return
-    rows = [
-        source.load_vector(_shifted(start, plan.store_dim, j), leaves, add, width)
-        for j in range(width)
-    ]
-    for k, column in enumerate(transpose(rows, add)):
-        destination.store_vector(column, _shifted(start, plan.load_dim, k), leaves, add)
+    return [e + by if d == dim and by else e for d, e in enumerate(index)]
 
 
 def transpose(rows: Sequence[SSAValue], add: Insert) -> list[SSAValue]:

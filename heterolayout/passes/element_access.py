@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from xdsl.dialects import arith, memref, vector
 from xdsl.dialects.builtin import (
+    BoolAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -180,13 +181,21 @@ class ElementAccess:
         return loaded.result
 
     def store_vector(
-        self, value: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+        self,
+        value: SSAValue,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        insert: Insert,
+        *,
+        streaming: bool = False,
     ) -> None:
-        """Store a vector at `logical` on (consecutive along the innermost physical dim)."""
+        """Store a vector at `logical` on (consecutive along the innermost physical dim);
+        `streaming` marks the store nontemporal (it bypasses the caches)."""
         indices, lane = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
         assert lane is None
         self._containers.clear()
-        insert(vector.StoreOp(value, self.buffer, indices))
+        hint = BoolAttr.from_bool(True) if streaming else None
+        insert(vector.StoreOp(value, self.buffer, indices, hint))
 
     def store_container(
         self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
