@@ -31,6 +31,10 @@ from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 Insert = Callable[[Operation], None]
 
+VECTOR_MIN_SLOTS = 4096
+"""Conversions into fewer destination slots keep the compact scalar loop nest: tiles would
+multiply the code for a few microseconds."""
+
 
 class LoopNest:
     """Builds `scf.for` nests from 0 to each extent; `body(ivs, insert)` fills the innermost."""
@@ -119,10 +123,10 @@ def convert(
     destination: ElementAccess,
     insert: Insert,
 ) -> None:
-    """Copy the logical contents of one physical buffer into another: tiles of vectors
-    (`convert_tiles`) where both layouts have unit-stride runs that fit, whole packed
-    containers where the destination packs integers, else the scalar loop nest in the
-    destination's memory order."""
+    """Copy the logical contents of one physical buffer into another. Into a destination of
+    at least `VECTOR_MIN_SLOTS` slots: tiles of vectors (`convert_tiles`) where both layouts
+    have unit-stride runs that fit, whole packed containers where the destination packs
+    integers; otherwise the scalar loop nest in the destination's memory order."""
     nest = LoopNest(insert)
     layout = destination.layout
     terms = layout.blocked_terms
@@ -151,11 +155,12 @@ def convert(
     def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
         return _logical_from_digits(layout, digits)
 
-    plan = tile_plan(source.layout, layout, destination.element)
+    large = not layout.is_dynamic and layout.size >= VECTOR_MIN_SLOTS
+    plan = tile_plan(source.layout, layout, destination.element) if large else None
     if plan is not None:
         Tiles(source, destination, plan, padded, logical_of, move, nest.index).emit(insert)
         return
-    if packs_whole_containers(source.layout, layout):
+    if large and packs_whole_containers(source.layout, layout):
         packed_convert(source, destination, padded, logical_of, move, nest.index, insert)
         return
     extents = extents_of(layout, destination.buffer, True, nest, insert)

@@ -46,8 +46,9 @@ ElementMove = Callable[[Sequence[AffineExpr], IndexLeaves, Insert], None]
 
 VECTOR_BYTES = 32
 """Vector registers the tiles are sized for (AVX2; AVX-512 machines run them as well)."""
-LINE_BYTES = 64
-"""A tile stores whole cache lines along the destination's innermost dim where it can."""
+ROW_BYTES = 256
+"""A tile stores up to this many bytes per row along the destination's innermost dim
+(whole cache lines, and whole rows of a short innermost dim)."""
 STREAMING_BYTES = 4 << 20
 """Destinations at least this large are written with nontemporal (streaming) stores: a
 conversion that large is read back from memory anyway, and streaming stores spare the
@@ -119,16 +120,31 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
         width //= 2
     if width < 2:
         return None
-    span = width * max(1, LINE_BYTES * 8 // (width * bits))
-    while not _fits(source, destination, load_position, width, span):
-        span //= 2
+    span = _span(source, destination, load_position, width, bits)
     tiled = {store_position: span}
     if load_dim != store_dim:
         tiled[load_position] = width
     order = [p for p in range(len(terms)) if p not in tiled]
     order += sorted(tiled, key=lambda p: p == store_position)
-    streaming = destination.size * bits // 8 >= STREAMING_BYTES
+    streaming = _streams(destination, bits)
     return TilePlan(width, span, store_dim, load_dim, tuple(order), tiled, streaming)
+
+
+def _span(source: Layout, destination: Layout, load_position: int, width: int, bits: int) -> int:
+    """Lanes per tile along the store dim: the largest multiple of V up to `ROW_BYTES` that
+    fits, preferring one that divides the innermost extent (no tail loop)."""
+    extent = destination.physical_shape[-1]
+    assert extent is not None
+    candidates = range(width * max(1, ROW_BYTES * 8 // (width * bits)), width - 1, -width)
+    fitting = [s for s in candidates if _fits(source, destination, load_position, width, s)]
+    dividing = [s for s in fitting if extent % s == 0]
+    return (dividing or fitting)[0]
+
+
+def _streams(destination: Layout, bits: int) -> bool:
+    """Streaming stores pay off for large destinations; one with pad slots would mix them
+    with the plain stores of its edge tiles in the same cache lines."""
+    return destination.size * bits // 8 >= STREAMING_BYTES and not destination.has_pad_slots
 
 
 def _fits(source: Layout, destination: Layout, load_position: int, width: int, span: int) -> bool:
