@@ -87,7 +87,7 @@ class StripTypes(TypeConversionPattern):
 class EraseAssign(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AssignOp, rewriter: PatternRewriter) -> None:
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 class ConvertToCopy(RewritePattern):
