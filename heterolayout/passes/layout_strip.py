@@ -106,9 +106,11 @@ class LayoutStripPass(ModulePass):
         verify_layouts(op)
         view = unstrippable(op)
         if view is not None:
-            view.emit_error(REFUSAL, PassFailedException(REFUSAL))
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([EraseAssign(), ConvertToCopy()]),
-            apply_recursively=False,
-        ).rewrite_module(op)
-        PatternRewriteWalker(StripTypes(), apply_recursively=False).rewrite_module(op)
+            from heterolayout.interpreter.source import where
+
+            raise PassFailedException(f"{where(view)}: {REFUSAL}")
+        for patterns in ([EraseAssign(), ConvertToCopy()], [StripTypes()]):
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(patterns, dce_enabled=False),  # keep unused ops
+                apply_recursively=False,
+            ).rewrite_module(op)
