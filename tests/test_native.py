@@ -135,6 +135,22 @@ def test_memref_arguments_are_written_in_place_and_results_come_back() -> None:
     assert np.array_equal(results[1], x_after) and results[2].tolist() == [7, 8, 9]
 
 
+def test_vector_accesses_to_sub_byte_memrefs_see_one_element_per_byte() -> None:
+    text = """func.func @main(%m: memref<2x8xi2>) -> vector<4xi2> {
+  %c1 = arith.constant 1 : index
+  %v = affine.vector_load %m[1, 2] : memref<2x8xi2>, vector<4xi2>
+  %w = vector.load %m[%c1, %c1] : memref<2x8xi2>, vector<4xi2>
+  %s = arith.addi %v, %w : vector<4xi2>
+  affine.vector_store %s, %m[0, 4] : memref<2x8xi2>, vector<4xi2>
+  func.return %v : vector<4xi2>
+}"""
+    m = np.array([[0, 1, -2, -1, 0, 1, -2, -1], [1, -1, 0, 1, -2, -1, 1, 0]], np.int8)
+    compiled, natively = both(text, [m])
+    assert_same(compiled, natively)
+    assert natively[0][0].tolist() == [0, 1, -2, -1]
+    assert natively[1][0][0].tolist() == [0, 1, -2, -1, -1, 1, -1, 1]  # (-1) + (-2) wraps to 1 in i2
+
+
 def test_a_plain_float32_array_is_the_memory_the_program_writes() -> None:
     text = """func.func @main(%x: memref<3xf32>) {
   %c = arith.constant 2 : index

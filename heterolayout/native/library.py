@@ -180,64 +180,56 @@ class Frame:
         inputs = function_type.inputs.data
         if len(args) != len(inputs):
             raise ExecutionError(f"@{name} takes {len(inputs)} arguments, got {len(args)}")
+        frame = Frame(name, [], None, None, [], 0, [], [])  # type: ignore[arg-type]
         params: list[bytes] = []
-        write_backs: list[tuple[np.ndarray, np.ndarray | None, MemRefMemory]] = []
-        buffers: list[tuple[int, int]] = []
-        keep: list[Any] = []
         for number, (arg, type_attr) in enumerate(zip(args, inputs, strict=True)):
             what = f"argument {number} of @{name}"
             slot = slot_of(type_attr, what)
-            if not isinstance(slot, MemRefSlot):
+            if isinstance(slot, MemRefSlot):
+                params += frame._memref(arg, slot.memory, what)
+            else:
                 params.append(slot.encode(arg))
-                continue
-            descriptor, staged = _memref_argument(arg, slot.memory, what)
-            keep.append(staged if staged is not None else arg)
-            write_backs.append((arg, staged, slot.memory))
-            memory = staged if staged is not None else arg
-            buffers.append((memory.ctypes.data, memory.ctypes.data + memory.nbytes))
-            params += [
-                struct.pack("<Q", descriptor.allocated),
-                struct.pack("<Q", descriptor.aligned),
-            ]
-            params += [
-                struct.pack("<q", v)
-                for v in (descriptor.offset, *descriptor.sizes, *descriptor.strides)
-            ]
         outputs = [
             slot_of(t, f"result {i} of @{name}") for i, t in enumerate(function_type.outputs.data)
         ]
-        layout: list[int] = []
-        position = 0
-        for slot in outputs:
-            position = -(-position // slot.align) * slot.align
-            layout.append(position)
-            position += slot.size
+        frame._lay_out(params, outputs)
+        return frame
+
+    def _memref(self, arg: Any, memory: MemRefMemory, what: str) -> list[bytes]:
+        """The descriptor fields of a memref argument, as parameters."""
+        descriptor, staged = _memref_argument(arg, memory, what)
+        used = staged if staged is not None else arg
+        self.keep.append(used)
+        self.write_backs.append((arg, staged, memory))
+        self.buffers.append((used.ctypes.data, used.ctypes.data + used.nbytes))
+        head = [struct.pack("<Q", descriptor.allocated), struct.pack("<Q", descriptor.aligned)]
+        fields = (descriptor.offset, *descriptor.sizes, *descriptor.strides)
+        return head + [struct.pack("<q", v) for v in fields]
+
+    def _lay_out(self, params: list[bytes], outputs: list[Slot]) -> None:
+        """One buffer holds every parameter (16-byte aligned each) and the result slot (its
+        fields at their alignment); `pointers` is the packed wrapper's `void **`."""
         offsets, size = [], 0
         for data in params:
             offsets.append(size)
             size += -(-len(data) // 16) * 16
-        result_at = size
-        storage = (ctypes.c_uint8 * (size + position + 16))()
-        base = ctypes.addressof(storage)
+        fields, end = [], 0
+        for slot in outputs:
+            end = -(-end // slot.align) * slot.align
+            fields.append(end)
+            end += slot.size
+        self.storage = (ctypes.c_uint8 * (size + end + 16))()
+        base = ctypes.addressof(self.storage)
         for offset, data in zip(offsets, params, strict=True):
             ctypes.memmove(base + offset, data, len(data))
-        count = len(params) + (1 if outputs else 0)
-        pointers = (ctypes.c_void_p * max(1, count))()
+        self.pointers = (ctypes.c_void_p * max(1, len(params) + 1))()
         for i, offset in enumerate(offsets):
-            pointers[i] = base + offset
-        result_address = base + result_at
-        if outputs:
-            pointers[len(params)] = result_address
-        return Frame(
-            name,
-            keep,
-            storage,
-            pointers,
-            list(zip(outputs, [result_address + p for p in layout], strict=True)),
-            result_address,
-            write_backs,
-            buffers,
-        )
+            self.pointers[i] = base + offset
+        self.result_address = base + size
+        self.pointers[len(params)] = self.result_address
+        self.outputs = [
+            (slot, self.result_address + f) for slot, f in zip(outputs, fields, strict=True)
+        ]
 
     def finish(self) -> None:
         """Bring staged buffers back into their arrays."""

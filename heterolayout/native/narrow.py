@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import affine, arith, memref, vector
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -50,7 +57,7 @@ def _scalarize(op: Operation) -> None:
     add = _inserter(op)
     value = op.operands[0] if _stores(op) else None
     buffer = op.operands[1] if _stores(op) else op.operands[0]
-    vector_type = value.type if value is not None else op.results[0].type  # type: ignore[union-attr]
+    vector_type = value.type if value is not None else op.results[0].type
     shape = vector_type.get_shape()  # type: ignore[attr-defined]
     if len(shape) != 1:
         raise ExecutionError(
@@ -83,10 +90,10 @@ def _indices(op: Operation, add: Insert) -> list[SSAValue]:
     if isinstance(op, vector.LoadOp | vector.StoreOp):
         return operands
     access_map: AffineMap = op.properties["map"].data  # type: ignore[attr-defined]
-    results = []
+    results: list[SSAValue] = []
     for result in access_map.results:
         single = AffineMap(access_map.num_dims, access_map.num_symbols, (result,))
-        apply = affine.ApplyOp(operands, single)
+        apply = affine.ApplyOp(operands, AffineMapAttr(single))
         add(apply)
         results.append(apply.result)
     return results

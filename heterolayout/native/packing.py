@@ -96,7 +96,7 @@ def native_pack(layout: Layout, array: np.ndarray, pad: int | float | None) -> n
     library.call("pack", [logical, out])
     packing = layout.packing
     if packing is None or packing.is_vector:
-        return out.reshape(layout.physical_shape)  # type: ignore[arg-type]
+        return out.reshape(layout.physical_shape)
     mask = (1 << packing.container_bits) - 1
     return (out.astype(np.int64) & mask).astype(packing.storage_dtype)
 
