@@ -7,7 +7,7 @@ containers for bit-packed destinations) and compiled with upstream MLIR 22 (-O3,
 CPU) into a timing loop that keeps the calls from being folded away
 (`heterolayout.native.TimedFunction`). memcpy is `memref.copy` of a flat byte buffer as
 large as the larger of the two buffers, compiled and timed the same way (LLVM turns it into
-a libc `memcpy` call). oneDNN's reorder (the `bench` extra: `pip install -e '.[bench]'`,
+a libc `memcpy` call). All buffers start on a 64-byte boundary. oneDNN's reorder (the `bench` extra: `pip install -e '.[bench]'`,
 oneDNN 2023.2.0) runs through a small C++ harness built with g++ at run time and loaded into
 this process, on one thread (OMP_NUM_THREADS=1); conversions oneDNN has no format for show
 "—". Every repetition times all variants in a rotating order, so a shared machine's load
@@ -130,12 +130,26 @@ def _memref(case: Case, layout: str) -> str:
     return f"memref<{dims}x{case.element}{', ' + layout if layout else ''}>"
 
 
+ALIGNMENT = 64
+"""Every buffer of the benchmark starts on a cache line, as framework allocators (and
+oneDNN's) make them; numpy's own start 16 bytes into one."""
+
+
+def aligned(array: np.ndarray) -> np.ndarray:
+    """A copy of `array` whose data starts at a multiple of `ALIGNMENT` bytes."""
+    raw = np.empty(array.nbytes + ALIGNMENT, dtype=np.uint8)
+    start = -raw.ctypes.data % ALIGNMENT
+    out = raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
+
+
 def physical(case: Case, attribute: str, logical: np.ndarray) -> np.ndarray:
     """numpy's reference buffer of one side (the logical array itself when plain)."""
     if not attribute:
-        return logical.copy()
+        return aligned(logical)
     layout = parse_layout(attribute, case.shape, dtype=case.element)
-    return layout.pack(logical, native=False)
+    return aligned(layout.pack(logical, native=False))
 
 
 def as_argument(array: np.ndarray, function: TimedFunction, position: int) -> np.ndarray:
@@ -229,21 +243,21 @@ def measure(case: Case, onednn: OneDNN | None, repeat: int, min_time: float) -> 
     logical = random_logical(case, rng)
     source = physical(case, case.source, logical)
     expected = physical(case, case.target, logical)
-    target = np.zeros_like(expected)
+    target = aligned(np.zeros_like(expected))
     converted = convert_function(case)
     arguments = [as_argument(source, converted, 0), as_argument(target, converted, 1)]
     converted.seconds(arguments, 1)
     if not np.array_equal(target, expected):
         raise RuntimeError(f"{case.name}: the converted buffer differs from numpy's reference")
     size = max(source.nbytes, expected.nbytes)
-    blob_in, blob_out = np.zeros(size, dtype=np.int8), np.zeros(size, dtype=np.int8)
+    blob_in, blob_out = aligned(np.zeros(size, dtype=np.int8)), aligned(np.zeros(size, dtype=np.int8))
     copy = copy_function(size)
     variants = [
         Variant("ours", lambda calls: converted.seconds(arguments, calls)),
         Variant("memcpy", lambda calls: copy.seconds([blob_in, blob_out], calls)),
     ]
     if onednn is not None and case.onednn is not None:
-        theirs = np.zeros_like(expected)
+        theirs = aligned(np.zeros_like(expected))
         primitive = onednn.reorder(case, source, theirs)
         onednn.seconds(primitive, 1)
         if not np.array_equal(theirs, expected):

@@ -50,9 +50,9 @@ ROW_BYTES = 256
 """A tile stores up to this many bytes per row along the destination's innermost dim
 (whole cache lines, and whole rows of a short innermost dim)."""
 STREAMING_BYTES = 4 << 20
-"""Destinations at least this large are written with nontemporal (streaming) stores: a
-conversion that large is read back from memory anyway, and streaming stores spare the
-read-for-ownership of every destination line (memcpy does the same)."""
+"""Destinations at least this large may be written with nontemporal (streaming) stores
+(see `_streams`): a conversion that large is read back from memory anyway, and streaming
+stores spare the read-for-ownership of every destination line (memcpy does the same)."""
 
 
 def element_bits(element: Attribute) -> int | None:
@@ -126,7 +126,7 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
         tiled[load_position] = width
     order = [p for p in range(len(terms)) if p not in tiled]
     order += sorted(tiled, key=lambda p: p == store_position)
-    streaming = _streams(destination, bits)
+    streaming = _streams(destination, order, tiled, bits)
     return TilePlan(width, span, store_dim, load_dim, tuple(order), tiled, streaming)
 
 
@@ -141,10 +141,19 @@ def _span(source: Layout, destination: Layout, load_position: int, width: int, b
     return (dividing or fitting)[0]
 
 
-def _streams(destination: Layout, bits: int) -> bool:
-    """Streaming stores pay off for large destinations; one with pad slots would mix them
-    with the plain stores of its edge tiles in the same cache lines."""
-    return destination.size * bits // 8 >= STREAMING_BYTES and not destination.has_pad_slots
+def _streams(destination: Layout, order: Sequence[int], steps: dict[int, int], bits: int) -> bool:
+    """Streaming stores pay off for large destinations that each tile writes as one
+    contiguous block (its rows whole and adjacent in memory): measured here, they halve
+    NCHW→nChw16c and lose on nChw16c→NCHW, whose tiles write rows far apart. A destination
+    with pad slots would mix them with the plain stores of its edge tiles."""
+    if destination.size * bits // 8 < STREAMING_BYTES or destination.has_pad_slots:
+        return False
+    shape = destination.physical_shape
+    store_position = len(shape) - 1
+    if steps[store_position] != shape[store_position]:
+        return False
+    outer = [p for p in steps if p != store_position]
+    return not outer or (outer == [store_position - 1] and order[-2] == store_position - 1)
 
 
 def _fits(source: Layout, destination: Layout, load_position: int, width: int, span: int) -> bool:
