@@ -109,3 +109,22 @@ func.func @skewed(%src: memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0
   layout.convert %src to %dst : memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0 + d1, d1)>>> to memref<64x64xf32, #layout.tag<"NC->CN">>
   func.return
 }
+
+// -----
+
+// nChw16c -> NCHW into 4 MiB: the tiles' rows (8 channel planes) lie apart, so streaming
+// stores pay off only when every row starts on a cache line: the destination's base address
+// decides at run time between the streaming and the plain tiles.
+// CHECK-LABEL: func.func @streaming_if_aligned(
+// CHECK:         %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %dst : memref<1x1024x32x32xf32> -> index
+// CHECK-NEXT:    %[[OFFSET:.*]] = arith.remui %[[ADDRESS]], %{{.*}} : index
+// CHECK-NEXT:    %[[ALIGNED:.*]] = arith.cmpi eq, %[[OFFSET]], %{{.*}} : index
+// CHECK-NEXT:    scf.if %[[ALIGNED]] {
+// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] {nontemporal = true} : memref<1x1024x32x32xf32>, vector<8xf32>
+// CHECK:         } else {
+// CHECK-NOT:       nontemporal
+// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] : memref<1x1024x32x32xf32>, vector<8xf32>
+func.func @streaming_if_aligned(%src: memref<1x1024x32x32xf32, #layout.tag<"nChw16c">>, %dst: memref<1x1024x32x32xf32>) {
+  layout.convert %src to %dst : memref<1x1024x32x32xf32, #layout.tag<"nChw16c">> to memref<1x1024x32x32xf32>
+  func.return
+}
