@@ -174,8 +174,10 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
 
     big = (8, 64, 112, 112)
     p = plan("", "nChw16c", big, "f32")
-    assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (8, 16, 1, 3, True)
-    p = plan("nChw16c", "", big, "f32")
-    assert p is not None and (p.store_dim, p.load_dim, p.order[-2:]) == (3, 1, (1, 3))
+    assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (8, 16, 1, 3, "always")
+    p = plan("nChw16c", "", big, "f32")  # rows of 8 planes apart: streaming if line-aligned
+    assert p is not None and (p.store_dim, p.load_dim, p.order[-2:], p.streaming) == (3, 1, (1, 3), "aligned")
+    p = plan("", "nhwc", big, "f32")  # whole pixels, adjacent: one block per tile
+    assert p is not None and (p.span, p.streaming) == (64, "always")
     p = plan("", "R4CroutonLayout", (8, 110, 110, 60), "i8")
-    assert p is not None and (p.width, p.span, p.streaming) == (32, 32, False)  # pad slots: no streaming
+    assert p is not None and (p.width, p.span, p.streaming) == (32, 32, "never")  # pad slots

@@ -116,7 +116,7 @@ func.func @skewed(%src: memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0
 // stores pay off only when every row starts on a cache line: the destination's base address
 // decides at run time between the streaming and the plain tiles.
 // CHECK-LABEL: func.func @streaming_if_aligned(
-// CHECK:         %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %dst : memref<1x1024x32x32xf32> -> index
+// CHECK:         %[[ADDRESS:.*]] = "memref.extract_aligned_pointer_as_index"(%dst) : (memref<1x1024x32x32xf32>) -> index
 // CHECK-NEXT:    %[[OFFSET:.*]] = arith.remui %[[ADDRESS]], %{{.*}} : index
 // CHECK-NEXT:    %[[ALIGNED:.*]] = arith.cmpi eq, %[[OFFSET]], %{{.*}} : index
 // CHECK-NEXT:    scf.if %[[ALIGNED]] {
