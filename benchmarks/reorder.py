@@ -34,11 +34,11 @@ from pathlib import Path
 
 os.environ["OMP_NUM_THREADS"] = "1"  # before libgomp (through oneDNN) is loaded
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from heterolayout import parse_layout  # noqa: E402
-from heterolayout.interpreter.source import apply_pipeline, parse_program  # noqa: E402
-from heterolayout.native import TimedFunction, missing  # noqa: E402
+from heterolayout import parse_layout
+from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.native import TimedFunction, missing
 
 FULL = (8, 64, 112, 112)
 QUICK = (2, 32, 28, 28)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from mlir_tools import find_mlir_tool, find_runner_utils, require, require_native_engine
+from mlir_tools import find_mlir_tool, require, require_native_engine
 from numpy.lib.stride_tricks import sliding_window_view
 
 REPOSITORY = Path(__file__).resolve().parent.parent

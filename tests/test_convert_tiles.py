@@ -36,7 +36,7 @@ def brute_force_run(layout: Layout) -> tuple[int, ...]:
             if index[dim] + 1 >= extent:
                 continue
             here = layout.physical_index(index)
-            there = layout.physical_index(index[:dim] + (index[dim] + 1,) + index[dim + 1 :])
+            there = layout.physical_index((*index[:dim], index[dim] + 1, *index[dim + 1 :]))
             if tuple(b - a for a, b in zip(here, there, strict=True)) != (0,) * (len(here) - 1) + (1,):
                 good[index[dim]] = False
         candidates = [n for n in range(extent, 1, -1) if all(good[i] for i in range(extent - 1) if (i + 1) % n)]

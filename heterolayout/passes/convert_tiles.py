@@ -227,7 +227,8 @@ class Tiles:
             insert(op)
         then_block, else_block = Block(), Block()
         insert(scf.IfOp(aligned.result, [], Region(then_block), Region(else_block)))
-        for block, mode in ((then_block, "always"), (else_block, "never")):
+        modes: tuple[tuple[Block, Streaming], ...] = ((then_block, "always"), (else_block, "never"))
+        for block, mode in modes:
             Tiles(
                 self.source,
                 self.destination,

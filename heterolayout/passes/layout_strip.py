@@ -109,7 +109,8 @@ class LayoutStripPass(ModulePass):
             from heterolayout.interpreter.source import where
 
             raise PassFailedException(f"{where(view)}: {REFUSAL}")
-        for patterns in ([EraseAssign(), ConvertToCopy()], [StripTypes()]):
+        stages: list[list[RewritePattern]] = [[EraseAssign(), ConvertToCopy()], [StripTypes()]]
+        for patterns in stages:
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(patterns, dce_enabled=False),  # keep unused ops
                 apply_recursively=False,
