@@ -169,12 +169,20 @@ def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(
     if engines == ("native",):
         pytest.skip(f"{path.name}: only the native engine runs it (its --check compares both forms)")
     source, lowered = programs(path.name)
-    source_function, lowered_function = find_function(source, "main"), find_function(lowered, "main")
+    source_function, lowered_function = (
+        find_function(source, "main"),
+        find_function(lowered, "main"),
+    )
     logical = random_arguments(source_function, BIT_SEED)
     physical = [
         physical_argument(arg, s, t, f"argument {i}") if holds_physical(s, t) else arg
         for i, (arg, s, t) in enumerate(
-            zip(logical, source_function.function_type.inputs, lowered_function.function_type.inputs, strict=True)
+            zip(
+                logical,
+                source_function.function_type.inputs,
+                lowered_function.function_type.inputs,
+                strict=True,
+            )
         )
     ]
     for module, arguments in ((source, logical), (lowered, physical)):

@@ -112,7 +112,9 @@ def strided_layouts(
         strides[dim] = stride
         span += (shape[dim] - 1) * stride
     if signed:
-        signs = draw(st.lists(st.sampled_from([1, 1, -1]), min_size=len(shape), max_size=len(shape)))
+        signs = draw(
+            st.lists(st.sampled_from([1, 1, -1]), min_size=len(shape), max_size=len(shape))
+        )
         strides = [s * sign for s, sign in zip(strides, signs, strict=True)]
     low = sum((e - 1) * s for e, s in zip(shape, strides, strict=True) if s < 0)
     offset = -low + draw(st.integers(0, 4))
@@ -125,7 +127,9 @@ def memrefs(draw: st.DrawFn) -> Memref:
     rank = draw(st.integers(1, 3))
     shape = tuple(draw(st.lists(st.integers(2, 20), min_size=rank, max_size=rank)))
     element = draw(st.sampled_from(["f32", "f32", "f32", "i32"]))
-    kind = draw(st.sampled_from(["tag", "map", "strided", "tag", "map", "builtin-strided", "builtin-map"]))
+    kind = draw(
+        st.sampled_from(["tag", "map", "strided", "tag", "map", "builtin-strided", "builtin-map"])
+    )
     if kind == "tag":
         terms = draw(block_terms(rank, max_blocks=3, max_size=8))
         shape = fit_shape(shape, blocked_size(terms), MAX_PHYSICAL)
@@ -177,7 +181,9 @@ class Writer:
     """Writes a random body, tracking the range of every index value over all iterations so
     that every access is in bounds."""
 
-    def __init__(self, draw: st.DrawFn, memref: Memref, budget: int, callee: str | None = None) -> None:
+    def __init__(
+        self, draw: st.DrawFn, memref: Memref, budget: int, callee: str | None = None
+    ) -> None:
         self.draw = draw
         self.callee = callee
         self.memref = memref
@@ -234,7 +240,11 @@ class Writer:
 
     def arith(self, op: str) -> str:
         """The element type's version of an arith op."""
-        return {"add": "addf", "mul": "mulf"}[op] if self.element == "f32" else {"add": "addi", "mul": "muli"}[op]
+        return (
+            {"add": "addf", "mul": "mulf"}[op]
+            if self.element == "f32"
+            else {"add": "addi", "mul": "muli"}[op]
+        )
 
     # -- index values ---------------------------------------------------------------------------
     def recipe_range(self, recipe: Recipe) -> tuple[int, int] | None:
@@ -270,7 +280,9 @@ class Writer:
     def new_recipe(self, extent: int) -> Recipe:
         """A random recipe whose value lies in [0, extent) wherever it is made."""
         indices = self.visible("indices")
-        candidates: dict[str, list[Recipe]] = {"const": [Recipe("const", None, c) for c in range(extent)]}
+        candidates: dict[str, list[Recipe]] = {
+            "const": [Recipe("const", None, c) for c in range(extent)]
+        }
         shapes: dict[str, range] = {
             "var": range(0, 1),
             "addi": range(1, 4),
@@ -286,7 +298,9 @@ class Writer:
             found = [Recipe(kind, base, c) for base in indices for c in constants]
             candidates[kind] = [r for r in found if self.fits(r, extent)]
         replayable = [
-            r for r in self.recipes if (r.base is None or r.base in indices) and self.fits(r, extent)
+            r
+            for r in self.recipes
+            if (r.base is None or r.base in indices) and self.fits(r, extent)
         ]
         candidates["replay"] = replayable
         kinds = sorted(k for k, found in candidates.items() if found)
@@ -310,7 +324,9 @@ class Writer:
             self.features.add(f"arith.{recipe.kind}")
             constant = self.index_constant(recipe.constant)
             operands = [recipe.base, constant]
-            if recipe.kind == "rsubi" or (recipe.kind in ("addi", "muli") and self.draw(st.booleans())):
+            if recipe.kind == "rsubi" or (
+                recipe.kind in ("addi", "muli") and self.draw(st.booleans())
+            ):
                 operands.reverse()
             op = "subi" if recipe.kind == "rsubi" else recipe.kind
             self.emit(f"{name} = arith.{op} {operands[0]}, {operands[1]} : index")
@@ -385,7 +401,9 @@ class Writer:
         self.frame.values.append(value)
         if self.frame.acc is not None:
             total = self.fresh("s")
-            self.emit(f"{total} = arith.{self.arith('add')} {self.frame.acc}, {value} : {self.element}")
+            self.emit(
+                f"{total} = arith.{self.arith('add')} {self.frame.acc}, {value} : {self.element}"
+            )
             self.frame.acc = total
 
     def stored_value(self) -> str:
@@ -431,7 +449,9 @@ class Writer:
         self.emit(f"{result} = func.call {self.callee}(%A, {index}) : {signature}")
         if self.frame.acc is not None:
             total = self.fresh("s")
-            self.emit(f"{total} = arith.{self.arith('add')} {self.frame.acc}, {result} : {self.element}")
+            self.emit(
+                f"{total} = arith.{self.arith('add')} {self.frame.acc}, {result} : {self.element}"
+            )
             self.frame.acc = total
 
     def function(self, name: str) -> list[str]:
@@ -465,13 +485,17 @@ class Writer:
         kind = "affine.for" if affine else "scf.for"
         self.features.add(kind + (" iter_args" if carried else ""))
         if affine:
-            bounds = f"{first} to {end}" + (f" step {step}" if step != 1 or self.draw(st.booleans()) else "")
+            bounds = f"{first} to {end}" + (
+                f" step {step}" if step != 1 or self.draw(st.booleans()) else ""
+            )
         else:
             lb, ub, st_ = (self.index_constant(v) for v in (first, end, step))
             bounds = f"{lb} to {ub} step {st_}"
         if carried:
             result, arg = self.fresh("r"), self.fresh("a")
-            self.emit(f"{result} = {kind} {iv} = {bounds} iter_args({arg} = {self.frame.acc}) -> ({self.element}) {{")
+            self.emit(
+                f"{result} = {kind} {iv} = {bounds} iter_args({arg} = {self.frame.acc}) -> ({self.element}) {{"
+            )
         else:
             self.emit(f"{kind} {iv} = {bounds} {{")
         self.ranges[iv] = (first, last)
@@ -490,15 +514,23 @@ class Writer:
         value = self.draw(st.sampled_from(indices))
         low, high = N_COMPARED if value == "%n" else self.ranges[value]
         constant = self.index_constant(self.draw(st.integers(low, high)))
-        predicate = self.draw(st.sampled_from(["slt", "sle", "sgt", "sge", "eq", "ne", "ult", "uge"]))
+        predicate = self.draw(
+            st.sampled_from(["slt", "sle", "sgt", "sge", "eq", "ne", "ult", "uge"])
+        )
         condition = self.fresh("p")
         self.emit(f"{condition} = arith.cmpi {predicate}, {value}, {constant} : index")
         with_result = self.frame.acc is not None and self.draw(st.integers(0, 3)) > 0
         with_else = with_result or self.draw(st.booleans())
-        self.features.add("scf.if" + (" result" if with_result else "") + (" else" if with_else else ""))
+        self.features.add(
+            "scf.if" + (" result" if with_result else "") + (" else" if with_else else "")
+        )
         outer = self.frame.acc
         result = self.fresh("r")
-        self.emit(f"{result} = scf.if {condition} -> ({self.element}) {{" if with_result else f"scf.if {condition} {{")
+        self.emit(
+            f"{result} = scf.if {condition} -> ({self.element}) {{"
+            if with_result
+            else f"scf.if {condition} {{"
+        )
         for part in ("then", "else") if with_else else ("then",):
             if part == "else":
                 self.emit("} else {")
@@ -568,7 +600,9 @@ def programs(draw: st.DrawFn) -> Program:
     writer = Writer(draw, memref, budget=draw(st.integers(4, 16)), callee=callee)
     lines = writer.function("@main") + lines
     features |= writer.features
-    return Program("\n".join(lines) + "\n", memref, draw(st.integers(0, 2**16)), frozenset(features))
+    return Program(
+        "\n".join(lines) + "\n", memref, draw(st.integers(0, 2**16)), frozenset(features)
+    )
 
 
 # ---- checking the lowered module ----------------------------------------------------------------
@@ -587,7 +621,9 @@ def dominance_violations(module: ModuleOp) -> list[str]:
     for op in module.walk():
         for number, operand in enumerate(op.operands):
             if not _dominates(operand, op, position):
-                problems.append(f"operand {number} ({operand.name_hint or operand}) of {op.name}: {op}")
+                problems.append(
+                    f"operand {number} ({operand.name_hint or operand}) of {op.name}: {op}"
+                )
     return problems
 
 
@@ -622,7 +658,10 @@ PIPELINES: dict[str, tuple[str, dict[str, object]]] = {
     "default": ("layout-lower", {}),
     "index-affine": ("layout-lower{index=affine}", {"index": "affine"}),
     "flatten": ("layout-lower{flatten=true}", {"flatten": True}),
-    "index-affine-flatten": ("layout-lower{index=affine flatten=true}", {"index": "affine", "flatten": True}),
+    "index-affine-flatten": (
+        "layout-lower{index=affine flatten=true}",
+        {"index": "affine", "flatten": True},
+    ),
 }
 
 
@@ -663,7 +702,9 @@ def assert_lowers_correctly(program: Program, option: str) -> None:
     pipeline, options = PIPELINES[option]
     module = lowered(program.text, options)
     problems = dominance_violations(module)
-    assert not problems, "\n".join(["uses not dominated by their definitions:", *problems, str(module)])
+    assert not problems, "\n".join(
+        ["uses not dominated by their definitions:", *problems, str(module)]
+    )
     printed = str(module)
     left = sorted({str(t) for t in _memref_types(module) if not _plain(t)})
     assert not left, f"layouts left after lowering: {left}\n{printed}"
@@ -691,7 +732,9 @@ def test_lowered_random_program_matches_unlowered(program: Program) -> None:
 @pytest.mark.parametrize("option", ["index-affine", "flatten", "index-affine-flatten"])
 @settings(max_examples=50, deadline=None, derandomize=True, report_multiple_bugs=False)
 @given(program=programs())
-def test_lowered_random_program_matches_unlowered_with_options(option: str, program: Program) -> None:
+def test_lowered_random_program_matches_unlowered_with_options(
+    option: str, program: Program
+) -> None:
     _note(program)
     assert_lowers_correctly(program, option)
 
@@ -713,7 +756,9 @@ func.func @main(%x: index, %p: i1) -> index {
 def test_dominance_check_finds_uses_not_dominated() -> None:
     module = Parser(_context(), SIBLING_USE).parse_module()
     assert dominance_violations(module) == []
-    addi, then_yield, else_yield = (op for op in module.walk() if op.name in ("arith.addi", "scf.yield"))
+    addi, then_yield, else_yield = (
+        op for op in module.walk() if op.name in ("arith.addi", "scf.yield")
+    )
     x = else_yield.operands[0]
     else_yield.operands = [addi.results[0]]  # the else branch yields the then branch's value
     module.verify()  # xDSL 0.74 does not check dominance: hence dominance_violations

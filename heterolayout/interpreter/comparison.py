@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
 from heterolayout.interpreter.arguments import (
+    DYNAMIC_EXTENT,
     from_value,
     holds_physical,
     logical_of_physical,
@@ -92,11 +93,12 @@ def compare_programs(
     entry: str = "main",
     seed: int = 0,
     engine: str = "compiled",
+    dynamic_extent: int = DYNAMIC_EXTENT,
     reference_engine: str | None = None,
 ) -> CheckReport:
-    """Run both programs on the same seeded data; compare results, memref arguments and the
-    printed output. `engine` runs the lowered program, `reference_engine` (default: the
-    same) the source program."""
+    """Run both programs on the same seeded data (`?` dims of `dynamic_extent`); compare
+    results, memref arguments and the printed output. `engine` runs the lowered program,
+    `reference_engine` (default: the same) the source program."""
     source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
     source_types = source_function.function_type
     lowered_types = lowered_function.function_type
@@ -106,7 +108,7 @@ def compare_programs(
         raise ExecutionError(
             f"@{entry} changed its signature from {source_types} to {lowered_types}: cannot compare"
         )
-    logical = random_arguments(source_function, seed)
+    logical = random_arguments(source_function, seed, dynamic_extent)
     source_args = side_arguments(logical, source_function, source_function, entry)
     lowered_args = side_arguments(logical, source_function, lowered_function, entry)
     reference, note = reference_engine_for(source, reference_engine or engine)
@@ -114,8 +116,10 @@ def compare_programs(
     expected = engine_for(source, reference).call(entry, tuple(source_args), RunOutput(printed[0]))
     actual = engine_for(lowered, engine).call(entry, tuple(lowered_args), RunOutput(printed[1]))
 
-    def logical_form(value: Any, s: Attribute, t: Attribute) -> Any:
-        return logical_of_physical(value, s) if holds_physical(s, t) else from_value(value)
+    def logical_form(value: Any, s: Attribute, t: Attribute, expected: Any) -> Any:
+        if not holds_physical(s, t):
+            return from_value(value)
+        return logical_of_physical(value, s, np.shape(from_value(expected)))
 
     compared = 0
     pairs = [
@@ -131,7 +135,7 @@ def compare_programs(
         if isinstance(s, MemRefType)
     ]
     for what, e, a, s, t in pairs:
-        count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t))
+        count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t, e))
         compared += count
         if mismatch is not None:
             return CheckReport(compared, mismatch, note)

@@ -23,7 +23,8 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heterolayout import __version__
-from heterolayout.dialects import load_from_elements
+from heterolayout.dialects import load_upstream_syntax
+from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.passes import get_all_passes
 from heterolayout.universe import get_layout_dialect
@@ -46,6 +47,7 @@ class _PendingOutput(StringIO):
 
 class LayoutOptMain(xDSLOptMain):
     version_format = f"layout-opt (heterolayout) {__version__}"
+    pending_output: _PendingOutput | None = None
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         super().__init__(description="heterolayout modular optimizer driver", args=args)
@@ -55,7 +57,18 @@ class LayoutOptMain(xDSLOptMain):
         # Without `pip install` there is no entry point, so the multiverse lacks us.
         if "layout" not in self.ctx.registered_dialect_names:
             self.ctx.register_dialect("layout", get_layout_dialect)
-        load_from_elements(self.ctx)
+        load_upstream_syntax(self.ctx)
+
+    def register_all_frontends(self) -> None:
+        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them."""
+        super().register_all_frontends()
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            return UpstreamParser(self.ctx, io.read(), self.get_input_name()).parse_module(
+                not self.args.no_implicit_module
+            )
+
+        self.available_frontends["mlir"] = parse_mlir
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -81,8 +94,8 @@ class LayoutOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
             return sys.stdout
-        self.pending_output = _PendingOutput()
-        return self.pending_output
+        pending = self.pending_output = _PendingOutput()
+        return pending
 
     def run(self) -> None:
         output_file = self.args.output_file
@@ -90,7 +103,7 @@ class LayoutOptMain(xDSLOptMain):
             raise ValueError(
                 f"-o {output_file} is the input file; layout-opt never overwrites its input"
             )
-        self.pending_output: _PendingOutput | None = None
+        self.pending_output = None
         super().run()
         if output_file is not None and self.pending_output is not None:
             _write_atomically(output_file, self.pending_output.getvalue())
