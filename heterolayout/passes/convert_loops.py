@@ -20,12 +20,8 @@ from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert_tiles import (
-    Tiles,
-    packed_convert,
-    packs_whole_containers,
-    tile_plan,
-)
+from heterolayout.passes.convert_packed import packed_convert, packs_whole_containers
+from heterolayout.passes.convert_tiles import Tiles, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
@@ -65,9 +61,9 @@ class LoopNest:
             insert = _appender(block)
         body(ivs, insert)
         for iv in ivs:
-            block = iv.owner
-            assert isinstance(block, Block)
-            block.add_op(scf.YieldOp())
+            owner = iv.owner
+            assert isinstance(owner, Block)
+            owner.add_op(scf.YieldOp())
 
 
 def _appender(block: Block) -> Insert:
