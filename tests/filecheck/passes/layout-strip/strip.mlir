@@ -9,8 +9,8 @@
 // REQUIRES: mlir-opt
 // NONE-NOT: {{#layout|layout\.|affine_map<|strided<}}
 
-// CHECK: "memref.global"() <{sym_name = "weights", sym_visibility = "private", type = memref<2x17xf32>, initial_value = dense<1.000000e+00> : tensor<2x17xf32>}> : () -> ()
-"memref.global"() <{sym_name = "weights", sym_visibility = "private", type = memref<2x17xf32, #layout.tag<"NC->CN8n">>, initial_value = dense<1.0> : tensor<2x17xf32>}> : () -> ()
+// CHECK: memref.global "private" @weights : memref<2x17xf32> = dense<1.000000e+00>
+memref.global "private" @weights : memref<2x17xf32, #layout.tag<"NC->CN8n">> = dense<1.0>
 
 // CHECK-LABEL: func.func @main(%x: memref<2x17x5x4xf32>, %y: memref<4x30xi64>, %z: memref<13x10xf32>) -> f32 {
 // CHECK-NEXT:    %a = memref.alloc() : memref<2x17x5x4xf32>
