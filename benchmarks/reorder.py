@@ -8,7 +8,7 @@ CPU) into a timing loop that keeps the calls from being folded away
 (`heterolayout.native.TimedFunction`). memcpy is `memref.copy` of a flat byte buffer as
 large as the larger of the two buffers, compiled and timed the same way (LLVM turns it into
 a libc `memcpy` call). All buffers start on a 64-byte boundary. oneDNN's reorder (the `bench` extra: `pip install -e '.[bench]'`,
-oneDNN 2023.2.0) runs through a small C++ harness built with g++ at run time and loaded into
+oneDNN 2023.2.0) runs through a small C++ harness (benchmarks/onednn_reorder.cpp) built with g++ at run time and loaded into
 this process, on one thread (OMP_NUM_THREADS=1); conversions oneDNN has no format for show
 "—". Every repetition times all variants in a rotating order, so a shared machine's load
 hits them alike; the table gives medians over repetitions.
@@ -40,52 +40,13 @@ from heterolayout import parse_layout
 from heterolayout.interpreter.source import apply_pipeline, parse_program
 from heterolayout.native import TimedFunction, missing
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import onednn
+
+sys.path[:1] = []
+
 FULL = (8, 64, 112, 112)
 QUICK = (2, 32, 28, 28)
-
-HARNESS = r"""
-#include <chrono>
-#include <dnnl.hpp>
-#include <string>
-
-namespace {
-dnnl::memory::format_tag tag(const std::string &name) {
-  if (name == "nchw") return dnnl::memory::format_tag::nchw;
-  if (name == "nhwc") return dnnl::memory::format_tag::nhwc;
-  if (name == "nChw16c") return dnnl::memory::format_tag::nChw16c;
-  return dnnl::memory::format_tag::undef;
-}
-struct Reorder {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  dnnl::memory source, target;
-  dnnl::reorder primitive;
-};
-}  // namespace
-
-extern "C" void *hl_reorder_create(long n, long c, long h, long w, const char *from,
-                                   const char *to, void *source, void *target) {
-  auto *r = new Reorder();
-  dnnl::memory::dims dims{n, c, h, w};
-  auto f32 = dnnl::memory::data_type::f32;
-  r->source = dnnl::memory({dims, f32, tag(from)}, r->engine, source);
-  r->target = dnnl::memory({dims, f32, tag(to)}, r->engine, target);
-  r->primitive = dnnl::reorder(r->source, r->target);
-  return r;
-}
-
-extern "C" double hl_reorder_time(void *handle, long calls) {
-  auto *r = static_cast<Reorder *>(handle);
-  auto start = std::chrono::steady_clock::now();
-  for (long i = 0; i < calls; ++i) r->primitive.execute(r->stream, r->source, r->target);
-  r->stream.wait();
-  std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  return elapsed.count();
-}
-
-extern "C" void hl_reorder_destroy(void *handle) { delete static_cast<Reorder *>(handle); }
-"""
-
 
 @dataclass(frozen=True)
 class Case:
@@ -192,18 +153,11 @@ class OneDNN:
     """The C++ harness, built once per run."""
 
     def __init__(self) -> None:
-        include, lib = Path(sys.prefix) / "include", Path(sys.prefix) / "lib"
-        if not (include / "dnnl.hpp").exists():
-            raise RuntimeError("oneDNN headers not found: pip install -e '.[bench]'")
+        reason = onednn.missing()
+        if reason is not None:
+            raise RuntimeError(reason)
         self._work = tempfile.TemporaryDirectory(prefix="heterolayout-onednn-")
-        source = Path(self._work.name) / "harness.cpp"
-        source.write_text(HARNESS)
-        library = Path(self._work.name) / "libharness.so"
-        subprocess.run(
-            ["g++", "-O2", "-std=c++17", "-shared", "-fPIC", str(source), f"-I{include}",
-             f"-L{lib}", "-ldnnl", f"-Wl,-rpath,{lib}", "-o", str(library)],
-            check=True,
-        )
+        library = onednn.build("onednn_reorder.cpp", Path(self._work.name) / "libreorder.so", shared=True)
         self.handle = ctypes.CDLL(str(library))
         self.handle.hl_reorder_create.restype = ctypes.c_void_p
         self.handle.hl_reorder_create.argtypes = [ctypes.c_long] * 4 + [ctypes.c_char_p] * 2 + [ctypes.c_void_p] * 2

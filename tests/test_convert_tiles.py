@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_layout_case, block_terms
+from xdsl.dialects.builtin import f32
 
 import heterolayout
 from heterolayout import Layout, parse_layout
@@ -25,20 +26,19 @@ SETTINGS = settings(
 
 
 # ---- contiguity ----------------------------------------------------------------------------------
-def brute_force_run(layout: Layout) -> tuple[int, ...]:
-    """The longest run of every dim, point by point: stepping the dim from i to i + 1 keeps
-    every physical index but the last and adds one to it, for all i not at a run's end."""
+def brute_force_runs(layout: Layout) -> tuple[int, ...]:
+    """The longest aligned run of consecutive slots along every dim, point by point: the
+    largest L such that every step from i to i + 1 with i + 1 not a multiple of L moves the
+    offset by one."""
     shape: tuple[int, ...] = layout.logical_shape  # type: ignore[assignment]
     lengths = []
     for dim, extent in enumerate(shape):
         good = [True] * max(0, extent - 1)
         for index in np.ndindex(*shape):
-            if index[dim] + 1 >= extent:
-                continue
-            here = layout.physical_index(index)
-            there = layout.physical_index((*index[:dim], index[dim] + 1, *index[dim + 1 :]))
-            if tuple(b - a for a, b in zip(here, there, strict=True)) != (0,) * (len(here) - 1) + (1,):
-                good[index[dim]] = False
+            if index[dim] + 1 < extent:
+                there = (*index[:dim], index[dim] + 1, *index[dim + 1 :])
+                if layout.offset(there) - layout.offset(index) != 1:
+                    good[index[dim]] = False
         candidates = [n for n in range(extent, 1, -1) if all(good[i] for i in range(extent - 1) if (i + 1) % n)]
         lengths.append(candidates[0] if candidates else 1)
     return tuple(lengths)
@@ -46,27 +46,29 @@ def brute_force_run(layout: Layout) -> tuple[int, ...]:
 
 @SETTINGS
 @given(any_layout_case())
-def test_contiguous_run_is_the_longest_unit_stride_run(case) -> None:  # type: ignore[no-untyped-def]
+def test_contiguous_run_is_the_longest_aligned_run(case) -> None:  # type: ignore[no-untyped-def]
     layout = case.build()
     if math.prod(layout.logical_shape) > 600:
         return
-    lengths = brute_force_run(layout)
-    run = layout.contiguous_run
-    if max(lengths, default=1) < 2:
-        assert run is None
-        return
-    assert run is not None
-    assert run.length == max(lengths) == lengths[run.dim], (layout, lengths, run)
+    runs = tuple(layout.contiguous_run(dim) for dim in range(layout.rank))
+    assert runs == brute_force_runs(layout), layout
 
 
 def test_contiguous_run_of_named_formats() -> None:
-    run = parse_layout("nChw16c", (2, 20, 3, 5)).contiguous_run
-    assert run is not None and (run.dim, run.length) == (1, 16)
-    run = parse_layout("W->W4w", (16,)).contiguous_run
-    assert run is not None and (run.dim, run.length) == (0, 4)  # a row of the physical 4x4
-    run = parse_layout("nchw", (2, 3, 4, 5)).contiguous_run
-    assert run is not None and (run.dim, run.length) == (3, 5)
-    assert parse_layout("affine_map<(d0, d1) -> (d1, d0)>", (1, 1)).contiguous_run is None
+    assert parse_layout("nChw16c", (2, 20, 3, 5)).contiguous_run(1) == 16
+    assert parse_layout("W->W4w", (16,)).contiguous_run(0) == 16  # the blocks follow each other
+    assert [parse_layout("nchw", (2, 3, 4, 5)).contiguous_run(d) for d in range(4)] == [1, 1, 1, 5]
+    assert parse_layout("nchw", (2, 3, 4, 1)).contiguous_run(2) == 4  # rows of one element
+    assert parse_layout("affine_map<(d0, d1) -> (d1, d0)>", (1, 1)).contiguous_run(0) == 1
+
+
+def test_tiles_load_inside_one_physical_row() -> None:
+    """`W->W4w` is one run of 16 slots, but its rows hold 4: loads of 8 would leave the row."""
+    plan = tile_plan(parse_layout("W->W4w", (4096,)), parse_layout("W->W", (4096,)), f32)
+    assert plan is not None and plan.width == 4
+    wide = tile_plan(parse_layout("W->W", (4096,)), parse_layout("W->W", (4096,)), f32)
+    assert wide is not None and wide.width == 8
+    assert tile_plan(parse_layout("nchw", (2, 64, 64, 1)), parse_layout("nhwc", (2, 64, 64, 1)), f32) is None
 
 
 def test_pieces_are_aligned_powers_of_two() -> None:

@@ -1,44 +1,27 @@
-"""Contiguity: which logical dim walks the innermost physical dim with unit stride, and how
-far.
+"""Contiguity: how far each logical dim walks memory one slot at a time.
 
-`contiguous_run(layout)` answers with a `ContiguousRun(dim, length)`: stepping logical dim
-`dim` by one moves one slot forward along the innermost physical dim (every other physical
-index unchanged), except from the last element of each run of `length` values (runs start
-at multiples of `length`; `length` equal to the extent means the whole dim is one run), so a
-run is consecutive in memory and inside one row of the physical buffer. nChw16c: (c, 16);
-NCHW: (w, W); `W->W4w`: (w, 4), although the whole of w is consecutive in memory; a
-strided layout with unit stride on its last dim: (that dim, its extent).
+`contiguous_runs(layout)` gives, per logical dim, the longest aligned run of consecutive
+slots (`Layout.contiguous_run`): the largest L such that from every index whose coordinate
+along the dim is a multiple of L, each of the next L - 1 steps along it (inside the extent)
+moves the offset by exactly one slot. nChw16c: 16 along c; NCHW: W along w; `W->W4w`: the
+whole of w (its blocks follow each other); 1 along a dim with no unit step.
 
-The answer is exact and cheap: the step's offset difference is a quasi-affine function that
-is periodic in every dim (with the least common multiple of the divisors its floordiv/mod
-nodes apply to that dim, nested divisors multiplied), so evaluating it over one period per
-dim decides it for the whole logical box.
+The answer is exact and cheap, without enumerating the buffer: the step's offset difference
+is a quasi-affine function that is periodic in every dim (with the least common multiple of
+the divisors its floordiv/mod nodes apply to that dim, nested divisors multiplied), so the
+other dims need only one period each, and only the stepped dim is walked whole.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 
 from heterolayout.layout.expressions import evaluate, index_grids
 
-if TYPE_CHECKING:
-    from heterolayout.layout.model import Layout
-
 _DIVISIONS = (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
-
-
-@dataclass(frozen=True)
-class ContiguousRun:
-    dim: int
-    """The logical dim that walks memory with unit stride."""
-    length: int
-    """How many consecutive values of `dim` (from a multiple of `length`) are consecutive
-    slots; the extent of `dim` when the whole dim is one run."""
 
 
 def period(expr: AffineExpr, dim: int, scale: int = 1) -> int:
@@ -54,47 +37,36 @@ def period(expr: AffineExpr, dim: int, scale: int = 1) -> int:
     return math.lcm(period(expr.lhs, dim, scale), period(expr.rhs, dim, scale))
 
 
-def contiguous_run(layout: Layout) -> ContiguousRun | None:
-    """The longest unit-stride run of a logical dim along the innermost physical dim, or None
-    (a dynamic layout, or no dim that walks it with unit stride for two elements)."""
-    if layout.is_dynamic:
-        return None
-    shape: tuple[int, ...] = layout.logical_shape  # type: ignore[assignment]
-    results = layout.index_map.results
-    best: ContiguousRun | None = None
-    for dim in sorted(results[-1].used_dims()):
-        if shape[dim] < 2:
-            continue
-        periods = [math.lcm(*(period(r, j) for r in results)) for j in range(len(shape))]
-        length = _run_length(results, shape, periods, dim)
-        if length > 1 and (best is None or length > best.length):
-            best = ContiguousRun(dim, length)
-    return best
+def contiguous_runs(
+    results: tuple[AffineExpr, ...], shape: tuple[int, ...], physical: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The aligned run of consecutive slots along every logical dim of the map `results`
+    from the logical box `shape` into the buffer of shape `physical`."""
+    strides = [math.prod(physical[p + 1 :]) for p in range(len(physical))]
+    periods = [math.lcm(*(period(r, j) for r in results)) for j in range(len(shape))]
+    return tuple(
+        _run_length(results, strides, shape, periods, dim) if extent > 1 else 1
+        for dim, extent in enumerate(shape)
+    )
 
 
 def _run_length(
     results: tuple[AffineExpr, ...],
+    strides: list[int],
     shape: tuple[int, ...],
     periods: list[int],
     dim: int,
 ) -> int:
-    steps = shape[dim] - 1
-    checked = min(steps, periods[dim])
     box = [min(extent, p) for extent, p in zip(shape, periods, strict=True)]
-    box[dim] = checked
+    box[dim] = shape[dim] - 1
     grids = index_grids(box)
     moved = list(grids)
     moved[dim] = grids[dim] + 1
-    unit = np.ones(box, dtype=bool)
-    for position, result in enumerate(results):
-        step = 1 if position == len(results) - 1 else 0
-        unit &= np.asarray(evaluate(result, moved) - evaluate(result, grids)) == step
+    step: np.ndarray | int = 0
+    for stride, result in zip(strides, results, strict=True):
+        step = step + stride * (evaluate(result, moved) - evaluate(result, grids))
+    unit = np.broadcast_to(np.asarray(step) == 1, box)
     others = tuple(j for j in range(len(shape)) if j != dim)
     good = unit.all(axis=others) if others else unit
-    bad = np.flatnonzero(~good)
-    if bad.size == 0:
-        return shape[dim]
-    length = math.gcd(*(int(i) + 1 for i in bad))
-    if checked < steps:
-        length = math.gcd(length, periods[dim])
-    return length
+    broken = [int(i) + 1 for i in np.flatnonzero(~good)]
+    return math.gcd(*broken) if broken else shape[dim]

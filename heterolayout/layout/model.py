@@ -12,6 +12,7 @@ import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import Term, recognize_terms
+from heterolayout.layout.contiguity import contiguous_runs
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
@@ -26,7 +27,6 @@ from heterolayout.layout.expressions import (
 from heterolayout.layout.packing import Packing
 
 if TYPE_CHECKING:
-    from heterolayout.layout.contiguity import ContiguousRun
     from heterolayout.layout.targets import TargetSpec
 
 Shape = tuple[int | None, ...]
@@ -113,7 +113,7 @@ class Layout:
 
     # ---- identity -------------------------------------------------------------------------
     def _key(self) -> tuple:
-        pad = self.pad
+        pad: int | float | str = self.pad
         if isinstance(pad, float) and math.isnan(pad):
             pad = "nan"
         return (
@@ -226,6 +226,35 @@ class Layout:
             constant += stride * form[1]
         return tuple(coefficients), constant
 
+    def dim_digits(self, dim: int) -> tuple[tuple[int, int], ...] | None:
+        """For a pure blocking (tags, chunked, plain): the physical dims that logical dim `dim`
+        is split into, outermost first, as (physical position, weight): the logical index is
+        Σ digit · weight. None for other layouts."""
+        terms = self.blocked_terms
+        if terms is None:
+            return None
+        digits: list[tuple[int, int]] = []
+        for position, term in enumerate(terms):
+            if term.dim != dim:
+                continue
+            inner = [t.size for t in terms[position + 1 :] if t.dim == dim and t.size is not None]
+            digits.append((position, math.prod(inner)))
+        return tuple(digits)
+
+    def contiguous_run(self, dim: int) -> int:
+        """The longest aligned run along logical dim `dim` stored at consecutive slots: the
+        largest L such that, from every index whose `dim` coordinate is a multiple of L, each
+        of the next L - 1 steps along `dim` (inside the logical extent) moves the offset by
+        exactly one slot. 1 when no step along `dim` is a unit step; packed lanes count as
+        slots."""
+        return self._contiguous_runs[dim]
+
+    @cached_property
+    def _contiguous_runs(self) -> tuple[int, ...]:
+        shape = self._static("contiguous_run", self.logical_shape)
+        physical = self._static("contiguous_run", self.physical_shape)
+        return contiguous_runs(self.index_map.results, shape, physical)
+
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
         self._check_index(index)
@@ -268,15 +297,6 @@ class Layout:
         table = np.full(self.size, -1, dtype=np.int64)
         table[self.offsets().ravel()] = np.arange(self.logical_size, dtype=np.int64)
         return table
-
-    # ---- contiguity (layout/contiguity.py; to merge with the algebra's contiguity queries) ---
-    @cached_property
-    def contiguous_run(self) -> ContiguousRun | None:
-        """Which logical dim walks memory with unit stride, and over how many elements
-        (runs start at multiples of the length); None when no dim does."""
-        from heterolayout.layout.contiguity import contiguous_run
-
-        return contiguous_run(self)
 
     # ---- numpy reference ------------------------------------------------------------------
     def pack(

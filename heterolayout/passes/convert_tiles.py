@@ -2,10 +2,10 @@
 transposes and vector stores.
 
 The destination must be blocked (tags, chunked, plain), the layouts static and unpacked, and
-the elements 8 to 64 bits wide. The Layout model says which logical dim walks each side's
-memory with unit stride (`Layout.contiguous_run`): `store_dim` along the destination's
-innermost physical dim, `load_dim` along the source's. The destination's physical dims are
-walked in memory order, the innermost stepped by the vector width V; when the two dims
+the elements 8 to 64 bits wide. `store_dim` is the dim of the destination's innermost
+physical digit; `load_dim` is the source dim with the longest run of consecutive slots
+(`Layout.contiguous_run`) among those whose unit step stays inside a physical row. The
+destination's physical dims are walked in memory order, the innermost stepped by the vector width V; when the two dims
 differ, the destination digit of `load_dim` (its weight-1 term) is stepped by V too and moved
 just outside the innermost loop, so the loads of consecutive tiles share cache lines. A tile
 is then V vector loads along `load_dim`, a V×V transpose in registers (log2 V stages of
@@ -109,11 +109,10 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
         or destination.is_dynamic
     ):
         return None
-    load_run, store_run = source.contiguous_run, destination.contiguous_run
     store_position = len(terms) - 1
-    if load_run is None or store_run is None or store_run.dim != terms[store_position].dim:
+    store_dim, load_dim = terms[store_position].dim, _load_dim(source)
+    if load_dim is None:
         return None
-    store_dim, load_dim = store_run.dim, load_run.dim
     load_position = _weight_one_position(destination, load_dim)
     width = VECTOR_BYTES * 8 // bits
     while width >= 2 and not _fits(source, destination, load_position, width, width):
@@ -170,23 +169,47 @@ def _streams(
     return "never"
 
 
+def _load_dim(source: Layout) -> int | None:
+    """The source dim with the longest run of consecutive slots (`Layout.contiguous_run`)
+    among those whose unit step moves along the innermost physical dim, or None: vector
+    loads stay inside one physical row."""
+    candidates = [
+        (source.contiguous_run(dim), dim) for dim in range(source.rank) if _along_rows(source, dim)
+    ]
+    run, dim = max(candidates, default=(1, 0))
+    return dim if run > 1 else None
+
+
+def _along_rows(layout: Layout, dim: int) -> bool:
+    if len(layout.physical_shape) == 1:
+        return True
+    digits = layout.dim_digits(dim)
+    return bool(digits) and digits[-1] == (len(layout.physical_shape) - 1, 1)  # type: ignore[index]
+
+
 def _fits(source: Layout, destination: Layout, load_position: int, width: int, span: int) -> bool:
     """Tiles of `span` lanes along the destination's innermost dim and `width` along the
-    source's start at multiples of their size inside one run on both sides."""
+    source's start at multiples of their size inside one run on both sides, and the source's
+    inside one physical row."""
     terms = destination.blocked_terms
-    run = source.contiguous_run
-    assert terms is not None and run is not None
+    load_dim = _load_dim(source)
+    assert terms is not None and load_dim is not None
+    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
+    row = source.physical_shape[-1]
     store_position = len(terms) - 1
     tiled = {store_position: span}
-    if terms[store_position].dim != run.dim:
+    if terms[store_position].dim != load_dim:
         tiled[load_position] = width
     for position, lanes in tiled.items():
-        extent = destination.physical_shape[position]
-        assert extent is not None
-        if extent % lanes if terms[position].size is not None else extent < lanes:
+        physical_extent = destination.physical_shape[position]
+        assert physical_extent is not None and row is not None
+        if physical_extent % lanes if terms[position].size is not None else physical_extent < lanes:
             return False
-        dim = terms[position].dim
-        if dim == run.dim and run.length % lanes and run.length != source.logical_shape[dim]:
+        if terms[position].dim != load_dim:
+            continue
+        if run % lanes and run != extent:
+            return False
+        if len(source.physical_shape) > 1 and row % lanes and row != extent:
             return False
     return True
 
