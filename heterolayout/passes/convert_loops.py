@@ -21,7 +21,7 @@ from xdsl.ir.affine import AffineExpr
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_packed import packed_convert, packs_whole_containers
-from heterolayout.passes.convert_tiles import Tiles, tile_plan
+from heterolayout.passes.convert_tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
@@ -182,30 +182,20 @@ def _move_or_pad(
     if not padded:
         _move(source, destination, logical, leaves, add)
         return
-    emitter = IndexEmitter(leaves, add, destination.mode)
-    condition: SSAValue | None = None
-    for d in padded:
-        inside = arith.CmpiOp(
-            emitter.emit(emitter.best_form(logical[d])),
-            emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
-            "ult",
-        )
-        add(inside)
-        if condition is None:
-            condition = inside.result
-        else:
-            both = arith.AndIOp(condition, inside.result)
-            add(both)
-            condition = both.result
-    assert condition is not None
-    then_block, else_block = Block(), Block()
-    add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-    _move(source, destination, logical, leaves, then_block.add_op)
-    then_block.add_op(scf.YieldOp())
-    pad = scalar_constant(layout.pad, destination.element)
-    else_block.add_op(pad)
-    destination.store(pad.result, logical, leaves, else_block.add_op)
-    else_block.add_op(scf.YieldOp())
+    pairs = [(logical[d], layout.logical_shape[d]) for d in padded]
+
+    def pad(insert: Insert) -> None:
+        constant = scalar_constant(layout.pad, destination.element)
+        insert(constant)
+        destination.store(constant.result, logical, leaves, insert)
+
+    branch_below(
+        IndexEmitter(leaves, add, destination.mode),
+        pairs,
+        add,
+        lambda insert: _move(source, destination, logical, leaves, insert),
+        pad,
+    )
 
 
 def _move(

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith, scf, vector
+from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import DenseArrayBase, IntegerType, VectorType, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert_tiles import ElementMove, Insert, _all_below, _loop
+from heterolayout.passes.convert_tiles import ElementMove, Insert, _loop, branch_below
 from heterolayout.passes.element_access import ElementAccess, integer_constant
-from heterolayout.passes.index_code import IndexLeaves
+from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 
 def packs_whole_containers(source: Layout, destination: Layout) -> bool:
@@ -58,14 +58,19 @@ def packed_convert(
         if not inside:
             _store_word(source, destination, indices, leaves, add)
             return
-        condition = _all_below(inside, leaves, destination, add)
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _store_word(source, destination, indices, leaves, then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        for index in indices:
-            move(index, leaves, else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+
+        def each(insert: Insert) -> None:
+            for index in indices:
+                move(index, leaves, insert)
+
+        emitter = IndexEmitter(leaves, add, destination.mode, destination.scope)
+        branch_below(
+            emitter,
+            inside,
+            add,
+            lambda insert: _store_word(source, destination, indices, leaves, insert),
+            each,
+        )
 
     def level(depth: int, ivs: list[SSAValue], add: Insert) -> None:
         if depth == len(shape) - 1:

@@ -326,13 +326,9 @@ class Tiles:
         then: Callable[[Insert], None],
         otherwise: Callable[[Insert], None],
     ) -> None:
-        condition = _all_below(pairs, leaves, self.destination, add)
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        then(then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        otherwise(else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+        access = self.destination
+        emitter = IndexEmitter(leaves, add, access.mode, access.scope)
+        branch_below(emitter, pairs, add, then, otherwise)
 
     def _partial_lanes(self) -> int:
         """Valid lanes of a tile that crosses the end of the store dim: its extent modulo
@@ -460,13 +456,15 @@ def _pieces(first: int, end: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def _all_below(
+def branch_below(
+    emitter: IndexEmitter,
     pairs: Sequence[tuple[AffineExpr, int | None]],
-    leaves: IndexLeaves,
-    access: ElementAccess,
     add: Insert,
-) -> SSAValue:
-    emitter = IndexEmitter(leaves, add, access.mode, access.scope)
+    then: Callable[[Insert], None],
+    otherwise: Callable[[Insert], None],
+) -> None:
+    """An `scf.if` on every value being below its bound (unsigned): `then` builds its then
+    block, `otherwise` its else block."""
     condition: SSAValue | None = None
     for value, bound in pairs:
         assert bound is not None
@@ -481,7 +479,12 @@ def _all_below(
             add(both)
             condition = both.result
     assert condition is not None
-    return condition
+    then_block, else_block = Block(), Block()
+    add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
+    then(then_block.add_op)
+    then_block.add_op(scf.YieldOp())
+    otherwise(else_block.add_op)
+    else_block.add_op(scf.YieldOp())
 
 
 def _shifted(index: Sequence[AffineExpr], dim: int, by: int) -> list[AffineExpr]:

@@ -36,18 +36,7 @@ from xdsl.utils.exceptions import PassFailedException
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.verification import verify_layouts
-
-VIEW_OPS = frozenset(
-    {
-        "memref.subview",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-        "memref.view",
-        "memref.transpose",
-    }
-)
-"""Ops whose result indexes the memory of their operand with its own offsets and strides."""
+from heterolayout.dialects.views import VIEW_OPS
 
 
 def has_layout(type_attr: Attribute) -> bool:
