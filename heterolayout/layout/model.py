@@ -346,10 +346,11 @@ class Layout:
 
     @cached_property
     def _aligned_runs(self) -> tuple[int, ...]:
-        from heterolayout.layout.algebra import aligned_runs
+        from heterolayout.layout.contiguity import contiguous_runs
 
-        self._static("contiguous_run", self.logical_shape)
-        return aligned_runs(self)
+        shape = self._static("contiguous_run", self.logical_shape)
+        physical = self._static("contiguous_run", self.physical_shape)
+        return contiguous_runs(self.index_map.results, shape, physical)
 
     def runs_contiguously(
         self,
@@ -366,19 +367,23 @@ class Layout:
         return runs_contiguously(self, start, ranges, length, flat, dim)
 
     # ---- numpy reference ------------------------------------------------------------------
-    def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
-        """Logical array → physical buffer (C-contiguous; flattened order is memory order)."""
+    def pack(
+        self, array: np.ndarray, pad: int | float | None = None, *, native: bool | None = None
+    ) -> np.ndarray:
+        """Logical array → physical buffer (C-contiguous; flattened order is memory order).
+        Large arrays go through the compiled conversion when MLIR 22 is installed
+        (`native=None`); `native=False` forces numpy, `True` the compiled conversion."""
         from heterolayout.layout.reference import pack
 
         self._check_enumerable("pack")
-        return pack(self, array, pad)
+        return pack(self, array, pad, native)
 
-    def unpack(self, physical: np.ndarray) -> np.ndarray:
-        """Physical buffer → logical array."""
+    def unpack(self, physical: np.ndarray, *, native: bool | None = None) -> np.ndarray:
+        """Physical buffer → logical array (`native` as for `pack`)."""
         from heterolayout.layout.reference import unpack
 
         self._check_enumerable("unpack")
-        return unpack(self, physical)
+        return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
     def specialize(self, shape: Sequence[int]) -> Layout:
