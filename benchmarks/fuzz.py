@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from fuzz.corpus import corpus_cases, load, save  # noqa: E402
 from fuzz.programs import Program, program_for_seed  # noqa: E402
-from fuzz.runner import CaseResult, Outcome, run_case  # noqa: E402
+from fuzz.runner import OPTIONS, CaseResult, Outcome, rotating_options, run_case  # noqa: E402
 
 CASE_TIMEOUT = 300
 """Seconds one case may take before it counts as an internal error (a hang)."""
@@ -59,13 +59,19 @@ def time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_one(program: Program, native: bool) -> CaseResult:
+def run_one(program: Program, native: bool, all_options: bool = True) -> CaseResult:
+    seed = program.seed or 0
+    options = tuple(OPTIONS) if all_options else rotating_options(seed)
     try:
         with time_limit(CASE_TIMEOUT):
-            return run_case(program, native)
+            return run_case(program, native, options)
     except CaseTimeout as error:
         result = CaseResult(program)
         result.add("case", Outcome.INTERNAL, str(error))
+        return result
+    except Exception as error:  # the fuzzer's own failure: counted, and the run goes on
+        result = CaseResult(program)
+        result.add("fuzzer", Outcome.GENERATOR, f"{type(error).__name__}: {error}")
         return result
 
 
@@ -147,7 +153,7 @@ def fuzz(arguments: argparse.Namespace) -> int:
     started = time.perf_counter()
     for seed in range(arguments.seed, arguments.seed + arguments.count):
         native = bool(arguments.native_every) and seed % arguments.native_every == 0
-        result = run_one(program_for_seed(seed), native)
+        result = run_one(program_for_seed(seed), native, arguments.all_options)
         tally.add(result)
         if result.outcome.is_bug:
             bug = result.bugs()[0]
@@ -186,6 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run every K-th seed natively with mlir-runner too (0: never; default 10)",
     )
     parser.add_argument("--save", metavar="DIR", help="write each failing case to DIR")
+    parser.add_argument(
+        "--all-options",
+        action="store_true",
+        help="lower every case with all four option sets (default: the default one and one "
+        "other in turn, the interpreter on the latter; --replay always uses all four)",
+    )
     parser.add_argument(
         "--progress", type=int, default=0, metavar="M", help="a progress line every M cases"
     )

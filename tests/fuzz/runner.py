@@ -9,6 +9,8 @@ run natively, compiled by upstream MLIR 22 (`mlir-opt` + `mlir-runner`).
 Every configuration ends in one outcome class:
 - equal;
 - wrong value: printed output differs from the reference;
+- unproven access: `layout-lower{validate=true}` fails to prove a rewritten access (the
+  module is then lowered without validation and checked on);
 - internal error: a Python exception that is not a clean diagnostic (anything but xDSL's
   DiagnosticException family, ParseError and heterolayout's LayoutError);
 - invalid output: the lowered module fails xDSL's verifier or the SSA dominance check,
@@ -25,10 +27,12 @@ Every configuration ends in one outcome class:
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
+import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mlir_tools import NativeRunError, run_native
@@ -36,7 +40,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 import heterolayout
 from fuzz.checks import dominance_violations, memref_types, non_identity
@@ -72,6 +76,7 @@ class Outcome(enum.Enum):
 
     INTERNAL = "internal error"
     WRONG = "wrong value"
+    UNPROVEN = "unproven access"
     INVALID = "invalid output"
     ENGINE = "engine error"
     DROP = "silent drop"
@@ -190,8 +195,10 @@ def parsed_program(result: CaseResult) -> ModuleOp | None:
         return None
 
 
-def run_case(program: Program, native: bool = False) -> CaseResult:
-    """Every configuration; `native` adds upstream MLIR and the printed-text round trip."""
+def run_case(program: Program, native: bool = False, options: Sequence[str] = tuple(OPTIONS)) -> CaseResult:
+    """The unlowered program on both engines, and each option set in `options` lowered and
+    run on the compiled engine (the first of them on the interpreter too); `native` adds
+    upstream MLIR and the printed-text round trip."""
     start = time.perf_counter()
     result = CaseResult(program)
     expected = reference_output(result)
@@ -202,10 +209,18 @@ def run_case(program: Program, native: bool = False) -> CaseResult:
         if module is not None:
             run_engines(result, "unlowered", module, expected)
             _check_applied(result, module, program.sites)
-            for option in OPTIONS:
-                run_option(result, module, option, expected, ENGINES, native)
+            for number, option in enumerate(options):
+                engines = ENGINES if number == 0 else ("compiled",)
+                run_option(result, module, option, expected, engines, native)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def rotating_options(seed: int) -> tuple[str, str]:
+    """Two option sets for one seed of a long run: the default, and each other in turn
+    (the interpreter runs the latter)."""
+    others = [o for o in OPTIONS if o != "arith"]
+    return others[seed % len(others)], "arith"
 
 
 def run_option(
@@ -245,14 +260,28 @@ def _check_applied(result: CaseResult, module: ModuleOp, sites: tuple[Site, ...]
             )
 
 
+def _lowered(module: ModuleOp, option: str, validate: bool) -> ModuleOp:
+    lowered = module.clone()
+    with contextlib.redirect_stderr(io.StringIO()):  # the validation summary
+        LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
+    return lowered
+
+
 def _lower(
     result: CaseResult, module: ModuleOp, option: str, sites: tuple[Site, ...], reparse: bool
 ) -> tuple[str, ModuleOp] | None:
-    """The lowered module and its text; with `reparse`, the module parsed back from the text
-    (what a user of `layout-opt` gets: slower, so done on the cases also run natively)."""
-    lowered = module.clone()
+    """The lowered module (translation validation on) and its text; with `reparse`, the
+    module parsed back from the text (what a user of `layout-opt` gets: slower, so done on
+    the cases also run natively). An access validation cannot prove is reported, and the
+    module lowered again without validation is checked on."""
     try:
-        LayoutLowerPass(**OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
+        try:
+            lowered = _lowered(module, option, validate=True)
+        except PassFailedException as error:
+            if "translation validation" not in str(error):
+                raise
+            result.add(option, Outcome.UNPROVEN, str(error))
+            lowered = _lowered(module, option, validate=False)
     except Exception as error:
         result.add(option, *_failure(error))
         return None
@@ -273,9 +302,10 @@ def _lower(
     for site in sites:
         memref_type = _site_type(site)
         layout = layout_of(memref_type)
-        if layout is None:
+        flatten = bool(OPTIONS[option].get("flatten"))
+        if layout is None or (flatten and layout.is_dynamic):  # refused, or dropped (seen by apply)
             continue
-        physical = physical_type(memref_type, layout, bool(OPTIONS[option].get("flatten")))
+        physical = physical_type(memref_type, layout, flatten)
         if physical not in memref_types(functions[site.function]):
             result.add(
                 option,
@@ -294,7 +324,8 @@ def _invalid(module: ModuleOp) -> str:
     if violations:
         return f"use not dominated by its definition: {violations[0]}"
     left = sorted({str(t) for t in memref_types(module) if non_identity(t)})
-    if left or "layout." in str(module):
+    left += sorted({op.name for op in module.walk() if op.name.startswith("layout.")})
+    if left:
         return f"layouts left after lowering: {left}"
     return ""
 
