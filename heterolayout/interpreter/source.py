@@ -51,7 +51,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class _LocatingParser(Parser):
+class LocatingParser(Parser):
     """xDSL's parser, recording where each op starts.
 
     Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
@@ -81,7 +81,7 @@ def verify_program(module: ModuleOp) -> None:
 def parse_program(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse and verify a module; every op remembers its line and column in `name`."""
     ctx = ctx or make_context()
-    module = _LocatingParser(ctx, text, name).parse_module()
+    module = LocatingParser(ctx, text, name).parse_module()
     verify_program(module)
     return module
 

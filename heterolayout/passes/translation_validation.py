@@ -63,7 +63,7 @@ class ValidationReport:
         proven = len(self.verdicts) - len(self.failed)
         return (
             f"layout-lower: translation validation: {proven} of {len(self.verdicts)} accesses "
-            f"proven ({len(exhaustive)} exhaustively over {points} points, "
+            f"proven ({len(exhaustive)} exhaustively, {points} element accesses checked; "
             f"{self.count('symbolic')} symbolically)"
         )
 
@@ -72,7 +72,7 @@ class ValidationReport:
         for v in self.verdicts:
             if v.how == "exhaustive":
                 lines.append(
-                    f"{v.where}: remark: {v.name} proven exhaustively over {v.points} points"
+                    f"{v.where}: remark: {v.name} proven exhaustively over {v.points} element accesses"
                 )
             elif v.how == "symbolic":
                 lines.append(f"{v.where}: remark: {v.name} proven symbolically")

@@ -303,7 +303,11 @@ class Proof:
         return values
 
     def verdict(self, how: str, points: int = 0, message: str = "") -> Verdict:
-        return Verdict(self.access.name, self.access.where, how, points, message)
+        name = self.access.name
+        if self.access.length and how != "failed":
+            whole = len(self.lanes) == 1 and self.lanes[0].length
+            name += ", kept whole," if whole else f", split into {len(self.lanes)} accesses,"
+        return Verdict(name, self.access.where, how, points, message)
 
     def compare(self, values: dict[Term, Array], count: int) -> tuple[str, int]:
         """The first point where the code and the layout disagree (described), and how many

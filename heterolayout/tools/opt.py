@@ -57,6 +57,20 @@ class LayoutOptMain(xDSLOptMain):
             self.ctx.register_dialect("layout", get_layout_dialect)
         load_from_elements(self.ctx)
 
+    def register_all_frontends(self) -> None:
+        """MLIR text parsed with every op's line and column kept (xDSL's parser keeps only
+        the `loc(...)` the text spells), so diagnostics such as translation validation's
+        can say where an op is."""
+        super().register_all_frontends()
+        from heterolayout.interpreter.source import LocatingParser
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            text = io.read()
+            parser = LocatingParser(self.ctx, text, self.get_input_name())
+            return parser.parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
+
     def register_all_passes(self) -> None:
         super().register_all_passes()
         for name, factory in get_all_passes().items():

@@ -503,7 +503,7 @@ class Writer(FunctionText):
 
     def access(self, kind: str) -> None:
         vector_ok = self.element in VECTOR_ELEMENTS
-        if kind.startswith("vector") and not vector_ok:
+        if "vector" in kind and not vector_ok:
             kind = "load"
         writable = [b for b in self.buffers if b.writable]
         if (
