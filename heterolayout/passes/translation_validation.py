@@ -120,7 +120,7 @@ def _where(op: Operation) -> str:
     parent = op.parent_op()
     while parent is not None and not hasattr(parent, "sym_name"):
         parent = parent.parent_op()
-    return f"@{parent.sym_name.data}" if parent is not None else "<unknown>"  # type: ignore[attr-defined]
+    return f"@{parent.sym_name.data}" if parent is not None else "<unknown>"
 
 
 def _access(
@@ -128,17 +128,17 @@ def _access(
 ) -> Access | None:
     if not isinstance(op, LOADS + STORES + VECTORS):
         return None
-    buffer = op.base if isinstance(op, (vector.LoadOp, vector.StoreOp)) else op.memref  # type: ignore[union-attr]
+    buffer = op.base if isinstance(op, (vector.LoadOp, vector.StoreOp)) else op.memref
     layout = layouts.get(buffer)
     block = op.parent_block()
     if layout is None or block is None:
         return None
     reader = TermReader()
     if isinstance(op, (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
-        index_map = op.map.data  # type: ignore[union-attr]
-        logical = reader.access_map(index_map.results, list(op.indices), index_map.num_dims)  # type: ignore[union-attr]
+        index_map = op.map.data
+        logical = reader.access_map(index_map.results, list(op.indices), index_map.num_dims)
     else:
-        logical = [reader.term_of(i) for i in op.indices]  # type: ignore[union-attr]
+        logical = [reader.term_of(i) for i in op.indices]
     is_load = isinstance(op, (*LOADS, vector.LoadOp, affine.VectorLoadOp))
     stored = None if is_load else op.operands[0]
     length = 0
@@ -266,19 +266,19 @@ def _masked_shift(
     source = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
     keep = _owner(cleared.rhs)
     mask = _owner(keep.lhs) if isinstance(keep, arith.XOrIOp) else None
+    layout = access.layout
+    if layout.dtype is None or layout.packing is None or not isinstance(mask, arith.ShLIOp):
+        return None
+    width = layout.packing.container_bits
+    field = _constant(mask.lhs)
     if (
         source is not value
         or not _same_container(_owner(cleared.lhs), indices, access, reader)
         or not isinstance(keep, arith.XOrIOp)
-        or _constant(keep.rhs) != -1
-        or not isinstance(mask, arith.ShLIOp)
+        or _constant(keep.rhs) not in (-1, (1 << width) - 1)
         or reader.term_of(mask.rhs) != reader.term_of(placed.rhs)
-        or access.layout.dtype is None
-        or _constant(mask.lhs)
-        not in (
-            (1 << access.layout.dtype.bits) - 1,
-            -1 if access.layout.dtype.bits == mask.lhs.type.width.data else None,
-        )  # type: ignore[attr-defined]
+        or field is None
+        or field % (1 << width) != (1 << layout.dtype.bits) - 1
     ):
         return None
     return reader.term_of(placed.rhs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from xdsl.dialects import affine, arith, scf
@@ -88,7 +89,7 @@ def expected_physical(
     """The layout's index map at `logical` (numbers, or expressions): the element (or
     container) index, one offset in memory order when `flat`, and the lane when packed."""
     if any(isinstance(x, AffineExpr) for x in logical):
-        exprs = [x if isinstance(x, AffineExpr) else AffineExpr.constant(int(x)) for x in logical]  # type: ignore[arg-type]
+        exprs = [x if isinstance(x, AffineExpr) else AffineExpr.constant(int(x)) for x in logical]
         results: list[Value] = [
             r.replace_dims_and_symbols(exprs, []) for r in layout.index_map.results
         ]
@@ -99,7 +100,7 @@ def expected_physical(
         offset = results[0]
         for value, extent in zip(results[1:], layout.storage_shape[1:], strict=True):
             assert extent is not None
-            offset = offset * extent + value  # type: ignore[operator]
+            offset = offset * extent + value
         results = [offset]
     return results, lane
 
@@ -114,8 +115,8 @@ def lane_selector(layout: Layout, lane: Value) -> Value:
     assert layout.dtype is not None
     bits = layout.dtype.bits
     if packing.bit_order == "lsb":
-        return lane * bits  # type: ignore[operator]
-    return lane * -bits + (packing.container_bits - bits)  # type: ignore[operator]
+        return lane * bits
+    return lane * -bits + (packing.container_bits - bits)
 
 
 def loop_points(value: SSAValue) -> np.ndarray | None:
@@ -257,7 +258,7 @@ class Proof:
         sizes = [p.size if p is not None else None for p in points]
         enumerable = all(s is not None for s in sizes) and not self.correlated()
         if enumerable and math.prod(sizes) <= EXHAUSTIVE_LIMIT:  # type: ignore[arg-type]
-            grids = np.meshgrid(*points, indexing="ij") if points else []
+            grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
             values = dict(zip(self.atoms, (g.ravel() for g in grids), strict=True))
             failure, checked = self.compare(values, max(1, math.prod(sizes)))  # type: ignore[arg-type]
             if failure:
@@ -366,23 +367,34 @@ class Proof:
         return mask
 
     def _counterexample(
-        self, values, at, logical, expected, emitted, expected_lane, lane, memo
-    ) -> str:  # type: ignore[no-untyped-def]
-        def pick(arrays: Sequence[Array | int]) -> str:
-            return (
-                "("
-                + ", ".join(str(int(np.broadcast_to(a, np.shape(logical[0]))[at])) for a in arrays)
-                + ")"
-            )
+        self,
+        values: dict[Term, Array],
+        at: int,
+        logical: Sequence[Array | int],
+        expected: Sequence[Value],
+        emitted: Sequence[Array | int],
+        expected_lane: Value | None,
+        lane: Lane,
+        memo: dict[Term, Array | int],
+    ) -> str:
+        def value(array: Value) -> int:
+            return int(np.broadcast_to(cast(Array, array), np.shape(logical[0]))[at])
+
+        def pick(arrays: Sequence[Value]) -> str:
+            return "(" + ", ".join(str(value(a)) for a in arrays) + ")"
 
         where = ", ".join(f"{describe(t)} = {int(values[t][at])}" for t in self.atoms)
         wanted, got = pick(expected), pick(emitted)
-        if expected_lane is not None and lane.lane is not None:
-            kind = "position" if self.access.layout.packing.is_vector else "bit offset"  # type: ignore[union-attr]
-            wanted += f" {kind} {int(np.broadcast_to(lane_selector(self.access.layout, expected_lane), np.shape(logical[0]))[at])}"
-            got += f" {kind} {int(np.broadcast_to(evaluate(lane.lane, values, memo), np.shape(logical[0]))[at])}"
+        packing = self.access.layout.packing
+        if expected_lane is not None and lane.lane is not None and packing is not None:
+            kind = "position" if packing.is_vector else "bit offset"
+            wanted += f" {kind} {value(lane_selector(self.access.layout, expected_lane))}"
+            got += f" {kind} {value(evaluate(lane.lane, values, memo))}"
         prefix = f"at {where}: " if where else ""
-        return f"{prefix}logical index {pick(logical)} is physical {wanted} in the layout, but the code computes {got}"
+        return (
+            f"{prefix}logical index {pick(logical)} is physical {wanted} in the layout, "
+            f"but the code computes {got}"
+        )
 
     # ---- normal forms -------------------------------------------------------------------------
     def symbolic(self) -> str:
@@ -398,7 +410,7 @@ class Proof:
             shifted = [*self.logical[:-1], self.logical[-1] + offset]
             expected, expected_lane = expected_physical(
                 self.access.layout, self.access.flat, shifted
-            )  # type: ignore[arg-type]
+            )
             emitted = [self.sym.expr(p) for p in lane.physical]
             if lane.length:
                 emitted[-1] = emitted[-1] + offset
@@ -406,7 +418,7 @@ class Proof:
             if expected_lane is not None and lane.lane is not None:
                 pairs.append(
                     (lane_selector(self.access.layout, expected_lane), self.sym.expr(lane.lane))
-                )  # type: ignore[arg-type]
+                )
             for wanted, got in pairs:
                 if not self._equal(wanted, got):  # type: ignore[arg-type]
                     return f"the layout gives {wanted}, the code {got}"
@@ -427,8 +439,10 @@ class Proof:
         exprs = []
         for position in range(len(self.sym.atoms)):
             bounds = self.sym.ranges.get(position)
-            pinned = bounds is not None and bounds[0] == bounds[1]
-            exprs.append(AffineExpr.constant(bounds[0]) if pinned else AffineExpr.dimension(position))  # type: ignore[index]
+            if bounds is not None and bounds[0] == bounds[1]:
+                exprs.append(AffineExpr.constant(bounds[0]))
+            else:
+                exprs.append(AffineExpr.dimension(position))
         return exprs
 
     def _strided(self) -> tuple[list[AffineExpr], dict[int, Range]]:
@@ -479,7 +493,11 @@ def _period(expr: AffineExpr, dim: int) -> int | None:
     inner = [_period(expr.lhs, dim), _period(expr.rhs, dim)]
     if None not in inner:
         return math.lcm(*inner)  # type: ignore[arg-type]
-    if expr.kind == AffineBinaryOpKind.Mod and isinstance(expr.rhs, AffineConstantExpr) and _linear(expr.lhs):
+    if (
+        expr.kind == AffineBinaryOpKind.Mod
+        and isinstance(expr.rhs, AffineConstantExpr)
+        and _linear(expr.lhs)
+    ):
         return abs(expr.rhs.value)
     return None
 
@@ -495,7 +513,11 @@ def reduce_mods(expr: AffineExpr) -> AffineExpr:
     if not isinstance(expr, AffineBinaryOpExpr):
         return expr
     lhs, rhs = reduce_mods(expr.lhs), reduce_mods(expr.rhs)
-    if expr.kind != AffineBinaryOpKind.Mod or not isinstance(rhs, AffineConstantExpr) or rhs.value <= 0:
+    if (
+        expr.kind != AffineBinaryOpKind.Mod
+        or not isinstance(rhs, AffineConstantExpr)
+        or rhs.value <= 0
+    ):
         return AffineBinaryOpExpr(expr.kind, lhs, rhs)
     divisor = rhs.value
     parts: dict[AffineExpr, int] = {}
