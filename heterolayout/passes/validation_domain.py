@@ -256,14 +256,16 @@ class Proof:
     def run(self) -> Verdict:
         points = self.atom_points()
         sizes = [p.size if p is not None else None for p in points]
-        enumerable = all(s is not None for s in sizes) and not self.correlated()
+        enumerable = all(s is not None for s in sizes)
         if enumerable and math.prod(sizes) <= EXHAUSTIVE_LIMIT:  # type: ignore[arg-type]
             grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
             values = dict(zip(self.atoms, (g.ravel() for g in grids), strict=True))
             failure, checked = self.compare(values, max(1, math.prod(sizes)))  # type: ignore[arg-type]
-            if failure:
+            if not failure:  # every point of a superset of the domain: proven
+                return self.verdict("exhaustive", checked)
+            if not self.correlated():
                 return self.verdict("failed", message=failure)
-            return self.verdict("exhaustive", checked)
+            # atoms made from one value were enumerated apart: the point may not exist
         failure, _ = self.compare(self.samples(), SAMPLES)
         if failure:
             return self.verdict("failed", message=failure)
@@ -427,12 +429,16 @@ class Proof:
     def _equal(self, wanted: AffineExpr, got: AffineExpr) -> bool:
         zero = AffineExpr.constant(0)
         difference = wanted + got * -1
-        pinned = reduce_mods(difference.replace_dims_and_symbols(self._pinned(), []))
-        if IndexSimplifier(self.sym.ranges).simplify(pinned) == zero:
-            return True
         strided, ranges = self._strided()
-        substituted = reduce_mods(difference.replace_dims_and_symbols(strided, []))
-        return IndexSimplifier(ranges).simplify(substituted) == zero
+        forms = [
+            (difference.replace_dims_and_symbols(self._pinned(), []), self.sym.ranges),
+            (difference.replace_dims_and_symbols(strided, []), ranges),
+        ]
+        return any(
+            IndexSimplifier(bounds).simplify(variant) == zero
+            for form, bounds in forms
+            for variant in (form, reduce_mods(form))
+        )
 
     def _pinned(self) -> list[AffineExpr]:
         """Atoms that can take one value only, replaced by it."""
