@@ -16,7 +16,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 from xdsl.passes import ModulePass
 
 from heterolayout.layout.model import Layout
-from heterolayout.passes import element_access, index_code, layout_lower, physical
+from heterolayout.passes import convert_loops, element_access, index_code, layout_lower, physical
 from heterolayout.passes.index_code import IndexEmitter
 
 
@@ -111,3 +111,16 @@ def _drop_mod(expr: AffineExpr) -> AffineExpr:
     if expr.kind == AffineBinaryOpKind.Mod:
         return _drop_mod(expr.lhs)
     return AffineBinaryOpExpr(expr.kind, _drop_mod(expr.lhs), _drop_mod(expr.rhs))
+
+
+@contextmanager
+def conversion_swaps_two_dims() -> Iterator[None]:
+    """A conversion's loop nest rebuilds the logical index with its last two dims swapped."""
+    real = convert_loops._logical_from_digits
+
+    def wrong(layout: Layout, digits: list[AffineExpr]) -> list[AffineExpr]:
+        logical = real(layout, digits)
+        return [*logical[:-2], logical[-1], logical[-2]] if len(logical) > 1 else logical
+
+    with patch.object(convert_loops, "_logical_from_digits", wrong):
+        yield

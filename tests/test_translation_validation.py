@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -32,7 +33,14 @@ from heterolayout import parse_layout
 from heterolayout.interpreter.source import LocatingParser, make_context
 from heterolayout.passes.layout_lower import LayoutLowerPass
 from heterolayout.passes.validation_domain import reduce_mods
-from heterolayout.passes.validation_terms import Symbolic, Term, TermReader, constant, evaluate, leaf
+from heterolayout.passes.validation_terms import (
+    Symbolic,
+    Term,
+    TermReader,
+    constant,
+    evaluate,
+    leaf,
+)
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 OPTION_SETS = ({}, {"index": "affine"}, {"flatten": True}, {"index": "affine", "flatten": True})
@@ -53,8 +61,12 @@ def lower(text: str, name: str = "input.mlir", **options: object) -> tuple[str, 
     module = LocatingParser(make_context(), text, name).parse_module()
     module.verify()
     stderr = io.StringIO()
-    with contextlib.redirect_stderr(stderr):
-        LayoutLowerPass(validate="verbose", **options).apply(make_context(), module)  # type: ignore[arg-type]
+    try:
+        with contextlib.redirect_stderr(stderr):
+            LayoutLowerPass(validate="verbose", **options).apply(make_context(), module)  # type: ignore[arg-type]
+    except PassFailedException:
+        sys.stderr.write(stderr.getvalue())  # the remarks, for a caller that captures them
+        raise
     return str(module), stderr.getvalue()
 
 
@@ -111,7 +123,7 @@ PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[s
     "simplifier drops mod": (planted_bugs.simplifier_drops_remainders, "examples/crouton_eltwise.mlir", {}),
 }
 COUNTEREXAMPLE = re.compile(
-    r"translation validation: (?P<op>[\w.]+) at (?P<where>\S+:\d+:\d+) is not proven: at .*"
+    r"(?P<where>\S+:\d+:\d+): error: (?P<op>[\w.]+) not proven: at .*"
     r"logical index \((?P<logical>[-\d, ]*)\) is physical \((?P<wanted>[-\d, ]*)\)"
     r"(?: (?:bit offset|position) (?P<wanted_lane>-?\d+))? in the layout, but the code computes "
     r"\((?P<got>[-\d, ]*)\)(?: (?:bit offset|position) (?P<got_lane>-?\d+))?"
@@ -124,10 +136,11 @@ def test_planted_wrong_index_code_is_caught_with_a_counterexample(name: str) -> 
     example = source if source.startswith("examples/") else "input.mlir"
     text = (REPOSITORY / source).read_text() if source.startswith("examples/") else source
     lower(text, example, **options)  # the real lowering is proven
-    with plant(), pytest.raises(PassFailedException) as caught:
+    stderr = io.StringIO()
+    with plant(), pytest.raises(PassFailedException), contextlib.redirect_stderr(stderr):
         lower(text, example, **options)
-    found = COUNTEREXAMPLE.search(str(caught.value))
-    assert found is not None, str(caught.value)
+    found = COUNTEREXAMPLE.search(stderr.getvalue())  # the remark of the access that fails
+    assert found is not None, stderr.getvalue()
     assert found["where"].startswith(example)
     assert (found["wanted"], found["wanted_lane"]) != (found["got"], found["got_lane"])
     # the counterexample's physical index is the Layout model's
@@ -159,6 +172,30 @@ def test_a_vector_kept_whole_across_a_block_boundary_is_caught() -> None:
         lower(text)
     # lane 2 of the vector is logical 8: physical (1, 0), not (0, 8)
     assert "logical index (8) is physical (1, 0) in the layout, but the code computes (0, 8)" in str(caught.value)
+
+
+def test_a_conversion_that_misplaces_elements_is_caught() -> None:
+    text = (REPOSITORY / "examples" / "crouton_eltwise.mlir").read_text()
+    _, remarks = lower(text, "crouton.mlir")
+    assert "crouton.mlir:18:3: remark: layout.convert proven exhaustively over 3600 element accesses" in remarks
+    with planted_bugs.conversion_swaps_two_dims(), pytest.raises(PassFailedException) as caught:
+        lower(text, "crouton.mlir")
+    message = str(caught.value)
+    assert "layout.convert at crouton.mlir:18:3 is not proven: logical index (0, 0, 0, 10)" in message
+    assert "should come from source slot 10, but is never written" in message
+
+
+def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
+    text = """
+    func.func @dynamic(%a: memref<?x8xf32>, %n: index) {
+      %b = memref.alloc(%n) : memref<?x8xf32, #layout.tag<"NC->CN">>
+      layout.convert %a to %b : memref<?x8xf32> to memref<?x8xf32, #layout.tag<"NC->CN">>
+      memref.dealloc %b : memref<?x8xf32, #layout.tag<"NC->CN">>
+      func.return
+    }"""
+    _, remarks = lower(text)
+    assert "input.mlir:4:7: remark: layout.convert not checked: its loops have no constant bounds" in remarks
+    assert "0 of 1 accesses proven" in remarks and "1 conversion(s) of dynamic shape not checked" in remarks
 
 
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]

@@ -36,8 +36,15 @@ from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
+from heterolayout.dialects.layout import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
+from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.validation_conversions import (
+    Conversion,
+    check_conversion,
+    conversion_moves,
+)
 from heterolayout.passes.validation_domain import Access, Lane, Verdict, prove
 from heterolayout.passes.validation_terms import Term, TermReader, constant
 
@@ -60,7 +67,15 @@ class ValidationReport:
     def summary(self) -> str:
         exhaustive = [v for v in self.verdicts if v.how == "exhaustive"]
         points = sum(v.points for v in exhaustive)
-        proven = len(self.verdicts) - len(self.failed)
+        proven = len(exhaustive) + self.count("symbolic")
+        unchecked = self.count("unchecked")
+        if unchecked:
+            return (
+                f"layout-lower: translation validation: {proven} of {len(self.verdicts)} accesses "
+                f"proven ({len(exhaustive)} exhaustively, {points} element accesses checked; "
+                f"{self.count('symbolic')} symbolically), {unchecked} conversion(s) of dynamic "
+                "shape not checked"
+            )
         return (
             f"layout-lower: translation validation: {proven} of {len(self.verdicts)} accesses "
             f"proven ({len(exhaustive)} exhaustively, {points} element accesses checked; "
@@ -76,6 +91,8 @@ class ValidationReport:
                 )
             elif v.how == "symbolic":
                 lines.append(f"{v.where}: remark: {v.name} proven symbolically")
+            elif v.how == "unchecked":
+                lines.append(f"{v.where}: remark: {v.name} not checked: {v.message}")
             else:
                 lines.append(f"{v.where}: error: {v.name} not proven: {v.message}")
         return lines
@@ -94,9 +111,18 @@ class Validator:
         """Around the rewrite of `op`: an access of a layout-typed memref is read before and
         checked after; the new ops are those that end up between its neighbours."""
         access = _access(op, layouts, flattened)
+        conversion = _conversion(op, layouts, flattened)
         yield
         if access is not None:
             self.report.verdicts.append(check(access))
+        elif conversion is not None and op.parent is None:  # rewritten into loop nests
+            ops = _new_ops(conversion.destination)
+            moves = conversion_moves(conversion, ops, _moved)
+            if isinstance(moves, str):
+                verdict = Verdict(conversion.name, conversion.where, "failed", message=moves)
+            else:
+                verdict = check_conversion(conversion, moves)
+            self.report.verdicts.append(verdict)
 
     def finish(self, verbose: bool) -> None:
         if verbose:
@@ -159,6 +185,73 @@ def _access(
         op.prev_op,
         op.next_op,
     )
+
+
+def _side(
+    op: Operation, buffer: SSAValue, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
+) -> Access:
+    layout = layouts.get(buffer) or identity_layout(buffer.type)  # type: ignore[arg-type]
+    block = op.parent_block()
+    assert block is not None
+    return Access(
+        op.name,
+        _where(op),
+        layout,
+        buffer in flattened,
+        buffer,
+        [],
+        0,
+        False,
+        None,
+        block,
+        op.prev_op,
+        op.next_op,
+    )
+
+
+def _conversion(
+    op: Operation, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
+) -> Conversion | None:
+    if not isinstance(op, (ConvertOp, memref.CopyOp)):
+        return None
+    source, destination = op.operands
+    if (source not in layouts and destination not in layouts) or op.parent_block() is None:
+        return None
+    return Conversion(
+        op.name,
+        _where(op),
+        _side(op, source, layouts, flattened),
+        _side(op, destination, layouts, flattened),
+    )
+
+
+def _moved(
+    op: Operation, conversion: Conversion, reader: TermReader
+) -> tuple[Lane, Lane | None] | str | None:
+    """A store of a conversion's destination: the lane it writes, and the source lane the
+    value comes from (None for a constant: the pad)."""
+    destination = conversion.destination
+    if not (isinstance(op, STORES) and _on_buffer(op, destination)):
+        return None
+    indices = _indices(op, reader)
+    written = op.operands[0]
+    value: SSAValue = written
+    lane: Term | None = None
+    packed = _owner(written)
+    if isinstance(packed, arith.OrIOp) and isinstance(placed := _owner(packed.rhs), arith.ShLIOp):
+        extended = _owner(placed.lhs)
+        value = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
+        lane = _masked_shift(packed, value, indices, destination, reader)
+        if lane is None:
+            return "a packed store of the destination does not keep the other lanes"
+    elif isinstance(packed, vector.InsertOp):
+        value, lane = packed.source, _position(packed, reader)
+    if isinstance(_owner(value), arith.ConstantOp):
+        return Lane(0, indices, lane), None
+    read = _loaded(value, conversion.source, reader, 0)
+    if isinstance(read, str):
+        return "a store of the destination writes a value not loaded from the source"
+    return Lane(0, indices, lane), read
 
 
 # ---- what the lowering emitted --------------------------------------------------------------

@@ -1,6 +1,6 @@
 // layout-lower{validate=true|verbose}: translation validation proves every rewritten access
 // (the physical index the code computes is the layout's map of the logical index, over the
-// loops' domain). verbose prints a remark per access at its file:line:col; true prints the
+// loops' domain) and every conversion. verbose prints a remark per access at its file:line:col; true prints the
 // summary only. An access it cannot prove fails the pass (tests/test_translation_validation.py
 // plants wrong index code to show it).
 // RUN: layout-opt %s -p 'layout-lower{validate=verbose}' -o %t 2>&1 | filecheck %s
@@ -61,10 +61,18 @@ func.func @dynamic(%m: memref<?x12xf32, #layout.tag<"NC->NC4c">>) -> f32 {
   }
   func.return %r : f32
 }
-// CHECK: layout-lower: translation validation: 5 of 5 accesses proven (4 exhaustively, 92 element accesses checked; 1 symbolically)
+// A conversion's loop nest: each logical element moved from its source slot to its
+// destination slot exactly once (the pad slots of the blocked C get the pad).
+// CHECK: validate.mlir:[[# @LINE + 2]]:3: remark: layout.convert proven exhaustively over 68 element accesses
+func.func @convert(%a: memref<4x17xf32>, %b: memref<4x17xf32, #layout.tag<"NC->NC8c">>) {
+  layout.convert %a to %b : memref<4x17xf32> to memref<4x17xf32, #layout.tag<"NC->NC8c">>
+  func.return
+}
+
+// CHECK: layout-lower: translation validation: 6 of 6 accesses proven (5 exhaustively, 160 element accesses checked; 1 symbolically)
 
 // SUMMARY-NOT: remark
-// SUMMARY: layout-lower: translation validation: 5 of 5 accesses proven (4 exhaustively, 92 element accesses checked; 1 symbolically)
+// SUMMARY: layout-lower: translation validation: 6 of 6 accesses proven (5 exhaustively, 160 element accesses checked; 1 symbolically)
 
 // BAD: layout-lower: validate=maybe: expected false, true or verbose
 // BAD-NOT: Traceback
