@@ -232,6 +232,11 @@ def test_terms_evaluate_with_each_ops_own_semantics() -> None:
     assert run("remsi", 4) == [n - 4 * int(n / 4) for n in numbers]
     assert run("divui", 4) == [(n % 2**64) // 4 - (2**64 if (n % 2**64) // 4 >= 2**63 else 0) for n in numbers]
     assert run("remui", 3) == [(n % 2**64) % 3 for n in numbers]
+    for width in (2, 8, 63):  # a cast to iN keeps the low N bits, read as signed
+        wide = {x: np.array([0, -1, 2 ** (width - 1), 2**width - 1, 5], dtype=np.int64)}
+        cast = evaluate(Term("cast", (x,), value=width), wide, {})
+        low = [int(v) & (2**width - 1) for v in wide[x]]
+        assert [int(v) for v in cast] == [v - 2**width if v >= 2 ** (width - 1) else v for v in low]  # type: ignore[union-attr]
 
 
 def test_symbolic_form_reads_unsigned_division_only_where_the_dividend_is_not_negative() -> None:

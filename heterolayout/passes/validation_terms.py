@@ -182,10 +182,14 @@ def _trunc_div(a: Array | int, b: Array | int) -> Array:
 
 
 def _wrap(x: Array | int, width: int) -> Array:
+    """The low `width` bits of x, read as a signed number (what a cast to iN keeps)."""
     if width == 0 or width >= 64:
         return np.asarray(x, dtype=np.int64)
     low = np.asarray(x, dtype=np.int64) & ((1 << width) - 1)
-    return np.where(low >= 1 << (width - 1), low - (1 << width), low) if width > 1 else low
+    if width == 1:
+        return low
+    half = 1 << (width - 1)
+    return np.where(low >= half, (low - half) - half, low)
 
 
 def _apply(term: Term, args: list[Array | int]) -> Array | int:
