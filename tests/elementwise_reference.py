@@ -177,7 +177,9 @@ def index_function(model: Model) -> Callable[[Index], Index]:
         return blocked_function(model.terms)
     if isinstance(model, MapText):
         return map_function(model.text)
-    return lambda index: (sum(d * s for d, s in zip(index, model.strides, strict=True)) + model.offset,)
+    return lambda index: (
+        sum(d * s for d, s in zip(index, model.strides, strict=True)) + model.offset,
+    )
 
 
 def logical_indices(shape: Sequence[int]) -> list[Index]:
@@ -222,9 +224,7 @@ def stored_value(value: int | float, element_bits: int | None, signed: bool) -> 
     return field
 
 
-def place(
-    model: Model, x: np.ndarray, pad: int | float, numpy_dtype: np.dtype
-) -> np.ndarray:
+def place(model: Model, x: np.ndarray, pad: int | float, numpy_dtype: np.dtype) -> np.ndarray:
     """The physical array (lanes unfolded): pad everywhere, then each element at its index."""
     function = index_function(model)
     physical = np.empty(physical_shape(model, x.shape), dtype=numpy_dtype)
@@ -282,7 +282,9 @@ def fold(physical: np.ndarray, container: IntContainer) -> np.ndarray:
     return out
 
 
-def unfold(words: np.ndarray, lanes: int, container: IntContainer, numpy_dtype: np.dtype, signed: bool) -> np.ndarray:
+def unfold(
+    words: np.ndarray, lanes: int, container: IntContainer, numpy_dtype: np.dtype, signed: bool
+) -> np.ndarray:
     out = np.empty((*words.shape, lanes), dtype=numpy_dtype)
     for index in itertools.product(*(range(e) for e in words.shape)):
         out[index] = split_word(int(words[index]), lanes, container, signed)

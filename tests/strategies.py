@@ -163,7 +163,9 @@ class LayoutCase:
 
 
 # ---- building blocks -----------------------------------------------------------------------
-def fit_shape(shape: Sequence[int], size: Callable[[tuple[int, ...]], int], limit: int) -> tuple[int, ...]:
+def fit_shape(
+    shape: Sequence[int], size: Callable[[tuple[int, ...]], int], limit: int
+) -> tuple[int, ...]:
     """Halve the largest extent until `size(shape)` is at most `limit` (or all extents are 1)."""
     extents = list(shape)
     while size(tuple(extents)) > limit and max(extents) > 1:
@@ -195,7 +197,9 @@ def block_terms(draw: st.DrawFn, rank: int, max_blocks: int = 4, max_size: int =
 
 
 @st.composite
-def blocked_layout(draw: st.DrawFn, rank: int, innermost_block: bool = False) -> tuple[Terms, tuple[int, ...]]:
+def blocked_layout(
+    draw: st.DrawFn, rank: int, innermost_block: bool = False
+) -> tuple[Terms, tuple[int, ...]]:
     """Terms and a shape whose extents are usually not multiples of the blocks."""
     terms = draw(block_terms(rank))
     if innermost_block:
@@ -269,7 +273,9 @@ def pads(draw: st.DrawFn, element: ElementInfo) -> int | float:
     """Any pad the element type allows, its ends included; floats exact in every width."""
     if element.is_float:
         finite = st.floats(width=16, allow_nan=False, allow_infinity=False)
-        return draw(st.one_of(st.integers(-32, 32).map(lambda q: q / 4), finite).filter(_not_negative_zero))
+        return draw(
+            st.one_of(st.integers(-32, 32).map(lambda q: q / 4), finite).filter(_not_negative_zero)
+        )
     low, high = element.pad_range
     held_low, held_high = element.held_range
     ends = [low, high - 1, held_low, held_high - 1, 0]
@@ -305,7 +311,9 @@ def with_parameters(
     arguments: dict[str, object] = {}
     in_text: list[str] = []
     for name, text, value in params:
-        where = form if form != "both" else draw(st.sampled_from(["arguments", "attribute", "both"]))
+        where = (
+            form if form != "both" else draw(st.sampled_from(["arguments", "attribute", "both"]))
+        )
         if where in ("arguments", "both"):
             arguments[name] = value
         if where in ("attribute", "both"):
@@ -408,12 +416,36 @@ HTP_ALIASES: dict[str, Terms] = {
     "R4Depth32MemoryLayout": ((0, None), (1, None), (3, None), (2, None), (2, 4), (3, 32)),
     "R4CroutonLayout": ((0, None), (1, None), (2, None), (3, None), (1, 8), (2, 8), (3, 32)),
     "R4Crouton4x1Layout": (
-        (0, None), (1, None), (2, None), (3, None), (1, 8), (2, 2), (3, 32), (2, 4),
+        (0, None),
+        (1, None),
+        (2, None),
+        (3, None),
+        (1, 8),
+        (2, 2),
+        (3, 32),
+        (2, 4),
     ),
     "R4Crouton2x2Layout": (
-        (0, None), (1, None), (2, None), (3, None), (1, 4), (2, 4), (3, 32), (1, 2), (2, 2),
+        (0, None),
+        (1, None),
+        (2, None),
+        (3, None),
+        (1, 4),
+        (2, 4),
+        (3, 32),
+        (1, 2),
+        (2, 2),
     ),
-    "R4Crouton2Layout": ((0, None), (1, None), (2, None), (3, None), (1, 8), (2, 2), (3, 32), (2, 2)),
+    "R4Crouton2Layout": (
+        (0, None),
+        (1, None),
+        (2, None),
+        (3, None),
+        (1, 8),
+        (2, 2),
+        (3, 32),
+        (2, 2),
+    ),
 }
 
 
@@ -426,15 +458,25 @@ def chunked_cases(draw: st.DrawFn) -> LayoutCase:
         terms = HTP_ALIASES[name]
         shape = fit_shape(draw(shapes(4)), blocked_size(terms), MAX_PHYSICAL)
         body = draw(st.sampled_from([name, pair_list(terms)]))
-        return draw(with_parameters("chunked", name, body, shape, element, reference.Blocked(terms)))
+        return draw(
+            with_parameters("chunked", name, body, shape, element, reference.Blocked(terms))
+        )
     rank = draw(st.sampled_from([4, 4, 1, 2, 3]))
     if form == "flat":
         terms = tuple((d, None) for d in range(rank))
         bare = f"FlatMemoryLayout<{rank}>"
-        return draw(with_parameters("chunked", bare, bare, draw(shapes(rank)), element, reference.Blocked(terms)))
+        return draw(
+            with_parameters(
+                "chunked", bare, bare, draw(shapes(rank)), element, reference.Blocked(terms)
+            )
+        )
     terms, shape = draw(blocked_layout(rank))
     if form == "list":
-        return draw(with_parameters("chunked", None, pair_list(terms), shape, element, reference.Blocked(terms)))
+        return draw(
+            with_parameters(
+                "chunked", None, pair_list(terms), shape, element, reference.Blocked(terms)
+            )
+        )
     bare = chunked_text(rank, terms, draw(st.sampled_from([",", ", "])))
     return draw(with_parameters("chunked", bare, bare, shape, element, reference.Blocked(terms)))
 
@@ -449,7 +491,9 @@ def digit_map_results(terms: Terms) -> list[str]:
             results.append(f"d{dim}" if below == 1 else f"d{dim} floordiv {below}")
         else:
             inner = math.prod(s for d, s in terms[position + 1 :] if d == dim and s is not None)
-            results.append(f"d{dim} mod {size}" if inner == 1 else f"(d{dim} floordiv {inner}) mod {size}")
+            results.append(
+                f"d{dim} mod {size}" if inner == 1 else f"(d{dim} floordiv {inner}) mod {size}"
+            )
     return results
 
 
@@ -600,7 +644,9 @@ def packed_cases(draw: st.DrawFn, elements_: Sequence[str] = PACKABLE) -> Layout
     model = reference.Blocked(terms)
     if draw(st.booleans()):
         bare = render_tag(draw, letters, terms)
-        return draw(with_parameters("tag", bare, f'"{bare}"', shape, element, model, container, msb_first))
+        return draw(
+            with_parameters("tag", bare, f'"{bare}"', shape, element, model, container, msb_first)
+        )
     bare = chunked_text(rank, terms)
     body = draw(st.sampled_from([bare, pair_list(terms)]))
     return draw(with_parameters("chunked", bare, body, shape, element, model, container, msb_first))
@@ -619,7 +665,9 @@ def bit_cases(draw: st.DrawFn) -> LayoutCase:
     model = reference.Blocked(terms)
     element = ELEMENTS["i1"]
     msb_first = draw(st.booleans())
-    return draw(with_parameters("tag", bare, f'"{bare}"', shape, element, model, container, msb_first))
+    return draw(
+        with_parameters("tag", bare, f'"{bare}"', shape, element, model, container, msb_first)
+    )
 
 
 @st.composite
@@ -675,12 +723,62 @@ def non_injective_maps(draw: st.DrawFn) -> tuple[str, tuple[int, ...]]:
 
 
 SPEC_TOKENS = [
-    "affine_map<", "(", ")", "d0", "d1", "d2", "->", ",", " ", "floordiv", "mod", "ceildiv",
-    "*", "+", "-", ">", "<", "[", "]", "0", "1", "4", "-3", "16", "strided<", "offset:",
-    "offset =", "#layout.tag<", "#layout.map<", "#layout.chunked<", "#layout.strided<",
-    "#layout.tpu<", "#layout.", '"', "NCHW", "->", "nChw8c", "16c", "0c", "ChunkedMemoryLayout<",
-    "FlatMemoryLayout<", "R4CroutonLayout", "pad = ", "pack = ", "bit_order = ", "shape = ",
-    "i6", "vector<4xi1>", "f32", "?", "s0", "[", "x", "=", ":", "99999999999999999999",
+    "affine_map<",
+    "(",
+    ")",
+    "d0",
+    "d1",
+    "d2",
+    "->",
+    ",",
+    " ",
+    "floordiv",
+    "mod",
+    "ceildiv",
+    "*",
+    "+",
+    "-",
+    ">",
+    "<",
+    "[",
+    "]",
+    "0",
+    "1",
+    "4",
+    "-3",
+    "16",
+    "strided<",
+    "offset:",
+    "offset =",
+    "#layout.tag<",
+    "#layout.map<",
+    "#layout.chunked<",
+    "#layout.strided<",
+    "#layout.tpu<",
+    "#layout.",
+    '"',
+    "NCHW",
+    "->",
+    "nChw8c",
+    "16c",
+    "0c",
+    "ChunkedMemoryLayout<",
+    "FlatMemoryLayout<",
+    "R4CroutonLayout",
+    "pad = ",
+    "pack = ",
+    "bit_order = ",
+    "shape = ",
+    "i6",
+    "vector<4xi1>",
+    "f32",
+    "?",
+    "s0",
+    "[",
+    "x",
+    "=",
+    ":",
+    "99999999999999999999",
 ]
 
 

@@ -54,18 +54,54 @@ def test_packed_benchmark_quick_run_prints_bytes_and_ratios() -> None:
     by_layout = {(row[0], row[1]): row[2:] for row in rows if len(row) == 9}
     # elements, lowered memref, bytes (model), bytes (native), bytes unpacked, ratio
     expected = {
-        ("bits, n = 1001", '"W->W8w", pack = i8'): ["1001", "memref<126xi8>", "126", "126", "1001", "7.94"],
-        ("bits, n = 55488", '"W->W8w", pack = i8'): ["55488", "memref<6936xi8>", "6936", "6936", "55488", "8.00"],
+        ("bits, n = 1001", '"W->W8w", pack = i8'): [
+            "1001",
+            "memref<126xi8>",
+            "126",
+            "126",
+            "1001",
+            "7.94",
+        ],
+        ("bits, n = 55488", '"W->W8w", pack = i8'): [
+            "55488",
+            "memref<6936xi8>",
+            "6936",
+            "6936",
+            "55488",
+            "8.00",
+        ],
         ("conv input 1x48x34x34 i1", '"NCHW->NHWC6c", pack = i6'): [
-            "55488", "memref<1x34x34x8xi6>", "9248", "9248", "55488", "6.00"
+            "55488",
+            "memref<1x34x34x8xi6>",
+            "9248",
+            "9248",
+            "55488",
+            "6.00",
         ],
         ("conv input 1x48x34x34 i1", '"NCHW->NHWC6c", pack = vector<6xi1>'): [
-            "55488", "memref<1x34x34x8xvector<6xi1>>", "9248", "9248", "55488", "6.00"
+            "55488",
+            "memref<1x34x34x8xvector<6xi1>>",
+            "9248",
+            "9248",
+            "55488",
+            "6.00",
         ],
         ("seed NHW(C6) 4x6x8x8 i1", '"NCHW->NHWC6c", pack = i6'): [
-            "1536", "memref<4x8x8x1xi6>", "256", "256", "1536", "6.00"
+            "1536",
+            "memref<4x8x8x1xi6>",
+            "256",
+            "256",
+            "1536",
+            "6.00",
         ],
-        ("int4 weights 16x8", '"KN->NK2k", pack = i8'): ["128", "memref<8x8xi8>", "64", "64", "128", "2.00"],
+        ("int4 weights 16x8", '"KN->NK2k", pack = i8'): [
+            "128",
+            "memref<8x8xi8>",
+            "64",
+            "64",
+            "128",
+            "2.00",
+        ],
     }
     for key, cells in expected.items():
         assert key in by_layout, (key, sorted(by_layout))

@@ -45,7 +45,13 @@ OPTION_SETS = {
 }
 SUBSETS = {
     "default": tuple(PROGRAMS),
-    "index-affine": ("tag_nchw8c", "chunked_alias_crouton", "map_skew", "map_explicit_shape", "builtin_strided"),
+    "index-affine": (
+        "tag_nchw8c",
+        "chunked_alias_crouton",
+        "map_skew",
+        "map_explicit_shape",
+        "builtin_strided",
+    ),
     "flatten": ("named_nchw4", "chunked_crouton2x2", "builtin_affine_map"),
     "affine-flatten": ("named_oihw16i16o", "strided"),
 }
@@ -375,7 +381,9 @@ func.func @main(%x: i32) -> i32 {
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_run_prints_to_stdout_unless_captured(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_prints_to_stdout_unless_captured(
+    engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     shown = heterolayout.run(PRINT_AND_RETURN, args=[21], engine=engine)
     assert (tuple(shown), shown.output, capsys.readouterr().out) == ((42,), None, "42\n")
     captured = heterolayout.run(PRINT_AND_RETURN, args=[-4], engine=engine, capture=True)
@@ -439,7 +447,10 @@ func.func @main() -> i64 {
   func.return %r : i64
 }
 """
-    with pytest.raises(ExecutionError, match=r"^func\.call at .*: @kernel is external \(it has no body\) and cannot be run"):
+    with pytest.raises(
+        ExecutionError,
+        match=r"^func\.call at .*: @kernel is external \(it has no body\) and cannot be run",
+    ):
         heterolayout.run(text, engine=engine)
 
 

@@ -64,7 +64,9 @@ STORES = {
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("op", sorted(STORES))
 def test_store_after_dealloc_is_an_error(engine: str, op: str) -> None:
-    text = program(f"  memref.dealloc %m : {PLAIN}\n  {STORES[op]}\n  func.return", args=f"%a: {PLAIN}")
+    text = program(
+        f"  memref.dealloc %m : {PLAIN}\n  {STORES[op]}\n  func.return", args=f"%a: {PLAIN}"
+    )
     message = error_of(text, engine, (np.ones(8, np.float32),))
     assert message == f"use of a deallocated memref in {op} at prog.mlir:8:3"
 
@@ -107,7 +109,10 @@ READS = {
     "memref.load": ("%r = memref.load %m[%c1] : memref<8xf32>", "f32"),
     "affine.load": ("%r = affine.load %m[1] : memref<8xf32>", "f32"),
     "vector.load": ("%r = vector.load %m[%c0] : memref<8xf32>, vector<4xf32>", "vector<4xf32>"),
-    "affine.vector_load": ("%r = affine.vector_load %m[0] : memref<8xf32>, vector<4xf32>", "vector<4xf32>"),
+    "affine.vector_load": (
+        "%r = affine.vector_load %m[0] : memref<8xf32>, vector<4xf32>",
+        "vector<4xf32>",
+    ),
     "memref.dim": ("%r = memref.dim %m, %c0 : memref<8xf32>", "index"),
     "memref.rank": ('%r = "memref.rank"(%m) : (memref<8xf32>) -> index', "index"),
 }
@@ -135,14 +140,25 @@ def test_read_after_dealloc_raises_or_reads_poison(engine: str, op: str) -> None
 def test_copy_from_a_freed_buffer_is_an_error(engine: str, op: str) -> None:
     copy = STORES[op].replace("(%a, %m)", "(%m, %a)").replace("%a to %m", "%m to %a")
     text = program(f"  memref.dealloc %m : {PLAIN}\n  {copy}\n  func.return", args=f"%a: {PLAIN}")
-    assert error_of(text, engine, (np.ones(8, np.float32),)) == f"use of a deallocated memref in {op} at prog.mlir:8:3"
+    assert (
+        error_of(text, engine, (np.ones(8, np.float32),))
+        == f"use of a deallocated memref in {op} at prog.mlir:8:3"
+    )
 
 
 @pytest.mark.parametrize(
     ("element", "poison"),
-    [("i8", -17), ("i16", -16657), ("i32", -559038737), ("i64", -2401053088876216593), ("index", -2401053088876216593)],
+    [
+        ("i8", -17),
+        ("i16", -16657),
+        ("i32", -559038737),
+        ("i64", -2401053088876216593),
+        ("index", -2401053088876216593),
+    ],
 )
-def test_compiled_integer_loads_of_freed_memory_read_the_poison_pattern(element: str, poison: int) -> None:
+def test_compiled_integer_loads_of_freed_memory_read_the_poison_pattern(
+    element: str, poison: int
+) -> None:
     # Each is the low bytes of 0xDEADBEEFDEADBEEF, read as a signed number.
     text = f"""func.func @main() -> {element} {{
   %c1 = arith.constant 1 : index
@@ -204,7 +220,10 @@ def test_check_accepts_the_program_freeing_in_time(engine: str) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_double_dealloc_is_an_error(engine: str) -> None:
     text = program(f"  memref.dealloc %m : {PLAIN}\n  memref.dealloc %m : {PLAIN}\n  func.return")
-    assert error_of(text, engine) == "double dealloc in memref.dealloc at prog.mlir:8:3: the memref is already deallocated"
+    assert (
+        error_of(text, engine)
+        == "double dealloc in memref.dealloc at prog.mlir:8:3: the memref is already deallocated"
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -216,7 +235,10 @@ def test_dealloc_in_a_loop_of_a_buffer_from_outside_is_a_double_dealloc(engine: 
   }}
   func.return"""
     )
-    assert error_of(text, engine) == "double dealloc in memref.dealloc at prog.mlir:9:5: the memref is already deallocated"
+    assert (
+        error_of(text, engine)
+        == "double dealloc in memref.dealloc at prog.mlir:9:5: the memref is already deallocated"
+    )
 
 
 CAST = '%d = "memref.cast"(%m) : (memref<8xf32>) -> memref<?xf32>'
@@ -233,18 +255,33 @@ def test_dealloc_through_a_cast_frees_the_original(engine: str) -> None:
         (value,) = run(parse_program(text), engine=engine)
         assert np.isnan(value)
     else:
-        assert error_of(text, engine) == "use of a deallocated memref in memref.load at prog.mlir:10:3"
-    stored = program(f"  {CAST}\n  memref.dealloc %d : memref<?xf32>\n  memref.store %f, %m[%c0] : {PLAIN}\n  func.return")
-    assert error_of(stored, engine) == "use of a deallocated memref in memref.store at prog.mlir:9:3"
-    twice = program(f"  {CAST}\n  memref.dealloc %d : memref<?xf32>\n  memref.dealloc %m : {PLAIN}\n  func.return")
-    assert error_of(twice, engine) == "double dealloc in memref.dealloc at prog.mlir:9:3: the memref is already deallocated"
+        assert (
+            error_of(text, engine) == "use of a deallocated memref in memref.load at prog.mlir:10:3"
+        )
+    stored = program(
+        f"  {CAST}\n  memref.dealloc %d : memref<?xf32>\n  memref.store %f, %m[%c0] : {PLAIN}\n  func.return"
+    )
+    assert (
+        error_of(stored, engine) == "use of a deallocated memref in memref.store at prog.mlir:9:3"
+    )
+    twice = program(
+        f"  {CAST}\n  memref.dealloc %d : memref<?xf32>\n  memref.dealloc %m : {PLAIN}\n  func.return"
+    )
+    assert (
+        error_of(twice, engine)
+        == "double dealloc in memref.dealloc at prog.mlir:9:3: the memref is already deallocated"
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_dealloc_of_the_original_frees_the_cast(engine: str) -> None:
-    text = program(f"  {CAST}\n  memref.dealloc %m : {PLAIN}\n  memref.store %f, %d[%c0] : memref<?xf32>\n  func.return")
+    text = program(
+        f"  {CAST}\n  memref.dealloc %m : {PLAIN}\n  memref.store %f, %d[%c0] : memref<?xf32>\n  func.return"
+    )
     assert error_of(text, engine) == "use of a deallocated memref in memref.store at prog.mlir:9:3"
-    dim = program(f"  {CAST}\n  memref.dealloc %m : {PLAIN}\n  %n = memref.dim %d, %c0 : memref<?xf32>\n  func.return")
+    dim = program(
+        f"  {CAST}\n  memref.dealloc %m : {PLAIN}\n  %n = memref.dim %d, %c0 : memref<?xf32>\n  func.return"
+    )
     assert error_of(dim, engine) == "use of a deallocated memref in memref.dim at prog.mlir:9:3"
 
 
@@ -256,7 +293,10 @@ def test_dealloc_of_an_argument_is_an_error_and_leaves_the_argument_alone(engine
 }}"""
     argument = np.arange(8, dtype=np.float32)
     message = error_of(text, engine, (argument,))
-    assert message == "invalid dealloc in memref.dealloc at prog.mlir:2:3: the memref is argument 0 of @main, which the caller owns"
+    assert (
+        message
+        == "invalid dealloc in memref.dealloc at prog.mlir:2:3: the memref is argument 0 of @main, which the caller owns"
+    )
     assert argument.flags.writeable and argument.tolist() == list(range(8))
 
 
@@ -279,19 +319,25 @@ func.func @main(%x: {PLAIN}) -> f32 {{
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_dealloc_of_a_global_or_an_alloca_is_an_error(engine: str) -> None:
-    text = f'''"memref.global"() <{{sym_name = "g", sym_visibility = "private", type = {PLAIN}, initial_value = dense<1.0> : tensor<8xf32>}}> : () -> ()
+    text = f""""memref.global"() <{{sym_name = "g", sym_visibility = "private", type = {PLAIN}, initial_value = dense<1.0> : tensor<8xf32>}}> : () -> ()
 func.func @main() {{
   %g = memref.get_global @g : {PLAIN}
   memref.dealloc %g : {PLAIN}
   func.return
-}}'''
-    assert error_of(text, engine) == "invalid dealloc in memref.dealloc at prog.mlir:4:3: the memref is the buffer of memref.global @g"
+}}"""
+    assert (
+        error_of(text, engine)
+        == "invalid dealloc in memref.dealloc at prog.mlir:4:3: the memref is the buffer of memref.global @g"
+    )
     text = f"""func.func @main() {{
   %s = memref.alloca() : {PLAIN}
   memref.dealloc %s : {PLAIN}
   func.return
 }}"""
-    assert error_of(text, engine) == "invalid dealloc in memref.dealloc at prog.mlir:3:3: the memref comes from memref.alloca"
+    assert (
+        error_of(text, engine)
+        == "invalid dealloc in memref.dealloc at prog.mlir:3:3: the memref comes from memref.alloca"
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -329,19 +375,39 @@ def test_a_freed_layout_buffer_cannot_be_read_or_written(engine: str) -> None:
 
     argument = (np.ones(16, np.float32),)
     load = tagged(f"  %r = memref.load %m[%c5] : {TAGGED}\n  func.return %r : f32", "f32")
-    assert error_of(load, engine, argument) == "use of a deallocated memref in memref.load at prog.mlir:7:3"
-    vector = tagged(f"  %r = vector.load %m[%c5] : {TAGGED}, vector<4xf32>\n  func.return %r : vector<4xf32>", "vector<4xf32>")
-    assert error_of(vector, engine, argument) == "use of a deallocated memref in vector.load at prog.mlir:7:3"
+    assert (
+        error_of(load, engine, argument)
+        == "use of a deallocated memref in memref.load at prog.mlir:7:3"
+    )
+    vector = tagged(
+        f"  %r = vector.load %m[%c5] : {TAGGED}, vector<4xf32>\n  func.return %r : vector<4xf32>",
+        "vector<4xf32>",
+    )
+    assert (
+        error_of(vector, engine, argument)
+        == "use of a deallocated memref in vector.load at prog.mlir:7:3"
+    )
     store = tagged(f"  memref.store %f, %m[%c5] : {TAGGED}\n  func.return")
-    assert error_of(store, engine, argument) == "use of a deallocated memref in memref.store at prog.mlir:7:3"
+    assert (
+        error_of(store, engine, argument)
+        == "use of a deallocated memref in memref.store at prog.mlir:7:3"
+    )
     convert = tagged(f"  layout.convert %m to %a : {TAGGED} to memref<16xf32>\n  func.return")
-    assert error_of(convert, engine, argument) == "use of a deallocated memref in layout.convert at prog.mlir:7:3"
+    assert (
+        error_of(convert, engine, argument)
+        == "use of a deallocated memref in layout.convert at prog.mlir:7:3"
+    )
     twice = tagged(f"  memref.dealloc %m : {TAGGED}\n  func.return")
-    assert error_of(twice, engine, argument) == "double dealloc in memref.dealloc at prog.mlir:7:3: the memref is already deallocated"
+    assert (
+        error_of(twice, engine, argument)
+        == "double dealloc in memref.dealloc at prog.mlir:7:3: the memref is already deallocated"
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_check_of_an_unlowered_program_reading_a_freed_layout_buffer_is_an_error(engine: str) -> None:
+def test_check_of_an_unlowered_program_reading_a_freed_layout_buffer_is_an_error(
+    engine: str,
+) -> None:
     text = f"""func.func @main(%a: memref<16xf32>) -> f32 {{
   %c5 = arith.constant 5 : index
   %m = memref.alloc() : {TAGGED}
@@ -421,7 +487,9 @@ def test_a_read_only_argument_is_copied_not_taken_for_a_freed_buffer(engine: str
 
 
 # ---- layout-run -----------------------------------------------------------------------------------
-USE_AFTER_FREE = program(f"  memref.dealloc %m : {PLAIN}\n  memref.store %f, %m[%c1] : {PLAIN}\n  func.return")
+USE_AFTER_FREE = program(
+    f"  memref.dealloc %m : {PLAIN}\n  memref.store %f, %m[%c1] : {PLAIN}\n  func.return"
+)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -433,14 +501,23 @@ def test_layout_run_reports_use_after_free_in_one_line(
     code = main([str(path), "--engine", engine])
     captured = capsys.readouterr()
     assert (code, captured.out) == (1, "")
-    assert captured.err == f"layout-run: error: use of a deallocated memref in memref.store at {path}:8:3\n"
+    assert (
+        captured.err
+        == f"layout-run: error: use of a deallocated memref in memref.store at {path}:8:3\n"
+    )
 
 
 def test_layout_run_use_after_free_has_no_traceback(tmp_path: Path) -> None:
     path = tmp_path / "uaf.mlir"
     path.write_text(USE_AFTER_FREE)
     result = subprocess.run(
-        [sys.executable, "-m", "heterolayout.tools.run", str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "heterolayout.tools.run", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == f"layout-run: error: use of a deallocated memref in memref.store at {path}:8:3\n"
+    assert (
+        result.stderr
+        == f"layout-run: error: use of a deallocated memref in memref.store at {path}:8:3\n"
+    )

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     BFloat16Type,
     IndexType,
@@ -274,9 +275,18 @@ def test_identity_layouts_have_no_layout(memref_type: MemRefType) -> None:
     assert layout_of(memref_type) is None
 
 
-def test_dynamic_builtin_strides_have_no_static_layout() -> None:
-    with pytest.raises(LayoutError, match="dynamic strides or offset"):
-        layout_of(MemRefType(f32, [4, 30], StridedLayoutAttr([None, 1], 0)))
+def test_builtin_layouts_known_only_at_run_time_are_left_to_upstream() -> None:
+    """A `?` in a builtin strided layout or in the shape it lays out, and an affine map with
+    symbols, describe memory upstream addresses at run time: no heterolayout layout."""
+    assert layout_of(MemRefType(f32, [4, 30], StridedLayoutAttr([None, 1], 0))) is None
+    assert layout_of(MemRefType(f32, [4, 30], StridedLayoutAttr([64, 1], None))) is None
+    assert layout_of(MemRefType(f32, [DYNAMIC_INDEX, 30], StridedLayoutAttr([64, 1], 3))) is None
+    with_symbol = AffineMap(
+        2, 1, (AffineExpr.dimension(0) + AffineExpr.symbol(0), AffineExpr.dimension(1))
+    )
+    assert layout_of(MemRefType(f32, [2, 4], AffineMapAttr(with_symbol))) is None
+    static = layout_of(MemRefType(f32, [4, 30], StridedLayoutAttr([64, 1], 3)))
+    assert static is not None and static.offset((1, 2)) == 64 + 2 + 3
 
 
 def test_element_types() -> None:

@@ -133,12 +133,20 @@ def run_both_engines(module: ModuleOp, arguments: list[Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
 def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(path: Path) -> None:
     source, lowered = programs(path.name)
-    source_function, lowered_function = find_function(source, "main"), find_function(lowered, "main")
+    source_function, lowered_function = (
+        find_function(source, "main"),
+        find_function(lowered, "main"),
+    )
     logical = random_arguments(source_function, BIT_SEED)
     physical = [
         physical_argument(arg, s, t, f"argument {i}") if holds_physical(s, t) else arg
         for i, (arg, s, t) in enumerate(
-            zip(logical, source_function.function_type.inputs, lowered_function.function_type.inputs, strict=True)
+            zip(
+                logical,
+                source_function.function_type.inputs,
+                lowered_function.function_type.inputs,
+                strict=True,
+            )
         )
     ]
     for module, arguments in ((source, logical), (lowered, physical)):

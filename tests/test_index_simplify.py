@@ -43,7 +43,11 @@ def test_simplified_expression_has_the_same_value_on_the_box(expr: AffineExpr, b
     simplified = simplify_expr(expr, dim_ranges)
     boxes = [range(low, high + 1) for low, high in bounds]
     for point in itertools.islice(itertools.product(*boxes), 600):
-        assert simplified.eval(list(point), []) == expr.eval(list(point), []), (expr, simplified, point)
+        assert simplified.eval(list(point), []) == expr.eval(list(point), []), (
+            expr,
+            simplified,
+            point,
+        )
 
 
 @settings(max_examples=200, deadline=None)

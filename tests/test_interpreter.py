@@ -109,14 +109,25 @@ def test_float_ops_match_numpy(op: str, reference: Any, ftype: str) -> None:
     dtype = element_type(ftype).numpy_dtype
     rng = np.random.default_rng(1)
     pairs = [(float(dtype.type(x)), float(dtype.type(y))) for x, y in rng.normal(0, 100, (8, 2))]
-    pairs += [(1.0, 0.0), (-1.0, 0.0), (0.0, 0.0), (math.inf, 2.0), (math.nan, 1.0), (3.0, math.nan)]
+    pairs += [
+        (1.0, 0.0),
+        (-1.0, 0.0),
+        (0.0, 0.0),
+        (math.inf, 2.0),
+        (math.nan, 1.0),
+        (3.0, math.nan),
+    ]
     module = parse_program(binary(op, ftype))
     for a, b in pairs:
         with np.errstate(all="ignore"):
             expected = float(reference(dtype.type(a), dtype.type(b)))
         for engine in ENGINES:
             (got,) = run(module, "main", (a, b), engine=engine)
-            assert bits(got) == bits(expected) or (math.isnan(got) and math.isnan(expected)), (op, a, b)
+            assert bits(got) == bits(expected) or (math.isnan(got) and math.isnan(expected)), (
+                op,
+                a,
+                b,
+            )
 
 
 def test_f16_overflow_rounds_to_infinity() -> None:
@@ -133,7 +144,22 @@ func.func @main() -> (f16, f16) {
 
 
 def test_cmpf_predicates_with_nan() -> None:
-    predicates = ["oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno"]
+    predicates = [
+        "oeq",
+        "ogt",
+        "oge",
+        "olt",
+        "ole",
+        "one",
+        "ord",
+        "ueq",
+        "ugt",
+        "uge",
+        "ult",
+        "ule",
+        "une",
+        "uno",
+    ]
     body = "\n".join(f"  %r{i} = arith.cmpf {p}, %a, %b : f32" for i, p in enumerate(predicates))
     results = ", ".join(f"%r{i}" for i in range(len(predicates)))
     types = ", ".join(["i1"] * len(predicates))
@@ -243,7 +269,18 @@ func.func @main(%a: i4, %b: i6) -> (i4, i4, i6, i6, i1) {
 
 @pytest.mark.parametrize(
     ("predicate", "expected"),
-    [("eq", 0), ("ne", 1), ("slt", 1), ("sle", 1), ("sgt", 0), ("sge", 0), ("ult", 0), ("ule", 0), ("ugt", 1), ("uge", 1)],
+    [
+        ("eq", 0),
+        ("ne", 1),
+        ("slt", 1),
+        ("sle", 1),
+        ("sgt", 0),
+        ("sge", 0),
+        ("ult", 0),
+        ("ule", 0),
+        ("ugt", 1),
+        ("uge", 1),
+    ],
 )
 def test_cmpi_signed_and_unsigned(predicate: str, expected: int) -> None:
     # -1 versus 1 in i8: signed -1 < 1, unsigned 255 > 1.
@@ -527,7 +564,10 @@ func.func @main(%a: i32, %b: i32, %n: i64) -> (i32, i64) {
   %f = func.call @fact(%n) : (i64) -> i64
   func.return %g, %f : i32, i64
 }"""
-    assert run_both(text, (1071, 462, 21)) == (math.gcd(1071, 462), wrap_reference(math.factorial(21), 64))
+    assert run_both(text, (1071, 462, 21)) == (
+        math.gcd(1071, 462),
+        wrap_reference(math.factorial(21), 64),
+    )
 
 
 def test_scf_for_with_iter_args_and_empty_trip() -> None:
@@ -561,7 +601,9 @@ func.func @main(%lo: index, %hi: index) -> (index, index) {
         ("strided<[7, 2], offset: 3>", (3, 3), "i32"),
     ],
 )
-def test_layout_memref_reads_and_writes_logical_elements(spec: str, shape: tuple, dtype: str) -> None:
+def test_layout_memref_reads_and_writes_logical_elements(
+    spec: str, shape: tuple, dtype: str
+) -> None:
     layout = parse_layout(spec, shape, dtype=dtype, pad=31 if spec == "R4CroutonLayout" else None)
     element = element_type(dtype)
     rng = np.random.default_rng(3)
@@ -661,7 +703,9 @@ def test_division_by_zero_names_op_and_location() -> None:
     assert message == "division by zero in arith.divsi at prog.mlir:3:3"
 
 
-@pytest.mark.parametrize("op", ["arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi", "arith.ceildivsi"])
+@pytest.mark.parametrize(
+    "op", ["arith.divui", "arith.remsi", "arith.remui", "arith.floordivsi", "arith.ceildivsi"]
+)
 def test_every_integer_division_checks_zero(op: str) -> None:
     assert error_of_both(binary(op, "i8"), (7, 0)) == f"division by zero in {op} at prog.mlir:3:3"
 
@@ -674,7 +718,10 @@ func.func @main(%m: memref<4x4xf32>, %i: index) -> f32 {
   func.return %v : f32
 }"""
     message = error_of_both(text, (np.zeros((4, 4), np.float32), 4))
-    assert message == "out-of-bounds access in memref.load at prog.mlir:4:3: index [4, 0] outside bounds [4, 4]"
+    assert (
+        message
+        == "out-of-bounds access in memref.load at prog.mlir:4:3: index [4, 0] outside bounds [4, 4]"
+    )
     # Negative indices do not wrap around as numpy's would.
     assert "index [-1, 0]" in error_of_both(text, (np.zeros((4, 4), np.float32), -1))
 
@@ -715,7 +762,9 @@ func.func @main(%m: memref<4xi8>) {
   func.return
 }"""
     message = error_of_both(text, (np.zeros((5,), np.int8),))
-    assert message == "argument 0 of @main: expected an array for memref<4xi8>, got one of shape [5]"
+    assert (
+        message == "argument 0 of @main: expected an array for memref<4xi8>, got one of shape [5]"
+    )
 
 
 def test_unbounded_recursion_is_a_diagnostic() -> None:
@@ -729,13 +778,23 @@ func.func @main() -> i64 {
   %r = func.call @f(%c) : (i64) -> i64
   func.return %r : i64
 }"""
-    assert error_of_both(text).startswith("@main: calls nest deeper than Python's recursion limit (")
+    assert error_of_both(text).startswith(
+        "@main: calls nest deeper than Python's recursion limit ("
+    )
 
 
 @pytest.mark.parametrize("divisor", [3, -3, 1])
 def test_division_by_constants(divisor: int) -> None:
     # The compiled engine pastes constants and divides by a positive one inline: same results.
-    ops = ["arith.divsi", "arith.remsi", "arith.divui", "arith.remui", "arith.floordivsi", "arith.ceildivsi", "arith.ceildivui"]
+    ops = [
+        "arith.divsi",
+        "arith.remsi",
+        "arith.divui",
+        "arith.remui",
+        "arith.floordivsi",
+        "arith.ceildivsi",
+        "arith.ceildivui",
+    ]
     body = "\n".join(f"  %r{i} = {op} %a, %d : i8" for i, op in enumerate(ops))
     results = ", ".join(f"%r{i}" for i in range(len(ops)))
     types = ", ".join(["i8"] * len(ops))

@@ -38,7 +38,9 @@ TAG_CASES = [
         (2, 17, 5, 4),
         "affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 16, d2, d3, d1 mod 16)>",
         (2, 2, 5, 4, 16),
-        lambda n, c, h, w: n * (2 * 5 * 4 * 16) + (c // 16) * (5 * 4 * 16) + h * (4 * 16) + w * 16 + c % 16,
+        lambda n, c, h, w: (
+            n * (2 * 5 * 4 * 16) + (c // 16) * (5 * 4 * 16) + h * (4 * 16) + w * 16 + c % 16
+        ),
         id="nChw16c-C17-padded",
     ),
     pytest.param(
@@ -46,7 +48,9 @@ TAG_CASES = [
         (2, 32, 5, 4),
         "affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 16, d2, d3, d1 mod 16)>",
         (2, 2, 5, 4, 16),
-        lambda n, c, h, w: n * (2 * 5 * 4 * 16) + (c // 16) * (5 * 4 * 16) + h * (4 * 16) + w * 16 + c % 16,
+        lambda n, c, h, w: (
+            n * (2 * 5 * 4 * 16) + (c // 16) * (5 * 4 * 16) + h * (4 * 16) + w * 16 + c % 16
+        ),
         id="nChw16c-C32-exact",
     ),
     pytest.param(
@@ -54,8 +58,14 @@ TAG_CASES = [
         (40, 20, 3, 3),
         "affine_map<(d0, d1, d2, d3) -> (d0 floordiv 16, d1 floordiv 16, d2, d3, d1 mod 16, d0 mod 16)>",
         (3, 2, 3, 3, 16, 16),
-        lambda o, i, h, w: (o // 16) * (2 * 9 * 256) + (i // 16) * (9 * 256) + h * (3 * 256) + w * 256
-        + (i % 16) * 16 + o % 16,
+        lambda o, i, h, w: (
+            (o // 16) * (2 * 9 * 256)
+            + (i // 16) * (9 * 256)
+            + h * (3 * 256)
+            + w * 256
+            + (i % 16) * 16
+            + o % 16
+        ),
         id="OIhw16i16o-O-and-I-padded",
     ),
     pytest.param(
@@ -63,7 +73,9 @@ TAG_CASES = [
         (2, 6, 3, 3),
         "affine_map<(d0, d1, d2, d3) -> (d1 floordiv 4, d2, d3, d0, d1 mod 4)>",
         (2, 3, 3, 2, 4),
-        lambda n, c, h, w: (c // 4) * (3 * 3 * 2 * 4) + h * (3 * 2 * 4) + w * (2 * 4) + n * 4 + c % 4,
+        lambda n, c, h, w: (
+            (c // 4) * (3 * 3 * 2 * 4) + h * (3 * 2 * 4) + w * (2 * 4) + n * 4 + c % 4
+        ),
         id="CHWN4c",
     ),
     pytest.param(
@@ -72,8 +84,16 @@ TAG_CASES = [
         "affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 8, d2 floordiv 4, d3 floordiv 32, "
         "d1 mod 8, (d2 floordiv 2) mod 2, d3 mod 32, d2 mod 2)>",
         (1, 2, 3, 2, 8, 2, 32, 2),
-        lambda n, h, w, c: n * 12288 + (h // 8) * 6144 + (w // 4) * 2048 + (c // 32) * 1024
-        + (h % 8) * 128 + ((w // 2) % 2) * 64 + (c % 32) * 2 + w % 2,
+        lambda n, h, w, c: (
+            n * 12288
+            + (h // 8) * 6144
+            + (w // 4) * 2048
+            + (c // 32) * 1024
+            + (h % 8) * 128
+            + ((w // 2) % 2) * 64
+            + (c % 32) * 2
+            + w % 2
+        ),
         id="two-blocks-of-w",
     ),
     pytest.param(
@@ -167,9 +187,15 @@ def test_named_format_has_its_canonical_logical_order(
 def test_onednn_plain_formats_follow_the_seed_offset_functions() -> None:
     n_, c_, h_, w_ = 2, 3, 4, 5
     shape = (n_, c_, h_, w_)
-    _assert_offsets(parse_layout("nchw", shape), lambda n, c, h, w: n * c_ * h_ * w_ + c * h_ * w_ + h * w_ + w)
-    _assert_offsets(parse_layout("nhwc", shape), lambda n, c, h, w: n * h_ * w_ * c_ + h * w_ * c_ + w * c_ + c)
-    _assert_offsets(parse_layout("chwn", shape), lambda n, c, h, w: c * h_ * w_ * n_ + h * w_ * n_ + w * n_ + n)
+    _assert_offsets(
+        parse_layout("nchw", shape), lambda n, c, h, w: n * c_ * h_ * w_ + c * h_ * w_ + h * w_ + w
+    )
+    _assert_offsets(
+        parse_layout("nhwc", shape), lambda n, c, h, w: n * h_ * w_ * c_ + h * w_ * c_ + w * c_ + c
+    )
+    _assert_offsets(
+        parse_layout("chwn", shape), lambda n, c, h, w: c * h_ * w_ * n_ + h * w_ * n_ + w * n_ + n
+    )
 
 
 def test_onednn_nchw8c_with_17_channels_pads_to_24() -> None:
@@ -254,8 +280,15 @@ def test_crouton_2x9x20x50_follows_the_seed_walk() -> None:
         assert layout.offset(index) == offset, index
     _assert_offsets(
         layout,
-        lambda n, h, w, c: n * 12 * 2048 + (h // 8) * 6 * 2048 + (w // 8) * 2 * 2048 + (c // 32) * 2048
-        + (h % 8) * 256 + (w % 8) * 32 + c % 32,
+        lambda n, h, w, c: (
+            n * 12 * 2048
+            + (h // 8) * 6 * 2048
+            + (w // 8) * 2 * 2048
+            + (c // 32) * 2048
+            + (h % 8) * 256
+            + (w % 8) * 32
+            + c % 32
+        ),
     )
 
 
@@ -303,7 +336,14 @@ def test_conv_weight_layout_pads_and_orders_chunks_as_the_seed_lists() -> None:
     assert padded.size == 3 * 3 * 32 * 64
     assert padded.offset((0, 0, 0, 32)) == chunk
     big = parse_layout(CONV_WEIGHTS, (3, 3, 64, 96))
-    starts = [(0, 0, 0, 0), (0, 0, 32, 0), (0, 0, 0, 32), (0, 0, 32, 32), (0, 0, 0, 64), (0, 0, 32, 64)]
+    starts = [
+        (0, 0, 0, 0),
+        (0, 0, 32, 0),
+        (0, 0, 0, 32),
+        (0, 0, 32, 32),
+        (0, 0, 0, 64),
+        (0, 0, 32, 64),
+    ]
     assert [big.offset(i) for i in starts] == [k * chunk for k in range(6)]
     assert big.offset((2, 2, 31, 31)) == chunk - 1
 
@@ -311,7 +351,11 @@ def test_conv_weight_layout_pads_and_orders_chunks_as_the_seed_lists() -> None:
 ALIASES = [
     ("R4FlatMemoryLayout", "FlatMemoryLayout<4>", "NHWC->NHWC"),
     ("R4NCHWMemoryLayout", "ChunkedMemoryLayout<4, 0,0, 3,0, 2,0, 1,0>", "NHWC->NCWH"),
-    ("R4Depth32MemoryLayout", "ChunkedMemoryLayout<4, 0,0, 1,0, 3,0, 2,0, 2,4, 3,32>", "NHWC->NHCW4w32c"),
+    (
+        "R4Depth32MemoryLayout",
+        "ChunkedMemoryLayout<4, 0,0, 1,0, 3,0, 2,0, 2,4, 3,32>",
+        "NHWC->NHCW4w32c",
+    ),
     ("R4CroutonLayout", CROUTON, "NHWC->NHWC8h8w32c"),
     (
         "R4Crouton4x1Layout",
@@ -453,7 +497,9 @@ def test_tag_attribute_with_every_parameter() -> None:
 
 
 def test_tag_attribute_with_a_vector_container() -> None:
-    layout = parse_layout('#layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>', (1, 4, 4, 12), dtype="i1")
+    layout = parse_layout(
+        '#layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>', (1, 4, 4, 12), dtype="i1"
+    )
     assert layout.packing == Packing("vector<6xi1>")
     assert layout.storage_shape == (1, 4, 4, 2)
 
@@ -465,7 +511,9 @@ def test_chunked_attribute_with_pad() -> None:
 
 
 def test_map_attribute_with_shape_and_pad() -> None:
-    layout = parse_layout(f"#layout.map<{TILED}, shape = [4, 4, 4, 4], pad = -1>", (13, 10), dtype="f32")
+    layout = parse_layout(
+        f"#layout.map<{TILED}, shape = [4, 4, 4, 4], pad = -1>", (13, 10), dtype="f32"
+    )
     assert layout.physical_shape == (4, 4, 4, 4)
     assert layout.pad == -1.0
     physical = layout.pack(np.ones((13, 10), dtype=np.float32))

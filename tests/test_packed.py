@@ -117,8 +117,13 @@ def native_entry(lowered: str, args: Sequence[NativeArg]) -> str:
     body += [f"  %c{e} = arith.constant {e} : index" for e in extents]
     globals_ = []
     for k, arg in enumerate(args):
-        globals_.append(f'memref.global "private" constant @arg{k} : {arg.wide()} = {_dense(arg.values)}')
-        body += [f"  %g{k} = memref.get_global @arg{k} : {arg.wide()}", f"  %a{k} = memref.alloc() : {arg.memref()}"]
+        globals_.append(
+            f'memref.global "private" constant @arg{k} : {arg.wide()} = {_dense(arg.values)}'
+        )
+        body += [
+            f"  %g{k} = memref.get_global @arg{k} : {arg.wide()}",
+            f"  %a{k} = memref.alloc() : {arg.memref()}",
+        ]
         opening, closing, ivs = _loops(arg.shape, f"f{k}")
         pad = "  " * (len(ivs) + 1)
         index = ", ".join(ivs)
@@ -170,7 +175,9 @@ def native_entry(lowered: str, args: Sequence[NativeArg]) -> str:
             f"  func.call @printMemrefI64(%u{k}) : (memref<*xi64>) -> ()",
         ]
     body += ["  func.return", "}"]
-    declaration = "func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}"
+    declaration = (
+        "func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}"
+    )
     module = lowered.rstrip()
     assert module.endswith("}"), module[-200:]
     return module[:-1] + "\n".join([*globals_, declaration, *body]) + "\n}\n"
@@ -188,7 +195,9 @@ def printed_arrays(stdout: str) -> list[np.ndarray]:
     return arrays
 
 
-def run_natively(native_runner: Callable[..., str], lowered: str, args: Sequence[NativeArg]) -> list[np.ndarray]:
+def run_natively(
+    native_runner: Callable[..., str], lowered: str, args: Sequence[NativeArg]
+) -> list[np.ndarray]:
     arrays = printed_arrays(native_runner(native_entry(lowered, args), entry="entry"))
     assert len(arrays) == len(args)
     return arrays
@@ -205,7 +214,9 @@ def run_lowered(lowered: str, args: Sequence[np.ndarray], engine: str) -> list[n
 @pytest.mark.parametrize("order", BIT_ORDERS)
 def test_bits_in_bytes_pack_like_np_packbits(order: str) -> None:
     bits = np.random.default_rng(1).integers(0, 2, (3, 40), dtype=np.uint8)
-    layout = heterolayout.parse_layout("RW->RW8w", bits.shape, dtype="i1", pack="i8", bit_order=order)
+    layout = heterolayout.parse_layout(
+        "RW->RW8w", bits.shape, dtype="i1", pack="i8", bit_order=order
+    )
     words = layout.pack(bits)
     assert words.dtype == np.uint8 and words.shape == (3, 5)
     assert np.array_equal(words, np.packbits(bits, axis=-1, bitorder=BIT_ORDERS[order]))
@@ -229,7 +240,9 @@ def test_integer_containers_equal_the_lane_by_lane_words(
     bits = heterolayout.element_type(dtype).bits
     raw = np.random.default_rng(2).integers(0, 1 << bits, shape)
     values = raw if dtype == "i1" else wrap(raw, bits)  # i1 holds 0 and 1
-    layout = heterolayout.parse_layout(spec, shape, dtype=dtype, pack=container, bit_order=order, pad=pad)
+    layout = heterolayout.parse_layout(
+        spec, shape, dtype=dtype, pack=container, bit_order=order, pad=pad
+    )
     lanes = layout.physical_shape[-1]
     flat = values.reshape(-1, shape[-1])
     expected = words_by_element(with_pad(flat, lanes, pad), bits, int(container[1:]), order)
@@ -366,9 +379,9 @@ def test_hand_computed_words_of_the_physical_program() -> None:
     words = words_by_element(with_pad(np.array([[1, 2, 3, 3, -1]]), 3, -3), 4, 16, "msb")
     assert words.tolist() == [[0x1230, 0x3FD0]]
     # GLOBAL after the store of 6 at [0, 1]: [1, 6] -> 0x16, [3, -4] -> 0x3C, [5, pad] -> 0x5D.
-    assert words_by_element(with_pad(np.array([[1, 6, 3, -4, 5]]), 2, -3), 4, 8, "msb").tolist() == [
-        [0x16, 0x3C, 0x5D]
-    ]
+    assert words_by_element(
+        with_pad(np.array([[1, 6, 3, -4, 5]]), 2, -3), 4, 8, "msb"
+    ).tolist() == [[0x16, 0x3C, 0x5D]]
 
 
 def test_lowered_physical_program_signature() -> None:
@@ -381,7 +394,10 @@ def test_lowered_physical_program_signature() -> None:
     ) in lowered
     # The global's initializer is repacked at compile time: [1, -2] -> 0x1E = 30, [3, -4] -> 60,
     # [5, pad -3] -> 0x5D = 93; [-6, 7] -> 0xA7 = -89, [-8, 0] -> -128, [2, pad] -> 0x2D = 45.
-    assert "initial_value = dense<[[30, 60, 93], [-89, -128, 45]]> : tensor<2x3xi8>" in lowered
+    assert (
+        'memref.global "private" @g : memref<2x3xi8> = dense<[[30, 60, 93], [-89, -128, 45]]>'
+        in lowered
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -390,18 +406,30 @@ def test_physical_program_in_both_engines(engine: str) -> None:
     after = run_lowered(lower(PHYSICAL), case.before, engine)
     for k, (actual, expected) in enumerate(zip(after, case.after, strict=True)):
         bits = int(case.elements[k][1:])
-        actual = actual.astype(np.int64) & ((1 << bits) - 1) if case.unsigned[k] else actual.astype(np.int64)
-        assert np.array_equal(actual, expected), f"argument {k}: {actual.tolist()} != {expected.tolist()}"
+        actual = (
+            actual.astype(np.int64) & ((1 << bits) - 1)
+            if case.unsigned[k]
+            else actual.astype(np.int64)
+        )
+        assert np.array_equal(actual, expected), (
+            f"argument {k}: {actual.tolist()} != {expected.tolist()}"
+        )
 
 
 def test_physical_program_natively(native_runner) -> None:  # type: ignore[no-untyped-def]
     case = physical_case()
     args = [
         NativeArg(before, element, unsigned, lanes)
-        for before, element, unsigned, lanes in zip(case.before, case.elements, case.unsigned, case.lanes, strict=True)
+        for before, element, unsigned, lanes in zip(
+            case.before, case.elements, case.unsigned, case.lanes, strict=True
+        )
     ]
-    for k, (actual, expected) in enumerate(zip(run_natively(native_runner, lower(PHYSICAL), args), case.after, strict=True)):
-        assert np.array_equal(actual, expected), f"argument {k}: {actual.tolist()} != {expected.tolist()}"
+    for k, (actual, expected) in enumerate(
+        zip(run_natively(native_runner, lower(PHYSICAL), args), case.after, strict=True)
+    ):
+        assert np.array_equal(actual, expected), (
+            f"argument {k}: {actual.tolist()} != {expected.tolist()}"
+        )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -416,10 +444,13 @@ def test_vector_packed_global_is_refused() -> None:
         '"memref.global"() <{sym_name = "v", sym_visibility = "private", type = memref<2x5xi2, '
         f"{CRUMBS}>, initial_value = dense<1> : tensor<2x5xi2>}}> : () -> ()"
     )
-    with pytest.raises(DiagnosticException, match=re.escape(
-        "layout-lower: memref.global @v has a vector-packed layout; MLIR's dense initializers "
-        "cannot hold vectors (use an integer container)"
-    )):
+    with pytest.raises(
+        DiagnosticException,
+        match=re.escape(
+            "layout-lower: memref.global @v has a vector-packed layout; MLIR's dense initializers "
+            "cannot hold vectors (use an integer container)"
+        ),
+    ):
         lower(text)
 
 
@@ -493,7 +524,9 @@ func.func @main(%a: memref<8xi4>, %bits: memref<2x12xi1>, %neg: memref<8xi4>,
 
 def boundary_case() -> tuple[list[np.ndarray], list[np.ndarray]]:
     a = np.array([-8, -3, 0, 1, 7, -1, 5, -6], dtype=np.int8)
-    bits = np.array([[1, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1], [0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1]], dtype=np.uint8)
+    bits = np.array(
+        [[1, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 1], [0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1]], dtype=np.uint8
+    )
     before = [a, bits, np.zeros(8, np.int8), np.zeros(8, np.int8), np.zeros(2, np.uint8)]
     # -(-8) wraps to -8 in i4; the ramp counts from -5; the rows hold 7 and 4 ones.
     after = [a, bits, np.array([-8, 3, 0, -1, -7, 1, -5, 6]), np.arange(-5, 3), np.array([1, 0])]
@@ -608,14 +641,18 @@ PACKED_EXAMPLES = {
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("example", PACKED_EXAMPLES)
-def test_example_layout_run_check(example: str, engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_example_layout_run_check(
+    example: str, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert layout_run([str(EXAMPLES / example), "--check", "--engine", engine]) == 0
     assert capsys.readouterr().out == f"OK: {PACKED_EXAMPLES[example]} elements compared\n"
 
 
 def binary_conv_inputs() -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(7)
-    return rng.integers(0, 2, (4, 6, 8, 8), dtype=np.uint8), rng.integers(0, 2, (2, 6, 3, 3), dtype=np.uint8)
+    return rng.integers(0, 2, (4, 6, 8, 8), dtype=np.uint8), rng.integers(
+        0, 2, (2, 6, 3, 3), dtype=np.uint8
+    )
 
 
 def binary_conv_reference(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -650,7 +687,11 @@ def test_binary_conv_natively_equals_numpy(implementation: str, native_runner) -
     pattern = {"int": r"arith\.shrui .* : i6", "vector": r"vector\.extract .* from vector<6xi1>"}
     assert re.search(pattern[implementation], lowered), lowered
     x, w = binary_conv_inputs()
-    args = [NativeArg(x, "i1"), NativeArg(w, "i1"), NativeArg(np.zeros((4, 2, 6, 6), np.int64), "i32")]
+    args = [
+        NativeArg(x, "i1"),
+        NativeArg(w, "i1"),
+        NativeArg(np.zeros((4, 2, 6, 6), np.int64), "i32"),
+    ]
     *_, output = run_natively(native_runner, lowered, args)
     assert np.array_equal(output, binary_conv_reference(x, w))
 
@@ -743,7 +784,12 @@ def mode_program(mode: str) -> str:
     for dim, extent in enumerate(shape):
         text = text.replace(f"D{dim}", str(extent))
     three = "3.0" if element == "f32" else "3"
-    return text.replace("LAYOUT", layout).replace("ELEMENT", element).replace("THREE", three).replace("COMPUTE", compute)
+    return (
+        text.replace("LAYOUT", layout)
+        .replace("ELEMENT", element)
+        .replace("THREE", three)
+        .replace("COMPUTE", compute)
+    )
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -763,7 +809,10 @@ def test_storage_modes_2n_and_2ic(mode: str, engine: str) -> None:
         x = rng.integers(-(1 << 15), 1 << 15, shape).astype(np.int16)
     *_, out = run_lowered(lowered, [x, np.zeros_like(x)], engine)
     assert np.array_equal(out.astype(np.float64), reference(x).astype(np.float64))
-    assert str(heterolayout.check(text, seed=11, engine=engine)) == f"OK: {2 * math.prod(shape)} elements compared"
+    assert (
+        str(heterolayout.check(text, seed=11, engine=engine))
+        == f"OK: {2 * math.prod(shape)} elements compared"
+    )
 
 
 # ---- bugs found ---------------------------------------------------------------------------------------

@@ -87,7 +87,11 @@ def other_pad(element: ElementInfo, seed: int) -> int | float:
 
 def expected_nbytes(case: LayoutCase, physical_shape: tuple[int, ...]) -> int:
     """Bytes of the physical buffer: whole containers when packed, else whole elements."""
-    bits = case.element.bits if case.element.bits is not None else case.element.numpy_dtype.itemsize * 8
+    bits = (
+        case.element.bits
+        if case.element.bits is not None
+        else case.element.numpy_dtype.itemsize * 8
+    )
     if case.element.name in ("f16", "bf16"):
         bits = 16
     containers, lanes = math.prod(physical_shape[:-1]), physical_shape[-1]
@@ -105,7 +109,9 @@ def check_shapes(case: LayoutCase, layout: Layout) -> None:
     assert layout.size == math.prod(physical_shape)
     assert layout.logical_size == math.prod(case.shape)
     assert layout.padding_share == pytest.approx(1 - layout.logical_size / layout.size)
-    assert layout.storage_shape == (physical_shape[:-1] if case.container is not None else physical_shape)
+    assert layout.storage_shape == (
+        physical_shape[:-1] if case.container is not None else physical_shape
+    )
     assert layout.nbytes == expected_nbytes(case, physical_shape)
     assert layout.pad == case.pad
 
@@ -129,11 +135,15 @@ def check_pack(case: LayoutCase, layout: Layout, x: np.ndarray) -> np.ndarray:
 def check_indices(case: LayoutCase, layout: Layout, seed: int) -> list[int]:
     """Offsets, physical indices, injectivity and the inverse; returns the pad slots."""
     offsets = layout.offsets()
-    assert_identical(np.asarray(offsets, dtype=np.int64), reference.offsets(case.model, case.shape), "offsets")
+    assert_identical(
+        np.asarray(offsets, dtype=np.int64), reference.offsets(case.model, case.shape), "offsets"
+    )
     flat = offsets.ravel().tolist()
     assert len(set(flat)) == len(flat) == layout.logical_size
     for flat_index, offset in enumerate(flat):
-        assert layout.logical_index(offset) == tuple(int(i) for i in np.unravel_index(flat_index, case.shape))
+        assert layout.logical_index(offset) == tuple(
+            int(i) for i in np.unravel_index(flat_index, case.shape)
+        )
     index_function = reference.index_function(case.model)
     rng = np.random.default_rng(seed)
     for _ in range(8):
@@ -147,7 +157,14 @@ def check_indices(case: LayoutCase, layout: Layout, seed: int) -> list[int]:
     return pad_slots
 
 
-def check_pads(case: LayoutCase, layout: Layout, x: np.ndarray, packed: np.ndarray, pad_slots: list[int], seed: int) -> None:
+def check_pads(
+    case: LayoutCase,
+    layout: Layout,
+    x: np.ndarray,
+    packed: np.ndarray,
+    pad_slots: list[int],
+    seed: int,
+) -> None:
     """Pad slots hold the pad; a pad argument of pack() overrides it; unused bits are 0."""
     lanes = unfolded(case, packed).reshape(-1)
     held = case.element.held(case.pad)
@@ -180,7 +197,9 @@ def independent_notations(case: LayoutCase, layout: Layout) -> list[str]:
         ]
     if isinstance(model, reference.Strided):
         terms = [f"d{d} * {s}" for d, s in enumerate(model.strides)]
-        return [f"#layout.map<{map_text(len(case.shape), [' + '.join([*terms, str(model.offset)])])}{params}>"]
+        return [
+            f"#layout.map<{map_text(len(case.shape), [' + '.join([*terms, str(model.offset)])])}{params}>"
+        ]
     return []
 
 
@@ -329,7 +348,9 @@ BLOCKED_CASES = st.one_of(LAYOUT_CASES["tag"], LAYOUT_CASES["named"], LAYOUT_CAS
 
 @PROPERTIES
 @given(case=BLOCKED_CASES, data=st.data())
-def test_dynamic_dims_allowed_exactly_on_unblocked_dims(case: LayoutCase, data: st.DataObject) -> None:
+def test_dynamic_dims_allowed_exactly_on_unblocked_dims(
+    case: LayoutCase, data: st.DataObject
+) -> None:
     """'?' works on a dim with no block and specializes to the static layout; a '?' on a
     blocked dim is an error."""
     assert isinstance(case.model, reference.Blocked)
@@ -345,19 +366,28 @@ def test_dynamic_dims_allowed_exactly_on_unblocked_dims(case: LayoutCase, data: 
     assert layout.is_dynamic and layout.logical_shape == tuple(shape)
     assert layout.specialize(case.shape) == case.build()
     for kind, text in layout.notations().items():
-        assert parse_layout(text, shape, dtype=case.element.name) == layout, f"{kind} notation {text}"
+        assert parse_layout(text, shape, dtype=case.element.name) == layout, (
+            f"{kind} notation {text}"
+        )
 
 
 @PROPERTIES
 @given(case=any_layout_case(), data=st.data())
 def test_contradicting_pads_are_rejected(case: LayoutCase, data: st.DataObject) -> None:
     """A pad in the spec and a different pad argument is an error; the same pad is not."""
-    in_spec, argument = data.draw(pads(case.element), label="in spec"), data.draw(pads(case.element), label="argument")
+    in_spec, argument = (
+        data.draw(pads(case.element), label="in spec"),
+        data.draw(pads(case.element), label="argument"),
+    )
     body = re.sub(r", pad = [^,>]+", "", case.spec)
     if not body.startswith("#"):
         return
     spec = f"{body[:-1]}, pad = {format_pad(in_spec)}>"
-    options = {"dtype": case.element.name, "pack": case.pack_argument, "bit_order": case.bit_order_argument}
+    options = {
+        "dtype": case.element.name,
+        "pack": case.pack_argument,
+        "bit_order": case.bit_order_argument,
+    }
     if in_spec == argument:
         assert parse_layout(spec, case.shape, pad=argument, **options).pad == argument
     else:
@@ -391,7 +421,9 @@ def test_non_injective_maps_name_two_colliding_indices(case: tuple[str, tuple[in
     assert function(first) == function(second)
 
 
-def parse_or_layout_error(spec: str, shape: tuple[int, ...] | str, **options: object) -> Layout | None:
+def parse_or_layout_error(
+    spec: str, shape: tuple[int, ...] | str, **options: object
+) -> Layout | None:
     """`parse_layout`, which may succeed or raise `LayoutError`, but nothing else."""
     try:
         return parse_layout(spec, shape, **options)  # type: ignore[arg-type]
@@ -402,7 +434,9 @@ def parse_or_layout_error(spec: str, shape: tuple[int, ...] | str, **options: ob
         assert message and one_line, f"{spec!r}: message {message!r}"
         return None
     except Exception as error:
-        raise AssertionError(f"parse_layout({spec!r}, {shape!r}, **{options!r}) raised {error!r}") from error
+        raise AssertionError(
+            f"parse_layout({spec!r}, {shape!r}, **{options!r}) raised {error!r}"
+        ) from error
 
 
 def assert_valid(layout: Layout) -> None:
@@ -410,7 +444,9 @@ def assert_valid(layout: Layout) -> None:
     back to it."""
     dtype = None if layout.dtype is None else layout.dtype.name
     for kind, text in layout.notations().items():
-        assert parse_layout(text, layout.logical_shape, dtype=dtype) == layout, f"{kind} notation {text}"
+        assert parse_layout(text, layout.logical_shape, dtype=dtype) == layout, (
+            f"{kind} notation {text}"
+        )
     if layout.is_dynamic:
         return
     flat = layout.offsets().ravel()
@@ -437,8 +473,26 @@ def test_mutated_specs_raise_layout_error(case: tuple[str, tuple[int, ...]]) -> 
 
 PARAMETER_TEXT = st.one_of(
     st.text(max_size=12),
-    st.sampled_from(["i0", "i65", "i128", "vector<0xi1>", "vector<4xf7>", "vector<4x>", "f32",
-                     "ui0", "si4", "index", "i6", "vector<4xi1>", "msb", "lsb", "MSB", ""]),
+    st.sampled_from(
+        [
+            "i0",
+            "i65",
+            "i128",
+            "vector<0xi1>",
+            "vector<4xf7>",
+            "vector<4x>",
+            "f32",
+            "ui0",
+            "si4",
+            "index",
+            "i6",
+            "vector<4xi1>",
+            "msb",
+            "lsb",
+            "MSB",
+            "",
+        ]
+    ),
 )
 
 
@@ -452,13 +506,18 @@ PARAMETER_TEXT = st.one_of(
 def test_bad_parameters_raise_layout_error(
     case: LayoutCase, dtype: str | None, pack: str | None, bit_order: str | None
 ) -> None:
-    layout = parse_or_layout_error(case.spec, case.shape, dtype=dtype, pack=pack, bit_order=bit_order)
+    layout = parse_or_layout_error(
+        case.spec, case.shape, dtype=dtype, pack=pack, bit_order=bit_order
+    )
     if layout is not None:
         assert_valid(layout)
 
 
 @PROPERTIES
-@given(case=any_layout_case(), shape=st.one_of(st.text(max_size=10), st.lists(st.integers(-3, 6), max_size=5)))
+@given(
+    case=any_layout_case(),
+    shape=st.one_of(st.text(max_size=10), st.lists(st.integers(-3, 6), max_size=5)),
+)
 def test_bad_shapes_raise_layout_error(case: LayoutCase, shape: str | list[int]) -> None:
     layout = parse_or_layout_error(case.spec, shape, dtype=case.element.name)  # type: ignore[arg-type]
     if layout is not None:

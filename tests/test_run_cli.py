@@ -62,14 +62,18 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
-def test_prints_results_one_per_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str) -> None:
+def test_prints_results_one_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
     code, out, err = run_cli([write(tmp_path, CONSTANTS), "--engine", engine], capsys)
     assert (code, err) == (0, "")
     # f32 0.1 prints as the shortest f32 digits, f64 0.1 as Python's repr, 200 wraps in i8.
     assert out.splitlines() == ["-42", "1", "0.1", "0.1", "65500.0", "7", "[  1  -2 127]", "-56"]
 
 
-def test_arguments_are_seeded_random_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_arguments_are_seeded_random_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, ECHO)
     outputs = {}
     for seed in (0, 0, 1):
@@ -84,15 +88,26 @@ def test_arguments_are_seeded_random_data(tmp_path: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
 def test_check_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str) -> None:
-    code, out, err = run_cli([write(tmp_path, TRANSPOSE), "--check", "-p", "canonicalize,cse", "--engine", engine], capsys)
+    code, out, err = run_cli(
+        [write(tmp_path, TRANSPOSE), "--check", "-p", "canonicalize,cse", "--engine", engine],
+        capsys,
+    )
     assert (code, out, err) == (0, "OK: 24 elements compared\n", "")
 
 
-def test_check_mismatch_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_mismatch_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     passes = source.available_passes()
-    monkeypatch.setattr(source, "available_passes", lambda: {**passes, SwapStoreIndices.name: lambda: SwapStoreIndices})
+    monkeypatch.setattr(
+        source,
+        "available_passes",
+        lambda: {**passes, SwapStoreIndices.name: lambda: SwapStoreIndices},
+    )
     path = write(tmp_path, TRANSPOSE)
-    code, out, err = run_cli([path, "--check", "-p", "test-swap-store-indices", "--seed", "4"], capsys)
+    code, out, err = run_cli(
+        [path, "--check", "-p", "test-swap-store-indices", "--seed", "4"], capsys
+    )
     a, b = random_arguments(find_function(source.parse_program(TRANSPOSE), "main"), 4)
     right, wrong = b.copy(), b.copy()
     right[:3, :3] = a[:3, :3].T
@@ -116,7 +131,11 @@ func.func @main() -> index {
 
 
 ERRORS = {
-    "entry": ("func.func @main() { func.return }", ["--entry", "kernel"], "no function @kernel in the module (functions: @main)"),
+    "entry": (
+        "func.func @main() { func.return }",
+        ["--entry", "kernel"],
+        "no function @kernel in the module (functions: @main)",
+    ),
     "unsupported": (
         "func.func @main(%a: f32) -> f32 {\n  %r = math.exp %a : f32\n  func.return %r : f32\n}",
         [],
@@ -134,13 +153,19 @@ ERRORS = {
         [],
         "division by zero in arith.remui at {path}:3:3",
     ),
-    "pipeline": ("func.func @main() { func.return }", ["-p", "no-such-pass"], "pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']"),
+    "pipeline": (
+        "func.func @main() { func.return }",
+        ["-p", "no-such-pass"],
+        "pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(ERRORS))
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
-def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, engine: str) -> None:
+def test_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, engine: str
+) -> None:
     text, argv, message = ERRORS[case]
     path = write(tmp_path, text)
     code, out, err = run_cli([path, "--engine", engine, *argv], capsys)
@@ -162,6 +187,8 @@ def test_subprocess_error_has_no_traceback(tmp_path: Path) -> None:
 
 def test_parse_error_and_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli([write(tmp_path, "func.func @main( {")], capsys)
-    assert code == 1 and out == "" and err.startswith("layout-run: error: ") and "Traceback" not in err
+    assert (
+        code == 1 and out == "" and err.startswith("layout-run: error: ") and "Traceback" not in err
+    )
     code, _, err = run_cli([str(tmp_path / "missing.mlir")], capsys)
     assert code == 1 and err.startswith("layout-run: error: ") and "missing.mlir" in err

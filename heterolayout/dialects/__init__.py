@@ -22,6 +22,7 @@ from heterolayout.dialects.layout import (
     StridedLayoutAttr,
     TagLayoutAttr,
 )
+from heterolayout.dialects.upstream import extend
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 
@@ -29,16 +30,20 @@ from heterolayout.dialects.verification import buffer_root, verify_layouts
 def load(ctx: Context) -> None:
     """Load the layout dialect into `ctx`; a no-op when `ctx` already has it (loaded, or
     registered through the `xdsl.universe` entry point, which loads it on first use).
-    Also teaches `ctx` `vector.from_elements`, which lowered code uses and xDSL lacks."""
+    Also teaches `ctx` upstream MLIR 22's syntax where xDSL lacks it (`upstream.extend`),
+    including `vector.from_elements`, which lowered code uses."""
     if LayoutDialect.name not in ctx.registered_dialect_names:
         ctx.load_dialect(LayoutDialect)
-    load_from_elements(ctx)
+    load_upstream_syntax(ctx)
 
 
-def load_from_elements(ctx: Context) -> None:
-    """A loaded op is found before its dialect is loaded lazily, so this works whether or
-    not `vector` is loaded yet."""
-    if FromElementsOp.name not in {op.name for op in ctx.loaded_ops}:
+def load_upstream_syntax(ctx: Context) -> None:
+    """heterolayout's ops for the upstream dialects `ctx` knows; a context that knows no
+    `vector` dialect still learns `vector.from_elements` (a loaded op is found before a
+    dialect is loaded lazily)."""
+    extend(ctx)
+    known = {op.name for op in ctx.loaded_ops}
+    if "vector" not in ctx.registered_dialect_names and FromElementsOp.name not in known:
         ctx.load_op(FromElementsOp)
 
 
@@ -58,7 +63,7 @@ __all__ = [
     "layout_attr",
     "layout_of",
     "load",
-    "load_from_elements",
+    "load_upstream_syntax",
     "memref_shape",
     "preferred_kind",
     "verify_layouts",

@@ -9,6 +9,7 @@ that can express it.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -65,28 +66,38 @@ def element_dtype(element: Attribute, *, required: bool) -> str | None:
 
 @functools.lru_cache(maxsize=4096)
 def layout_of(memref_type: MemRefType) -> Layout | None:
-    """The Layout of a memref, or None when it has the identity layout (no layout, or a
-    builtin identity map / contiguous row-major strides). Raises `LayoutError` when the
-    layout does not fit the memref's shape or element type."""
+    """The Layout of a memref, or None when heterolayout leaves its layout to upstream MLIR.
+
+    Layouts: our `#layout.…` attributes; a builtin `affine_map<…>` that is not the identity
+    and has no symbols (read as `#layout.map`: heterolayout replaces --normalize-memrefs); a
+    builtin `strided<[…], offset: …>` on a static shape, with static strides and offset, that
+    is not contiguous row-major (read as `#layout.strided`). Left alone (None): no layout,
+    an identity map or row-major strides, a builtin `strided` layout on a type with a `?`
+    (what bufferization and tiling produce: its meaning is known only at run time), an
+    `affine_map` with symbols, and any other layout attribute. Raises `LayoutError` when
+    a layout does not fit the memref's shape or element type."""
     layout = memref_type.layout
     shape = memref_shape(memref_type)
-    if isinstance(layout, NoneAttr):
-        return None
     if isinstance(layout, LayoutAttr):
         return layout.to_layout(shape, element_dtype(memref_type.element_type, required=True))
     dtype = element_dtype(memref_type.element_type, required=False)
     if isinstance(layout, AffineMapAttr):
-        if layout.data == AffineMap.identity(len(shape)):
+        if layout.data == AffineMap.identity(len(shape)) or layout.data.num_symbols:
             return None
         return parse_layout(format_map(layout.data), shape, dtype=dtype)
     if isinstance(layout, BuiltinStridedLayoutAttr):
         strides, offset = tuple(layout.get_strides()), layout.get_offset()
+        if offset is None or None in strides or None in shape:
+            return None
         if offset == 0 and strides == _row_major_strides(shape):
             return None
-        if offset is None or None in strides:
-            raise LayoutError(f"{layout}: dynamic strides or offset ('?') have no static layout")
         return parse_layout(format_strided(strides, offset), shape, dtype=dtype)  # type: ignore[arg-type]
-    raise LayoutError(f"memref layout {layout} is not one heterolayout understands")
+    return None
+
+
+def is_builtin_strided(memref_type: MemRefType) -> bool:
+    """Whether the memref's layout is MLIR's builtin `strided<…>` (the type of views)."""
+    return isinstance(memref_type.layout, BuiltinStridedLayoutAttr)
 
 
 def _row_major_strides(shape: tuple[Extent, ...]) -> tuple[Extent, ...]:
@@ -125,7 +136,7 @@ def layout_attr(layout: Layout, kind: str | None = None) -> LayoutAttr:
     if body is None:
         raise LayoutError(f"the {kind} notation cannot express {layout!r}")
     packing = layout.packing
-    common = {
+    common: dict[str, Any] = {
         "pad": layout.pad,
         "pack": None if packing is None else packing.container,
         "bit_order": None if packing is None else packing.bit_order,

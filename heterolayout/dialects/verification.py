@@ -4,7 +4,9 @@ An attribute cannot see the memref it sits in, so rank, injectivity on the shape
 capacity, pad range and the `?` rules are checked here, on every layout-typed memref of the
 IR: op results, block arguments, and memref types inside attributes and properties (function
 signatures, `memref.global`). The walk also rejects two different `layout.assign`s on one
-buffer. `layout-opt` runs it after parsing and every layout pass runs it on entry.
+buffer, a `#layout` on a tensor type (layouts lay out memory: bufferize first), and uses
+of values their definitions do not dominate (xDSL's verifier does not check dominance).
+`layout-opt` runs it after parsing and every layout pass runs it on entry.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     MemRefType,
-    UnregisteredOp,
+    TensorType,
 )
 from xdsl.dialects.memref import CastOp
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.conversion import layout_of, with_layout
+from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.layout import AssignOp, LayoutAttr
+from heterolayout.dialects.names import op_name
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 
@@ -37,7 +41,9 @@ def verify_layouts(root: Operation) -> None:
     carries the IR with the message under the offending op, as xDSL's own verifier does."""
     checked: set[MemRefType] = set()
     assigned: dict[SSAValue, tuple[AssignOp, Layout | None]] = {}
+    check_dominance(root)
     for op in root.walk():
+        _check_tensors(op)
         for memref_type, where in _memref_types(op):
             if memref_type in checked or not _needs_check(memref_type):
                 continue
@@ -45,7 +51,7 @@ def verify_layouts(root: Operation) -> None:
                 layout_of(memref_type)
             except LayoutError as error:
                 reason = _LAYOUT_PREFIX.sub("", str(error))  # the type already shows it
-                _fail(op, f"invalid layout in {_op_name(op)} ({where}): {memref_type}: {reason}")
+                _fail(op, f"invalid layout in {op_name(op)} ({where}): {memref_type}: {reason}")
             checked.add(memref_type)
         if isinstance(op, AssignOp):
             _check_single_assign(op, assigned)
@@ -95,8 +101,22 @@ def _same_layout(a: Layout | None, b: Layout | None) -> bool:
     )
 
 
-def _op_name(op: Operation) -> str:
-    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+def _check_tensors(op: Operation) -> None:
+    """A `#layout` on a tensor is an error naming the value: a layout lays out memory."""
+    values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+    for value in values:
+        if _has_layout_encoding(value.type):
+            number = value.index if isinstance(value, OpResult | BlockArgument) else 0
+            _fail(
+                op,
+                f"{op_name(op)}: {_value_name(value, number)} has the tensor type {value.type}; "
+                "a #layout applies to memrefs only: bufferize (mlir-opt --one-shot-bufferize) "
+                "and assign layouts to the buffers",
+            )
+
+
+def _has_layout_encoding(attribute: Attribute) -> bool:
+    return isinstance(attribute, TensorType) and isinstance(attribute.encoding, LayoutAttr)
 
 
 def _fail(op: Operation, message: str) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from heterolayout.interpreter.arguments import bind_arguments, from_value
+from heterolayout.interpreter.arguments import DYNAMIC_EXTENT, bind_arguments, from_value
 from heterolayout.interpreter.comparison import CheckReport, compare_programs
 from heterolayout.interpreter.engines import engine_for, load_module
 from heterolayout.interpreter.program import find_function
@@ -77,10 +77,12 @@ def check(
     *,
     entry: str = "main",
     engine: str = "compiled",
+    dynamic_extent: int = DYNAMIC_EXTENT,
 ) -> CheckReport:
     """Lower a copy of the program with `pipeline` (a spec, or specs and pass instances) and compare it
-    with the original on seeded random arguments: the results, every memref argument
-    after the call, and the lines the program printed (captured, not shown)."""
+    with the original on seeded random arguments (a `?` dim gets `dynamic_extent`
+    elements): the results, every memref argument after the call, and the lines the
+    program printed (captured, not shown)."""
     module = load_module(module_or_text)
     lowered = apply_pipeline(module, pipeline)
-    return compare_programs(module, lowered, entry, seed, engine)
+    return compare_programs(module, lowered, entry, seed, engine, dynamic_extent)

@@ -19,7 +19,8 @@ from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.model import Layout
 
 DYNAMIC_EXTENT = 8
-"""The extent random arguments get for a `?` dim."""
+"""The extent random arguments get for a `?` dim unless told otherwise (`layout-run
+--dynamic-extent`, `check(..., dynamic_extent=)`)."""
 
 
 def to_value(arg: Any, type_attr: Attribute, what: str) -> Any:
@@ -73,12 +74,15 @@ def bind_arguments(function: FuncOp, args: Sequence[Any]) -> list[Any]:
     ]
 
 
-def random_value(type_attr: Attribute, rng: np.random.Generator) -> Any:
+def random_value(
+    type_attr: Attribute, rng: np.random.Generator, dynamic_extent: int = DYNAMIC_EXTENT
+) -> Any:
     """Seeded data of a type: memref/vector elements cover their type's range (index: 0 to
-    15), scalar integers lie in [0, 16), floats in [-1, 1)."""
+    15), scalar integers lie in [0, 16), floats in [-1, 1); a `?` dim has `dynamic_extent`
+    elements."""
     if isinstance(type_attr, MemRefType):
         info = memory.memref_info(type_attr)
-        shape = tuple(DYNAMIC_EXTENT if e is None else e for e in info.shape) + info.lanes
+        shape = tuple(dynamic_extent if e is None else e for e in info.shape) + info.lanes
         return _random_array(info.element, shape, rng, small=info.element.kind == "index")
     element = element_of(type_attr)
     if isinstance(type_attr, VectorType):
@@ -103,9 +107,15 @@ def _random_array(
     return rng.integers(low, high, shape, dtype=dtype, endpoint=False).astype(element.numpy_dtype)
 
 
-def random_arguments(function: FuncOp, seed: int) -> list[Any]:
+def random_arguments(
+    function: FuncOp, seed: int, dynamic_extent: int = DYNAMIC_EXTENT
+) -> list[Any]:
+    if dynamic_extent < 0:
+        raise ExecutionError(
+            f"the extent of dynamic dims must not be negative, got {dynamic_extent}"
+        )
     rng = np.random.default_rng(seed)
-    return [random_value(t, rng) for t in function.function_type.inputs.data]
+    return [random_value(t, rng, dynamic_extent) for t in function.function_type.inputs.data]
 
 
 # ---- physical buffers for lowered programs ----------------------------------------------------
@@ -119,8 +129,11 @@ def physical_argument(logical: np.ndarray, source: Attribute, lowered: Attribute
     layout = _layout(source)
     assert layout is not None and isinstance(lowered, MemRefType)
     info = memory.memref_info(lowered)
-    image = layout.pack(memory.canonical_array(logical, layout.dtype or element_of(source)))
-    dims = tuple(DYNAMIC_EXTENT if e is None else e for e in info.shape)
+    data = memory.canonical_array(logical, layout.dtype or element_of(source))
+    if layout.is_dynamic:
+        layout = layout.specialize(data.shape)
+    image = layout.pack(data)
+    dims = _physical_dims(info, image.shape)
     if math.prod(dims) * math.prod(info.lanes) != image.size:
         raise ExecutionError(
             f"{what}: the lowered type {lowered} does not hold the {image.size} physical slots of {source}"
@@ -128,9 +141,26 @@ def physical_argument(logical: np.ndarray, source: Attribute, lowered: Attribute
     return memory.from_logical(image.reshape(dims + info.lanes), info, what)
 
 
-def logical_of_physical(value: np.ndarray, source: Attribute) -> np.ndarray:
+def _physical_dims(info: memory.MemRefInfo, image: tuple[int, ...]) -> tuple[int, ...]:
+    """The lowered memref's shape: its static dims, and for each `?` the physical extent
+    the layout gave it (the image has the lowered rank), or what the element count leaves
+    (a flat buffer with one `?`)."""
+    if len(image) == info.rank + len(info.lanes):
+        return tuple(image[d] if e is None else e for d, e in enumerate(info.shape))
+    known = math.prod(e for e in info.shape if e is not None) * math.prod(info.lanes)
+    rest = math.prod(image) // known if known else 0
+    return tuple(rest if e is None else e for e in info.shape)
+
+
+def logical_of_physical(
+    value: np.ndarray, source: Attribute, shape: tuple[int, ...] | None = None
+) -> np.ndarray:
+    """The logical contents of the lowered program's buffer for layout `source`; `shape`
+    (the logical shape) sizes a layout with dynamic dims."""
     layout = _layout(source)
     assert layout is not None
+    if layout.is_dynamic and shape is not None:
+        layout = layout.specialize(shape)
     packing = layout.packing
     if packing is not None and not packing.is_vector:
         bits = packing.container_bits

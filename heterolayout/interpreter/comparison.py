@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
 from heterolayout.interpreter.arguments import (
+    DYNAMIC_EXTENT,
     from_value,
     holds_physical,
     logical_of_physical,
@@ -95,9 +96,10 @@ def compare_programs(
     entry: str = "main",
     seed: int = 0,
     engine: str = "compiled",
+    dynamic_extent: int = DYNAMIC_EXTENT,
 ) -> CheckReport:
-    """Run both programs on the same seeded data; compare results, memref arguments and the
-    printed output."""
+    """Run both programs on the same seeded data (`?` dims of `dynamic_extent`); compare
+    results, memref arguments and the printed output."""
     source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
     source_types = source_function.function_type
     lowered_types = lowered_function.function_type
@@ -107,7 +109,7 @@ def compare_programs(
         raise ExecutionError(
             f"@{entry} changed its signature from {source_types} to {lowered_types}: cannot compare"
         )
-    logical = random_arguments(source_function, seed)
+    logical = random_arguments(source_function, seed, dynamic_extent)
     source_args, lowered_args = [], []
     for i, (arg, s, t) in enumerate(
         zip(logical, source_types.inputs, lowered_types.inputs, strict=True)
@@ -123,8 +125,10 @@ def compare_programs(
     expected = engine_for(source, engine).call(entry, tuple(source_args), RunOutput(printed[0]))
     actual = engine_for(lowered, engine).call(entry, tuple(lowered_args), RunOutput(printed[1]))
 
-    def logical_form(value: Any, s: Attribute, t: Attribute) -> Any:
-        return logical_of_physical(value, s) if holds_physical(s, t) else from_value(value)
+    def logical_form(value: Any, s: Attribute, t: Attribute, expected: Any) -> Any:
+        if not holds_physical(s, t):
+            return from_value(value)
+        return logical_of_physical(value, s, np.shape(from_value(expected)))
 
     compared = 0
     pairs = [
@@ -140,7 +144,7 @@ def compare_programs(
         if isinstance(s, MemRefType)
     ]
     for what, e, a, s, t in pairs:
-        count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t))
+        count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t, e))
         compared += count
         if mismatch is not None:
             return CheckReport(compared, mismatch)

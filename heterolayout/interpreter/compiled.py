@@ -23,10 +23,15 @@ from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import SymbolTable
 
+from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
+from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
+from heterolayout.interpreter.compiled_extended import TERMINATORS as EXTENDED_TERMINATORS
+from heterolayout.interpreter.compiled_extended import emit_blocks, emitter_for
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import reachable_functions, too_deep
-from heterolayout.interpreter.runner_utils import PrintedType, RunOutput
+from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -126,7 +131,10 @@ class _Writer:
         self.line(
             f"def {self.function_names[function.sym_name.data]}({', '.join(['S', *params])}):"
         )
-        self.indented(lambda: self.block(block, self._return))
+        if len(function.body.blocks) > 1:  # cf branches between blocks
+            self.indented(lambda: emit_blocks(self, function.body, self._return))
+        else:
+            self.indented(lambda: self.block(block, self._return))
         self.line("")
 
     def _return(self, op: Operation, values: list[str]) -> None:
@@ -156,7 +164,7 @@ class _Writer:
     # ---- ops ----------------------------------------------------------------------------------
     def op(self, op: Operation) -> None:
         name = op_name(op)
-        emit = _EMITTERS.get(name)
+        emit = _EMITTERS.get(name) or emitter_for(op)
         if emit is not None:
             emit(self, op)
         elif name in VALUE_OPS:
@@ -192,9 +200,9 @@ class _Writer:
             self.use(memref_value),
             self.bind(where(op)),
         )
-        if info.layout is not None:
+        if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes:
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -205,9 +213,9 @@ class _Writer:
     ) -> None:
         info = memory.memref_info(memref_value.type)  # type: ignore[arg-type]
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
-        if info.layout is not None:
+        if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes:
+        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
@@ -329,8 +337,8 @@ def _call(w: _Writer, op: Operation) -> None:
 
 
 def _vector_print(w: _Writer, op: Operation) -> None:
-    printed = w.bind(PrintedType.of(op.operands[0].type))
-    w.line(f"S.output.vector_print({w.use(op.operands[0])}, {printed})")
+    plan = w.bind(PrintPlan.of(op))
+    w.line(f"S.output.print_op(({''.join(v + ', ' for v in w.uses(op.operands))}), {plan})")
 
 
 def _scf_for(w: _Writer, op: Operation) -> None:
@@ -469,6 +477,11 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
 that owns their region."""
 
 TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return"})
+
+# The ops of real inputs (views, linalg, scf.parallel, cf, transfers) live in their module.
+_EMITTERS.update(EXTENDED_EMITTERS)
+_HELPERS.update(EXTENDED_HELPERS)
+TERMINATORS |= EXTENDED_TERMINATORS
 
 
 class CompiledEngine:

@@ -38,7 +38,7 @@ from xdsl.traits import SymbolTable
 
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.runner_utils import PrintedType, RunOutput, runner_function
+from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput, runner_function
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
     ExprContext,
@@ -77,15 +77,15 @@ def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
     namespace, bind = _namespace()
     params = [f"a{i}" for i in range(affine_map.num_dims + affine_map.num_symbols)]
     results = affine_results(affine_map, params, ExprContext(bind, where(op)))
-    return eval(f"lambda {', '.join(params)}: ({', '.join(results)},)", namespace)
+    return eval(f"lambda {', '.join(params)}: ({''.join(r + ', ' for r in results)})", namespace)
 
 
 def compile_condition(op: Operation) -> Kernel:
     """An affine.if integer set as a predicate of its dims and symbols."""
     namespace, bind = _namespace()
-    test = affine_condition(
-        op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op))
-    )  # type: ignore[attr-defined]
+    condition = op.condition.data  # type: ignore[attr-defined]
+    operands = [f"a{i}" for i in range(len(op.operands))]
+    test = affine_condition(condition, operands, ExprContext(bind, where(op)))
     params = ", ".join(f"a{i}" for i in range(len(op.operands)))
     return eval(f"lambda {params}: {test}", namespace)
 
@@ -109,7 +109,13 @@ _DIALECTS = (arith.Arith, math.Math, affine.Affine, vector.Vector)
 
 
 def _value_op_types() -> list[type[Operation]]:
-    return [op for dialect in _DIALECTS for op in dialect.operations if op.name in VALUE_OPS]
+    """xDSL's value op classes and heterolayout's (`dialects.upstream`); not
+    vector.from_elements, which `NamedFunctions` runs whatever class a module gives it."""
+    from heterolayout.dialects.upstream import additions
+
+    ours = [op for name in ("arith", "vector", "affine") for op in additions(name)[0]]
+    classes = [op for dialect in _DIALECTS for op in dialect.operations] + ours
+    return [op for op in classes if op.name in VALUE_OPS and op.name != "vector.from_elements"]
 
 
 def _run_value(
@@ -165,7 +171,7 @@ def run_memory(interpreter: Interpreter) -> memory.RunMemory:
 
 def _info(op: Operation, index: int = 0, *, result: bool = False) -> memory.MemRefInfo:
     value = op.results[index] if result else op.operands[index]
-    return memory.memref_info(value.type)  # type: ignore[arg-type]
+    return memory.memref_info(value.type)  # type: ignore[arg-type,unused-ignore]
 
 
 @register_impls
@@ -292,9 +298,7 @@ class VectorFunctions(InterpreterFunctions):
     def run_print(
         self, interpreter: Interpreter, op: vector.PrintOp, args: PythonValues
     ) -> PythonValues:
-        run_output(interpreter).vector_print(
-            args[0], self.cache.get(op, lambda o: PrintedType.of(o.source.type))
-        )
+        run_output(interpreter).print_op(args, self.cache.get(op, PrintPlan.of))
         return ()
 
 
@@ -527,7 +531,7 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
             interpreter: Interpreter,
             op: Operation,
             args: PythonValues,
-            run=run,
+            run: Any = run,
         ) -> OpImplResult:
             return OpImplResult(run(self, interpreter, op, args), None)
 
@@ -536,11 +540,17 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         # way `impl` does.
         setattr(method, _IMPL_OP_TYPE_KEY, op_type)
         attributes[f"run_{len(attributes)}"] = method
-    return register_impls(type("ModuleNamedFunctions", (NamedFunctions,), attributes))()
+    cls: type[NamedFunctions] = register_impls(
+        type("ModuleNamedFunctions", (NamedFunctions,), attributes)
+    )
+    return cls()
 
 
 def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
+    from heterolayout.interpreter.extended_functions import extended_functions
+
     return [
+        *extended_functions(module),
         ValueFunctions(),
         MemRefFunctions(),
         VectorFunctions(),

@@ -100,7 +100,11 @@ class RegionInterpreter(Interpreter):
         return found
 
     def _step(self, op: Any) -> Step:
-        registered = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
+        registered = None
+        for op_type in type(op).__mro__:  # heterolayout's upstream ops subclass xDSL's
+            registered = self._impls._impl_dict.get(op_type)  # pyright: ignore[reportPrivateUsage]
+            if registered is not None:
+                break
         if registered is None:
             raise InterpretationError(
                 f"Could not find interpretation function for op {op_name(op)}"

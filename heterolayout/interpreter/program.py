@@ -6,11 +6,13 @@ import sys
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import Operation
 
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
+from heterolayout.interpreter.structured import is_structured
 
 MEMORY_AND_CONTROL = frozenset(
     {
@@ -43,11 +45,36 @@ MEMORY_AND_CONTROL = frozenset(
         "func.return",
         "layout.assign",
         "layout.convert",
+        "memref.subview",
+        "memref.reinterpret_cast",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.transpose",
+        "vector.type_cast",
+        "memref.prefetch",
+        "affine.prefetch",
+        "affine.delinearize_index",
+        "affine.linearize_index",
+        "scf.parallel",
+        "scf.reduce",
+        "scf.reduce.return",
+        "cf.br",
+        "cf.cond_br",
+        "cf.assert",
+        "vector.transfer_read",
+        "vector.transfer_write",
+        "linalg.yield",
+        "linalg.index",
     }
 )
 
 SUPPORTED_OPS = frozenset(VALUE_OPS) | MEMORY_AND_CONTROL
-"""Every op name either engine runs; anything else is reported before a run starts."""
+"""Every op name either engine runs, with the linalg structured ops (`structured`);
+anything else is reported before a run starts."""
+
+
+def supported(op: Operation) -> bool:
+    return op_name(op) in SUPPORTED_OPS or is_structured(op)
 
 
 def too_deep(entry: str) -> ExecutionError:
@@ -80,7 +107,7 @@ def reachable_functions(module: ModuleOp, entry: str) -> list[FuncOp]:
     for function in order:
         for op in function.walk():
             name = op_name(op)
-            if name not in SUPPORTED_OPS and op is not function:
+            if not supported(op) and op is not function:
                 raise ExecutionError(f"unsupported op '{name}' at {location(op)}")
             if isinstance(op, CallOp):
                 callee = op.callee.root_reference.data

@@ -139,11 +139,18 @@ class RunOutput:
     def write(self, text: str) -> None:
         self.stream.write(text)
 
-    def vector_print(self, value: Any, printed: PrintedType) -> None:
+    def vector_print(self, value: Any, printed: PrintedType, end: str = "\n") -> None:
         if printed.shape is None:
-            self.write(format_scalar(value, printed.element) + "\n")
+            self.write(format_scalar(value, printed.element) + end)
         else:
-            self.write(format_vector(np.asarray(value), printed.element) + "\n")
+            self.write(format_vector(np.asarray(value), printed.element) + end)
+
+    def print_op(self, values: Sequence[Any], plan: PrintPlan) -> None:
+        """vector.print: its operand, or its string, then its punctuation."""
+        if plan.printed is not None:
+            self.vector_print(values[0], plan.printed, plan.end)
+        else:
+            self.write((plan.text or "") + plan.end)
 
     def address(self, buffer: object) -> int:
         found = self._addresses.get(id(buffer))
@@ -153,22 +160,50 @@ class RunOutput:
 
     def print_memref(self, memref: Any, element: ElementType, where: str) -> None:
         from heterolayout.interpreter.memref import LayoutMemRef, check_live
+        from heterolayout.interpreter.views import LayoutView, View
 
         check_live(memref, where)
         strides: Sequence[int] | None = None
         offset = 0
+        buffer = memref
         if isinstance(memref, LayoutMemRef):
             logical = memref.logical()
-            if memref.layout.linear is not None:  # what a strided memref's descriptor holds
-                strides, offset = memref.layout.linear
+            if memref.layout.linear is not None and not isinstance(memref, LayoutView):
+                strides, offset = memref.layout.linear  # what a strided memref's descriptor holds
         else:
             logical = np.asarray(memref)
-        self.write(memref_text(logical, element, self.address(memref), strides, offset))
+            if isinstance(memref, View):  # a view's descriptor: its root, offset and strides
+                buffer, size = memref.root, memref.itemsize
+                strides = [s // size for s in memref.strides[: memref.ndim]]
+                offset = (memref.ctypes.data - buffer.ctypes.data) // size
+        self.write(memref_text(logical, element, self.address(buffer), strides, offset))
 
     def call(self, name: str, args: Sequence[Any]) -> tuple[()]:
         """Run runner-utils function `name` (checked by `runner_function` beforehand)."""
         RUNNER_FUNCTIONS[name].run(self, args)
         return ()
+
+
+PUNCTUATION = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )", "no_punctuation": ""}
+"""What vector.print writes after its value, by its `punctuation`."""
+
+
+@dataclass(frozen=True)
+class PrintPlan:
+    """What a vector.print prints: a value of `printed` type or the string `text`, then
+    `end`."""
+
+    printed: PrintedType | None
+    text: str | None
+    end: str
+
+    @staticmethod
+    def of(op: Any) -> PrintPlan:
+        punctuation = op.properties.get("punctuation")
+        text = op.properties.get("stringLiteral")
+        end = PUNCTUATION[str(punctuation.data)] if punctuation is not None else "\n"
+        printed = PrintedType.of(op.operands[0].type) if op.operands else None
+        return PrintPlan(printed, text.data if text is not None else None, end)
 
 
 @dataclass(frozen=True)

@@ -316,9 +316,8 @@ def _affine_min(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
 
 def _positions(op: Operation, dynamic: Sequence[str]) -> str:
     remaining = iter(dynamic)
-    parts = [
-        next(remaining) if p == DYNAMIC_INDEX else str(p) for p in op.static_position.get_values()
-    ]  # type: ignore[attr-defined]
+    static = op.static_position.get_values()  # type: ignore[attr-defined]
+    parts = [next(remaining) if p == DYNAMIC_INDEX else str(p) for p in static]
     return f"({', '.join(parts)},)" if parts else "()"
 
 
@@ -382,6 +381,7 @@ _INT_OPS: dict[str, Builder] = {
     "arith.extsi": _int_cast(signed),
     "arith.extui": _int_cast(unsigned),
     "arith.index_cast": _int_cast(signed),
+    "arith.index_castui": _int_cast(unsigned),
     "math.absi": lambda op, a, ctx: wrap(f"abs({signed(a[0], _result(op))})", _result(op)),
 }
 
@@ -390,6 +390,7 @@ _FLOAT_OPS: dict[str, Builder] = {
     "arith.subf": _float_binary("{a} - {b}"),
     "arith.mulf": _float_binary("{a} * {b}"),
     "arith.divf": _float_binary("_divf({a}, {b})"),
+    "arith.remf": _float_binary("_remf({a}, {b})"),
     "arith.negf": lambda op, a, ctx: f"(-{a[0]})",
     "arith.maximumf": _float_helper("_maximumf"),
     "arith.minimumf": _float_helper("_minimumf"),
@@ -445,3 +446,15 @@ def affine_condition(condition: Any, operands: Sequence[str], ctx: ExprContext) 
         for c in condition.constraints
     ]
     return " and ".join(tests) or "True"
+
+
+# Vector reductions and reshapes live in their own module; registered here, so that every
+# user of VALUE_OPS and RUNTIME sees them.
+from heterolayout.interpreter.values import RUNTIME  # noqa: E402
+from heterolayout.interpreter.vector_semantics import (  # noqa: E402
+    VECTOR_RUNTIME,
+    VECTOR_VALUE_OPS,
+)
+
+VALUE_OPS.update(VECTOR_VALUE_OPS)
+RUNTIME.update(VECTOR_RUNTIME)

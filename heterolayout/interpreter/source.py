@@ -13,15 +13,15 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     UnknownLoc,
-    UnregisteredOp,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from heterolayout.dialects.names import op_name
+from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.errors import ExecutionError
 
 
@@ -32,7 +32,7 @@ def _multiverse() -> Universe:
 
 def make_context() -> Context:
     """Every dialect of the environment, plus the layout dialect (even when heterolayout is
-    not installed: no entry point) and vector.from_elements (which xDSL 0.74 lacks)."""
+    not installed: no entry point), with the upstream syntax xDSL 0.74 lacks."""
     ctx = Context()
     for name, factory in _multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
@@ -51,8 +51,8 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class LocatingParser(Parser):
-    """xDSL's parser, recording where each op starts.
+class LocatingParser(UpstreamParser):
+    """The parser of upstream syntax, recording where each op starts.
 
     Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
     `loc(unknown)`, so a run-time error could not say where the failing op is.
@@ -118,13 +118,6 @@ def _spec(pipeline: str | Sequence[str | ModulePass]) -> str:
     if isinstance(pipeline, str):
         return pipeline
     return ",".join(p if isinstance(p, str) else p.name for p in pipeline)
-
-
-def op_name(op: Operation) -> str:
-    """The op's name, also for ops the context does not know (unregistered ops)."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data
-    return op.name
 
 
 def enclosing_function(op: Operation) -> str | None:

@@ -11,6 +11,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
 from heterolayout.dialects.layout import ConvertOp
+from heterolayout.dialects.upstream.memref import CopyOp
 
 
 def fold_round_trip_converts(module: ModuleOp) -> None:
@@ -30,7 +31,7 @@ def _fold_from(first: ConvertOp) -> None:
     if target is source:
         Rewriter.erase_op(second)
     else:
-        Rewriter.replace_op(second, memref.CopyOp(source, target))
+        Rewriter.replace_op(second, CopyOp(source, target))
     other_uses = [u.operation for u in middle.uses if u.operation is not first]
     allocation = middle.owner
     local = isinstance(allocation, (memref.AllocOp, memref.AllocaOp))
@@ -38,6 +39,7 @@ def _fold_from(first: ConvertOp) -> None:
         Rewriter.erase_op(first)
         for user in other_uses:
             Rewriter.erase_op(user)
+        assert isinstance(allocation, Operation)
         Rewriter.erase_op(allocation)
 
 

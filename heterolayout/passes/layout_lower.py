@@ -39,8 +39,10 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.names import op_name
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
@@ -149,20 +151,20 @@ class Lowering:
                         "the physical type, or define it in this module",
                     )
             for value in (*op.operands, *op.results):
-                layout = _layout(value.type)
+                layout = value_layout(value)
                 if layout is None:
                     continue
                 self._check_supported(op, value, layout)
                 if value in op.operands and not isinstance(op, ACCESS_OPS + PASS_THROUGH_OPS):
                     fail(
                         op,
-                        f"layout-lower: {op.name} uses the layout-typed memref {value.type} and "
+                        f"layout-lower: {op_name(op)} uses the layout-typed memref {value.type} and "
                         "has no lowering; nothing is skipped silently",
                     )
                 if value in op.results and not isinstance(op, DEFINING_OPS):
                     fail(
                         op,
-                        f"layout-lower: {op.name} defines a layout-typed memref {value.type} and "
+                        f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                         "has no lowering",
                     )
 
@@ -210,7 +212,7 @@ class Lowering:
         return physical_type(memref_type, layout, self.flatten)
 
     def _retype_value(self, value: SSAValue) -> SSAValue:
-        layout = _layout(value.type)
+        layout = value_layout(value)
         if layout is None:
             return value
         element = value.type.element_type  # type: ignore[attr-defined]

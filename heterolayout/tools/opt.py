@@ -23,8 +23,9 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heterolayout import __version__
-from heterolayout.dialects import load_from_elements
+from heterolayout.dialects import load_upstream_syntax
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.interpreter.source import LocatingParser
 from heterolayout.passes import get_all_passes
 from heterolayout.universe import get_layout_dialect
 
@@ -46,6 +47,7 @@ class _PendingOutput(StringIO):
 
 class LayoutOptMain(xDSLOptMain):
     version_format = f"layout-opt (heterolayout) {__version__}"
+    pending_output: _PendingOutput | None = None
 
     def __init__(self, args: Sequence[str] | None = None) -> None:
         super().__init__(description="heterolayout modular optimizer driver", args=args)
@@ -55,19 +57,18 @@ class LayoutOptMain(xDSLOptMain):
         # Without `pip install` there is no entry point, so the multiverse lacks us.
         if "layout" not in self.ctx.registered_dialect_names:
             self.ctx.register_dialect("layout", get_layout_dialect)
-        load_from_elements(self.ctx)
+        load_upstream_syntax(self.ctx)
 
     def register_all_frontends(self) -> None:
-        """MLIR text parsed with every op's line and column kept (xDSL's parser keeps only
-        the `loc(...)` the text spells), so diagnostics such as translation validation's
-        can say where an op is."""
+        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them,
+        keeping every op's line and column (xDSL keeps only the `loc(...)` the text spells)
+        so that diagnostics such as translation validation's can say where an op is."""
         super().register_all_frontends()
-        from heterolayout.interpreter.source import LocatingParser
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            text = io.read()
-            parser = LocatingParser(self.ctx, text, self.get_input_name())
-            return parser.parse_module(not self.args.no_implicit_module)
+            return LocatingParser(self.ctx, io.read(), self.get_input_name()).parse_module(
+                not self.args.no_implicit_module
+            )
 
         self.available_frontends["mlir"] = parse_mlir
 
@@ -95,8 +96,8 @@ class LayoutOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
             return sys.stdout
-        self.pending_output = _PendingOutput()
-        return self.pending_output
+        pending = self.pending_output = _PendingOutput()
+        return pending
 
     def run(self) -> None:
         output_file = self.args.output_file
@@ -104,7 +105,7 @@ class LayoutOptMain(xDSLOptMain):
             raise ValueError(
                 f"-o {output_file} is the input file; layout-opt never overwrites its input"
             )
-        self.pending_output: _PendingOutput | None = None
+        self.pending_output = None
         super().run()
         if output_file is not None and self.pending_output is not None:
             _write_atomically(output_file, self.pending_output.getvalue())

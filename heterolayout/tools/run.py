@@ -2,8 +2,10 @@
 pipeline (by default `layout-lower`) preserves what it computes.
 
     layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled] [--check] [--seed N]
+               [--dynamic-extent N]
 
-Without `--check` it runs the program (after PIPELINE when one is given): what the program
+Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
+elements (default 8). Without `--check` it runs the program (after PIPELINE when one is given): what the program
 prints (`vector.print`, and runner-utils functions such as `printMemrefF32` declared as
 external) appears as mlir-runner prints it, then the entry function's results one per line.
 With `--check` it runs the program and its lowered form on the same data, compares the
@@ -62,6 +64,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the random arguments (default: 0)"
     )
+    parser.add_argument(
+        "--dynamic-extent",
+        type=int,
+        default=8,
+        metavar="N",
+        help="extent of every '?' dim of a memref argument (default: 8)",
+    )
     return parser.parse_args(argv)
 
 
@@ -79,14 +88,20 @@ def _run(args: argparse.Namespace) -> int:
     module = parse_program(text, name)
     if args.check:
         report = check(
-            module, args.pipeline or "layout-lower", args.seed, entry=args.entry, engine=args.engine
+            module,
+            args.pipeline or "layout-lower",
+            args.seed,
+            entry=args.entry,
+            engine=args.engine,
+            dynamic_extent=args.dynamic_extent,
         )
         print(report)
         return 0 if report.equal else 1
     if args.pipeline:
         module = apply_pipeline(module, args.pipeline)
     function = find_function(module, args.entry)
-    results = run(module, args.entry, random_arguments(function, args.seed), engine=args.engine)
+    arguments = random_arguments(function, args.seed, args.dynamic_extent)
+    results = run(module, args.entry, arguments, engine=args.engine)
     for value, type_attr in zip(results, function.function_type.outputs.data, strict=True):
         print(format_value(value, type_attr))
     return 0

@@ -39,11 +39,11 @@ func.func @through_cast_root(%i: index) -> f32 {
 }
 
 // A private global: its type changes, and every get_global with it.
-// CHECK: "memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<16xf32, #layout.tag<"W->W4w">>, initial_value = dense<1.000000e+00> : tensor<16xf32>}> : () -> ()
+// CHECK: memref.global "private" @g : memref<16xf32, #layout.tag<"W->W4w">> = dense<1.000000e+00>
 // CHECK-LABEL: func.func @private_global(%i: index) -> f32 {
 // CHECK-NEXT:    %[[G:.*]] = memref.get_global @g : memref<16xf32, #layout.tag<"W->W4w">>
 // CHECK-NEXT:    %[[X:.*]] = memref.load %[[G]][%i] : memref<16xf32, #layout.tag<"W->W4w">>
-// LOWER: "memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<4x4xf32>, initial_value = dense<1.000000e+00> : tensor<4x4xf32>}> : () -> ()
+// LOWER: memref.global "private" @g : memref<4x4xf32> = dense<1.000000e+00>
 "memref.global"() <{sym_name = "g", sym_visibility = "private", type = memref<16xf32>, initial_value = dense<1.0> : tensor<16xf32>}> : () -> ()
 func.func @private_global(%i: index) -> f32 {
   %g = memref.get_global @g : memref<16xf32>

@@ -7,10 +7,10 @@
 
 // CHECK-LABEL: func.func @through_cast(%i: index) -> f32 {
 // CHECK-NEXT:    %[[M:.*]] = memref.alloc() : memref<2x32xf32, #layout.tag<"NW->NW8w">>
-// CHECK-NEXT:    %[[D:.*]] = "memref.cast"(%[[M]]) : (memref<2x32xf32, #layout.tag<"NW->NW8w">>) -> memref<?x32xf32, #layout.tag<"NW->NW8w">>
+// CHECK-NEXT:    %[[D:.*]] = memref.cast %[[M]] : memref<2x32xf32, #layout.tag<"NW->NW8w">> to memref<?x32xf32, #layout.tag<"NW->NW8w">>
 // CHECK-NEXT:    %[[X:.*]] = memref.load %[[D]][%i, %i] : memref<?x32xf32, #layout.tag<"NW->NW8w">>
 // LOWER-LABEL: func.func @through_cast(%i: index) -> f32 {
-// LOWER:         %[[D:.*]] = "memref.cast"(%{{.*}}) : (memref<2x4x8xf32>) -> memref<?x4x8xf32>
+// LOWER:         %[[D:.*]] = memref.cast %{{.*}} : memref<2x4x8xf32> to memref<?x4x8xf32>
 // LOWER:         memref.load %[[D]][%i, %{{.*}}, %{{.*}}] : memref<?x4x8xf32>
 func.func @through_cast(%i: index) -> f32 {
   %m = memref.alloc() : memref<2x32xf32>

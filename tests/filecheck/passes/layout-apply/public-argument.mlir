@@ -61,7 +61,7 @@ func.func @writes_in_loop(%a: memref<16xf32>, %v: f32) {
 }
 
 // CHECK-LABEL: func.func @writes_through_cast(%a: memref<2x32xf32>, %v: f32, %i: index) {
-// CHECK:         "memref.cast"(%[[T:.*]]) : (memref<2x32xf32, #layout.tag<"NW->NW8w">>) -> memref<?x32xf32, #layout.tag<"NW->NW8w">>
+// CHECK:         memref.cast %[[T:.*]] : memref<2x32xf32, #layout.tag<"NW->NW8w">> to memref<?x32xf32, #layout.tag<"NW->NW8w">>
 // CHECK:         layout.convert %[[T]] to %a : memref<2x32xf32, #layout.tag<"NW->NW8w">> to memref<2x32xf32>
 // CHECK-NEXT:    memref.dealloc %[[T]]
 func.func @writes_through_cast(%a: memref<2x32xf32>, %v: f32, %i: index) {

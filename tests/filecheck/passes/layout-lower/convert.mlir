@@ -140,7 +140,7 @@ func.func @round_trip(%a: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) {
 }
 
 // CHECK-LABEL: func.func @round_trip_to_other(%a: memref<2x3x5x4x8xf32>, %c: memref<2x3x5x4x8xf32>) {
-// CHECK-NEXT:    "memref.copy"(%a, %c) : (memref<2x3x5x4x8xf32>, memref<2x3x5x4x8xf32>) -> ()
+// CHECK-NEXT:    memref.copy %a, %c : memref<2x3x5x4x8xf32> to memref<2x3x5x4x8xf32>
 // CHECK-NEXT:    func.return
 func.func @round_trip_to_other(%a: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %c: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) {
   %b = memref.alloc() : memref<2x17x5x4xf32, #layout.tag<"NCHW->nhwc">>

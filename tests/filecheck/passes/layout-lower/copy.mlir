@@ -7,7 +7,7 @@
 // NONE-NOT: {{#layout|layout\.}}
 
 // CHECK-LABEL: func.func @copy_same(%a: memref<2x3x5x4x8xf32>, %b: memref<2x3x5x4x8xf32>) {
-// CHECK-NEXT:    "memref.copy"(%a, %b) : (memref<2x3x5x4x8xf32>, memref<2x3x5x4x8xf32>) -> ()
+// CHECK-NEXT:    memref.copy %a, %b : memref<2x3x5x4x8xf32> to memref<2x3x5x4x8xf32>
 // CHECK-NEXT:    func.return
 func.func @copy_same(%a: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %b: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) {
   "memref.copy"(%a, %b) : (memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>) -> ()

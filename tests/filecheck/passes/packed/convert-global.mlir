@@ -55,17 +55,17 @@ func.func @to_plain(%src: memref<2x13xi1, #layout.tag<"RW->RW6w", pack = vector<
 // Bits of [[1, 0, 1, 1, 0, 0, 0, 1, 1, 1], [0, 1, 1, 1, 1, 1, 1, 1, 1, 0]] in bytes, pad 0:
 // LSB-first (np.packbits bitorder="little") 0x8D, 0x03 and 0xFE, 0x01 = [-115, 3], [-2, 1];
 // MSB-first (np.packbits' default) 0xB1, 0xC0 and 0x7F, 0x80 = [-79, -64], [127, -128].
-// CHECK:      "memref.global"() <{sym_name = "lsb", sym_visibility = "private", type = memref<2x2xi8>, initial_value = dense<{{\[}}[-115, 3], [-2, 1]]> : tensor<2x2xi8>, constant}> : () -> ()
-// CHECK-NEXT: "memref.global"() <{sym_name = "msb", sym_visibility = "private", type = memref<2x2xi8>, initial_value = dense<{{\[}}[-79, -64], [127, -128]]> : tensor<2x2xi8>, constant}> : () -> ()
+// CHECK:      memref.global "private" constant @lsb : memref<2x2xi8> = dense<{{\[}}[-115, 3], [-2, 1]]>
+// CHECK-NEXT: memref.global "private" constant @msb : memref<2x2xi8> = dense<{{\[}}[-79, -64], [127, -128]]>
 "memref.global"() <{sym_name = "lsb", sym_visibility = "private", type = memref<2x10xi1, #layout.tag<"RW->RW8w", pack = i8>>, initial_value = dense<[[true, false, true, true, false, false, false, true, true, true], [false, true, true, true, true, true, true, true, true, false]]> : tensor<2x10xi1>, constant}> : () -> ()
 "memref.global"() <{sym_name = "msb", sym_visibility = "private", type = memref<2x10xi1, #layout.tag<"RW->RW8w", pack = i8, bit_order = "msb">>, initial_value = dense<[[true, false, true, true, false, false, false, true, true, true], [false, true, true, true, true, true, true, true, true, false]]> : tensor<2x10xi1>, constant}> : () -> ()
 
 // Three i4 per i16, MSB-first (lanes at bits 12, 8, 4; bits 0-3 unused, 0), pad -3 = 0xD:
 // [1, 2, 3 | -1, 5, pad] -> 0x1230, 0xF5D0 = -2608.
-// CHECK-NEXT: "memref.global"() <{sym_name = "nibbles", sym_visibility = "private", type = memref<1x2xi16>, initial_value = dense<{{\[}}[4656, -2608]]> : tensor<1x2xi16>, constant}> : () -> ()
+// CHECK-NEXT: memref.global "private" constant @nibbles : memref<1x2xi16> = dense<{{\[}}[4656, -2608]]>
 "memref.global"() <{sym_name = "nibbles", sym_visibility = "private", type = memref<1x5xi4, #layout.tag<"RW->RW3w", pack = i16, bit_order = "msb", pad = -3>>, initial_value = dense<[[1, 2, 3, -1, 5]]> : tensor<1x5xi4>, constant}> : () -> ()
 
 // An uninitialised packed global holds pad lanes only: 0xD · (0x1110) = 0xDDD0 = -8752.
-// CHECK-NEXT: "memref.global"() <{sym_name = "empty", sym_visibility = "private", type = memref<1x2xi16>, initial_value = dense<-8752> : tensor<1x2xi16>}> : () -> ()
+// CHECK-NEXT: memref.global "private" @empty : memref<1x2xi16> = dense<-8752>
 "memref.global"() <{sym_name = "empty", sym_visibility = "private", type = memref<1x5xi4, #layout.tag<"RW->RW3w", pack = i16, bit_order = "msb", pad = -3>>, initial_value = unit}> : () -> ()
 

@@ -1,0 +1,121 @@
+"""arith ops in upstream MLIR 22's custom syntax.
+
+xDSL 0.74 gaps worked around here: `arith.index_castui` and `arith.remf` are missing, and
+`arith.select` takes only an `i1` condition (upstream also selects lane by lane with a
+vector of `i1`: `arith.select %m, %a, %b : vector<4xi1>, vector<4xf32>`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects import arith
+from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
+from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
+from xdsl.ir import Operation
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from heterolayout.dialects.upstream.definitions import override
+
+
+@irdl_op_definition
+class IndexCastUIOp(IRDLOperation):
+    """`arith.index_castui %x : index to i32`: index_cast that zero-extends. Missing in xDSL."""
+
+    name = "arith.index_castui"
+
+    input = operand_def(base(IntegerType) | base(IndexType))
+    result = result_def(base(IntegerType) | base(IndexType))
+
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `to` type($result)"
+
+    def verify_(self) -> None:
+        if isinstance(self.input.type, IndexType) == isinstance(self.result.type, IndexType):
+            raise VerifyException(
+                f"{self.name}: exactly one of {self.input.type} and {self.result.type} "
+                "must be index"
+            )
+
+
+@irdl_op_definition
+class RemFOp(FloatingPointLikeBinaryOperation):
+    """`arith.remf %a, %b : f32`: the remainder with the sign of `a` (C's fmod). Missing in
+    xDSL."""
+
+    name = "arith.remf"
+
+    traits = traits_def(Pure())
+
+
+@override
+class SelectOp(arith.SelectOp):
+    """`arith.select %c, %a, %b : T`, or `: vector<Nxi1>, vector<NxT>` lane by lane."""
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def(base(IntegerType) | base(VectorType))
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = None  # type: ignore[assignment]
+
+    def verify_(self) -> None:
+        condition = self.cond.type
+        if condition == i1:
+            return
+        result = self.result.type
+        if not (
+            isinstance(condition, VectorType)
+            and condition.element_type == i1
+            and isinstance(result, VectorType)
+            and condition.get_shape() == result.get_shape()
+        ):
+            raise VerifyException(
+                f"{self.name}: the condition {condition} must be i1 or a vector of i1 of the "
+                f"result's shape ({result})"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SelectOp:
+        operands = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        if len(operands) != 3 or len(types) not in (1, 2):
+            parser.raise_error("expected `%c, %a, %b : [condition type,] type`")
+        condition_type, value_type = (i1, types[0]) if len(types) == 1 else types
+        resolved = [
+            parser.resolve_operand(o, t)
+            for o, t in zip(operands, (condition_type, value_type, value_type), strict=True)
+        ]
+        op = cls(*resolved)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if isinstance(self.cond.type, VectorType):
+            printer.print_string(f"{self.cond.type}, ")
+        printer.print_attribute(self.result.type)
+
+
+OPS: list[type[Operation]] = [IndexCastUIOp, RemFOp, SelectOp]
