@@ -285,7 +285,7 @@ class Lowering:
             if self.validator is None:
                 self._rewrite_op(op)
             else:  # translation validation reads the access before and checks it after
-                with self.validator.watch(op, self.layouts, self.flattened):
+                with self.validator.watch(op, self.layouts.get, self.flattened.__contains__):
                     self._rewrite_op(op)
         for allocation, layout in self.pad_fills:
             fill(allocation.memref, layout, _inserter_after(allocation))

@@ -27,7 +27,7 @@ The lowering calls `watch` around each op it rewrites (`Lowering.rewrite`): the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -98,6 +98,12 @@ class ValidationReport:
         return lines
 
 
+LayoutOf = Callable[[SSAValue], Layout | None]
+"""The logical layout of a buffer the lowering rewrites (None: a plain memref)."""
+IsFlat = Callable[[SSAValue], bool]
+"""Whether a buffer becomes a 1-D physical buffer (`flatten=true`)."""
+
+
 class Validator:
     """Collects a verdict for every access the lowering rewrites."""
 
@@ -105,13 +111,13 @@ class Validator:
         self.report = ValidationReport()
 
     @contextmanager
-    def watch(
-        self, op: Operation, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
-    ) -> Iterator[None]:
-        """Around the rewrite of `op`: an access of a layout-typed memref is read before and
-        checked after; the new ops are those that end up between its neighbours."""
-        access = _access(op, layouts, flattened)
-        conversion = _conversion(op, layouts, flattened)
+    def watch(self, op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Iterator[None]:
+        """Around the rewrite of `op`: an access of a layout-typed memref (or a conversion)
+        is read before and checked after. The seam with the lowering: call it with the op
+        still in place and its index operands unchanged, rewrite the op into new ops that
+        take its place (between its neighbours), and leave dead code for later."""
+        access = _access(op, layout_of, is_flat)
+        conversion = _conversion(op, layout_of, is_flat)
         yield
         if access is not None:
             self.report.verdicts.append(check(access))
@@ -149,13 +155,11 @@ def _where(op: Operation) -> str:
     return f"@{parent.sym_name.data}" if parent is not None else "<unknown>"
 
 
-def _access(
-    op: Operation, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
-) -> Access | None:
+def _access(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Access | None:
     if not isinstance(op, LOADS + STORES + VECTORS):
         return None
     buffer = op.base if isinstance(op, (vector.LoadOp, vector.StoreOp)) else op.memref
-    layout = layouts.get(buffer)
+    layout = layout_of(buffer)
     block = op.parent_block()
     if layout is None or block is None:
         return None
@@ -175,7 +179,7 @@ def _access(
         op.name,
         _where(op),
         layout,
-        buffer in flattened,
+        is_flat(buffer),
         buffer,
         logical,
         length,
@@ -187,17 +191,15 @@ def _access(
     )
 
 
-def _side(
-    op: Operation, buffer: SSAValue, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
-) -> Access:
-    layout = layouts.get(buffer) or identity_layout(buffer.type)  # type: ignore[arg-type]
+def _side(op: Operation, buffer: SSAValue, layout_of: LayoutOf, is_flat: IsFlat) -> Access:
+    layout = layout_of(buffer) or identity_layout(buffer.type)  # type: ignore[arg-type]
     block = op.parent_block()
     assert block is not None
     return Access(
         op.name,
         _where(op),
         layout,
-        buffer in flattened,
+        is_flat(buffer),
         buffer,
         [],
         0,
@@ -209,19 +211,17 @@ def _side(
     )
 
 
-def _conversion(
-    op: Operation, layouts: dict[SSAValue, Layout], flattened: set[SSAValue]
-) -> Conversion | None:
+def _conversion(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Conversion | None:
     if not isinstance(op, (ConvertOp, memref.CopyOp)):
         return None
     source, destination = op.operands
-    if (source not in layouts and destination not in layouts) or op.parent_block() is None:
+    if (layout_of(source) is None and layout_of(destination) is None) or op.parent_block() is None:
         return None
     return Conversion(
         op.name,
         _where(op),
-        _side(op, source, layouts, flattened),
-        _side(op, destination, layouts, flattened),
+        _side(op, source, layout_of, is_flat),
+        _side(op, destination, layout_of, is_flat),
     )
 
 
