@@ -224,7 +224,7 @@ def test_both_engines_implement_every_supported_op() -> None:
         op_type.name
         for functions in all_functions(module)
         for op_type, _ in type(functions)._impls()
-    } | {"layout.assign", "layout.convert", "vector.from_elements"}
+    } | {"layout.assign", "layout.convert", "layout.schedule", "vector.from_elements"}
     # Bound per module, to the classes it uses (`extended_functions.structured_functions`).
     interpreted |= {
         "linalg.yield",

@@ -48,6 +48,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.layout.blocked import Term, blocked_map, check_terms
 from heterolayout.layout.chunked import ChunkedError, alias_suggestion, parse_chunked
 from heterolayout.layout.errors import LayoutError
@@ -980,6 +981,6 @@ def _shape_text(memref_type: MemRefType) -> str:
 
 LayoutDialect = Dialect(
     "layout",
-    [AssignOp, ConvertOp],
+    [AssignOp, ConvertOp, ScheduleOp],
     list(LAYOUT_ATTRIBUTES),
 )

@@ -254,7 +254,7 @@ def _dealloc(w: _Writer, op: Operation) -> None:
 
 
 def _nothing(w: _Writer, op: Operation) -> None:
-    """layout.assign: a layout never changes what a buffer holds."""
+    """layout.assign: a layout never changes what a buffer holds; layout.schedule: a hint."""
 
 
 def _memref_load(w: _Writer, op: Operation) -> None:
@@ -471,6 +471,7 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "scf.while": _scf_while,
     "func.call": _call,
     "layout.assign": _nothing,
+    "layout.schedule": _nothing,
     "layout.convert": _copy,
 }
 """Ops with their own code; terminators (yield, condition, return) are written by the op

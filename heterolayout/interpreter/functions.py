@@ -496,7 +496,8 @@ class NamedFunctions(InterpreterFunctions):
     def run_assign(
         self, interpreter: Interpreter, op: Operation, args: PythonValues
     ) -> PythonValues:
-        """layout.assign changes how a buffer is stored, never what it holds: nothing to do."""
+        """layout.assign changes how a buffer is stored, never what it holds, and
+        layout.schedule is a hint: nothing to do."""
         return ()
 
     def run_convert(
@@ -516,6 +517,7 @@ _BY_NAME: dict[
 ] = {
     "layout.assign": NamedFunctions.run_assign,
     "layout.convert": NamedFunctions.run_convert,
+    "layout.schedule": NamedFunctions.run_assign,
     "vector.from_elements": NamedFunctions.run_from_elements,
 }
 

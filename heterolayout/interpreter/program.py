@@ -45,6 +45,7 @@ MEMORY_AND_CONTROL = frozenset(
         "func.return",
         "layout.assign",
         "layout.convert",
+        "layout.schedule",
         "memref.subview",
         "memref.reinterpret_cast",
         "memref.collapse_shape",

@@ -225,6 +225,45 @@ class Layout:
             constant += stride * form[1]
         return tuple(coefficients), constant
 
+    def dim_digits(self, dim: int) -> tuple[tuple[int, int], ...] | None:
+        """For a pure blocking (tags, chunked, plain): the physical dims that logical dim `dim`
+        is split into, outermost first, as (physical position, weight): the logical index is
+        Σ digit · weight. None for other layouts."""
+        terms = self.blocked_terms
+        if terms is None:
+            return None
+        digits: list[tuple[int, int]] = []
+        for position, term in enumerate(terms):
+            if term.dim != dim:
+                continue
+            inner = [t.size for t in terms[position + 1 :] if t.dim == dim and t.size is not None]
+            digits.append((position, math.prod(inner)))
+        return tuple(digits)
+
+    def contiguous_run(self, dim: int) -> int:
+        """The longest aligned run along logical dim `dim` stored at consecutive slots: the
+        largest L such that, from every index whose `dim` coordinate is a multiple of L, each
+        of the next L - 1 steps along `dim` (inside the logical extent) moves the offset by
+        exactly one slot. 1 when no step along `dim` is a unit step; packed lanes count as
+        slots."""
+        return self._contiguous_runs[dim]
+
+    @cached_property
+    def _contiguous_runs(self) -> tuple[int, ...]:
+        shape = self._static("contiguous_run", self.logical_shape)
+        offsets = self.offsets()
+        runs = []
+        for dim, extent in enumerate(shape):
+            if extent == 1:
+                runs.append(1)
+                continue
+            steps = np.diff(offsets, axis=dim) == 1
+            others = tuple(d for d in range(self.rank) if d != dim)
+            unit = np.all(steps, axis=others) if others else steps
+            broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
+            runs.append(math.gcd(*broken) if broken else extent)
+        return tuple(runs)
+
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
         self._check_index(index)

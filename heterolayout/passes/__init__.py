@@ -21,6 +21,12 @@ def get_layout_lower() -> type[ModulePass]:
     return LayoutLowerPass
 
 
+def get_layout_schedule() -> type[ModulePass]:
+    from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
+
+    return LayoutSchedulePass
+
+
 def get_layout_simplify_index() -> type[ModulePass]:
     from heterolayout.passes.simplify_index import SimplifyIndexPass
 
@@ -38,6 +44,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "layout-apply": get_layout_apply,
         "layout-lower": get_layout_lower,
+        "layout-schedule": get_layout_schedule,
         "layout-simplify-index": get_layout_simplify_index,
         "layout-verify": get_layout_verify,
     }

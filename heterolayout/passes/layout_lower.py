@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -40,6 +40,7 @@ from xdsl.utils.exceptions import PassFailedException
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.names import op_name
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import value_layout
@@ -71,6 +72,8 @@ ACCESS_OPS = (
     vector.StoreOp,
     affine.VectorLoadOp,
     affine.VectorStoreOp,
+    vector.TransferReadOp,
+    vector.TransferWriteOp,
     memref.DimOp,
     memref.CopyOp,
     memref.DeallocOp,
@@ -303,6 +306,8 @@ class Lowering:
             op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
         ):
             self._lower_vector_access(op)
+        elif isinstance(op, (vector.TransferReadOp, vector.TransferWriteOp)):
+            self._lower_transfer(op)
         elif isinstance(op, memref.DimOp):
             self._lower_dim(op)
         elif isinstance(op, ConvertOp):
@@ -488,10 +493,12 @@ class Lowering:
         leaves: IndexLeaves,
         length: int,
         flat: bool,
+        dim: int = -1,
     ) -> bool:
-        """Lane t of the vector lands at the physical index of lane 0 plus t, in the innermost
-        physical dim, for every t < length: proven with a fresh bounded dim for t, and the
-        loop variables written as `first + step·k` so their alignment is known."""
+        """Lane t of the vector (along logical dim `dim`) lands at the physical index of lane
+        0 plus t, in the innermost physical dim, for every t < length: proven with a fresh
+        bounded dim for t, and the loop variables written as `first + step·k` so their
+        alignment is known."""
         if length == 1:
             return True
         strided, ranges = leaves.strided()
@@ -499,7 +506,8 @@ class Lowering:
         ranges[lane.position] = (0, length - 1)
         simplifier = IndexSimplifier(ranges)
         start = [e.replace_dims_and_symbols(strided, []) for e in logical]
-        shifted = [*start[:-1], start[-1] + lane]
+        shifted = list(start)
+        shifted[dim] = start[dim] + lane
         results = physical_exprs(layout, flat)
         for position, result in enumerate(results):
             base = result.replace_dims_and_symbols(start, [])
@@ -511,6 +519,64 @@ class Lowering:
         last_extent = (layout.storage_shape if not flat else (layout.size,))[-1]
         first = simplifier.range_of(results[-1].replace_dims_and_symbols(start, []))
         return last_extent is not None and first is not None and first[1] + length <= last_extent
+
+    def _lower_transfer(self, op: vector.TransferReadOp | vector.TransferWriteOp) -> None:
+        """A 1-D transfer along one logical dim (what layout-schedule emits): one vector
+        access where that run is contiguous in memory, lanes one by one otherwise."""
+        layout = self._layout_of(op.source)
+        if layout is None:
+            return
+        is_load = isinstance(op, vector.TransferReadOp)
+        vector_type = op.result.type if is_load else op.vector.type  # type: ignore[union-attr]
+        results = op.permutation_map.data.results
+        in_bounds = [bool(f.value.data) for f in op.in_bounds.data]
+        if (
+            op.mask is not None
+            or len(results) != 1
+            or not isinstance(results[0], AffineDimExpr)
+            or not all(in_bounds)
+        ):
+            fail(
+                op,
+                f"layout-lower: {op.name} on a layout-typed memref: only unmasked, in-bounds "
+                "transfers of one dim are supported",
+            )
+        (projected,) = results
+        assert isinstance(projected, AffineDimExpr) and isinstance(vector_type, VectorType)
+        dim = projected.position
+        length = vector_type.get_shape()[0]
+        leaves = IndexLeaves()
+        logical = [leaves.recover(i) for i in op.indices]
+        leaves.bound_bare_indices(logical, layout.logical_shape)
+        flat = op.source in self.flattened
+        insert = _inserter_before(op)
+        scope = self.index_values.scope(op)
+        self._replaced(op)
+        if layout.packing is None and self._contiguous(layout, logical, leaves, length, flat, dim):
+            exprs = [r.replace_dims_and_symbols(logical, []) for r in physical_exprs(layout, flat)]
+            indices = IndexEmitter(leaves, insert, self.mode, scope).emit_all(exprs)
+            new: Operation = (
+                vector.LoadOp(op.source, indices, vector_type)
+                if is_load
+                else vector.StoreOp(op.vector, op.source, indices)  # type: ignore[union-attr]
+            )
+            Rewriter.replace_op(op, new)
+            return
+        access = self._access(op.source, layout, scope)
+        elements: list[SSAValue] = []
+        for lane in range(length):
+            shifted = list(logical)
+            shifted[dim] = logical[dim] + lane
+            if is_load:
+                elements.append(access.load(shifted, leaves, insert))
+                continue
+            extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)  # type: ignore[union-attr]
+            insert(extract)
+            access.store(extract.result, shifted, leaves, insert)
+        if is_load:
+            Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
+        else:
+            Rewriter.erase_op(op)
 
     def _lower_dim(self, op: memref.DimOp) -> None:
         layout = self._layout_of(op.source)
@@ -621,6 +687,8 @@ class LayoutLowerPass(ModulePass):
 
     def _lower(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
+        for hint in [o for o in op.walk() if isinstance(o, ScheduleOp)]:
+            Rewriter.erase_op(hint)  # layout-schedule's hints mean nothing here
         if any(isinstance(o, AssignOp) for o in op.walk()):
             from heterolayout.passes.layout_apply import LayoutApplyPass
 

@@ -8,6 +8,7 @@ Python traceback and exit code 1 on failure, and `-o FILE` written only when the
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import os
 import sys
@@ -27,6 +28,7 @@ from heterolayout.dialects import load_upstream_syntax
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.interpreter.source import LocatingParser
 from heterolayout.passes import get_all_passes
+from heterolayout.passes.remarks import show_remarks
 from heterolayout.universe import get_layout_dialect
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -72,6 +74,20 @@ class LayoutOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        # Workaround: xdsl-opt spells --version also -v; here -v asks for remarks, and
+        # --version stays. argparse has no public way to take an option string back.
+        version = arg_parser._option_string_actions.pop("-v", None)
+        if version is not None:
+            version.option_strings = [o for o in version.option_strings if o != "-v"]
+        arg_parser.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help="print the passes' remarks (what layout-schedule changed and why not)",
+        )
+
     def register_all_passes(self) -> None:
         super().register_all_passes()
         for name, factory in get_all_passes().items():
@@ -106,6 +122,8 @@ class LayoutOptMain(xDSLOptMain):
                 f"-o {output_file} is the input file; layout-opt never overwrites its input"
             )
         self.pending_output = None
+        if self.args.verbose:
+            show_remarks()
         super().run()
         if output_file is not None and self.pending_output is not None:
             _write_atomically(output_file, self.pending_output.getvalue())

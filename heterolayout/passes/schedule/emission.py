@@ -1,0 +1,183 @@
+"""Emitting a planned nest: the loops around the tile, its copies, the reduction loops that
+carry the accumulators, and each copy's statements.
+
+A digit of weight `w` over a chunk of `s` counter values runs `s floordiv w` full chunks (a
+loop when there are several) and then, when `s mod w` is not 0, one chunk of the rest. So
+any trip count works; a block that does not divide its dim ends in a shorter vector.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import IndexType, VectorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr
+
+from heterolayout.passes.schedule.nest import Access, storage_root
+from heterolayout.passes.schedule.plan import Plan
+from heterolayout.passes.schedule.register_tiling import copies
+from heterolayout.passes.schedule.statements import Instance, StatementEmitter
+
+
+class NestEmitter:
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.ivs: list[SSAValue] = []
+        self.forwarded = _forwarded_stores(plan)
+        self.constants: dict[tuple, SSAValue] = {}
+        self.preamble: list[Operation] = []
+
+    def emit(self) -> list[Operation]:
+        """The ops that replace the nest."""
+        nest = self.plan.nest
+        block = Block()
+        start = Instance(
+            {i: AffineExpr.constant(0) for i in range(len(nest.loops))},
+            {i: loop.trips for i, loop in enumerate(nest.loops)},
+        )
+        self._outer(0, start, block)
+        ops = list(block.ops)
+        for op in ops:
+            op.detach()
+        return [*self.preamble, *ops]
+
+    def _loop_block(self, loop: int, carried: list[SSAValue]) -> Block:
+        body = Block(arg_types=[IndexType(), *[v.type for v in carried]])
+        hint = self.plan.nest.loops[loop].iv.name_hint
+        if hint:
+            body.args[0].name_hint = hint
+        self.ivs.append(body.args[0])
+        return body
+
+    def _outer(self, index: int, instance: Instance, block: Block) -> None:
+        if index == len(self.plan.outer):
+            self._tile(instance, block)
+            return
+        digit = self.plan.outer[index]
+        loop, weight = digit.loop, digit.weight
+        offset, size = instance.offsets[loop], instance.sizes[loop]
+        count, rest = divmod(size, weight)
+        if count > 1:
+            body = self._loop_block(loop, [])
+            counter = AffineExpr.dimension(len(self.ivs) - 1)
+            self._outer(index + 1, instance.but(loop, offset + counter * weight, weight), body)
+            self.ivs.pop()
+            body.add_op(affine.YieldOp.get())
+            block.add_op(affine.ForOp.from_region([], [], [], [], 0, count, Region(body)))
+        elif count == 1:
+            self._outer(index + 1, instance.but(loop, offset, weight), block)
+        if rest:
+            self._outer(index + 1, instance.but(loop, offset + count * weight, rest), block)
+
+    def _tile(self, instance: Instance, block: Block) -> None:
+        plan = self.plan
+        instances = [instance]
+        for digit in plan.tile:
+            if digit.kind == "unroll":
+                instances = copies(instances, digit)
+        if plan.vector_loop is not None:
+            for copy in instances:
+                copy.length = copy.sizes[plan.vector_loop]
+        shared: dict[tuple, SSAValue] = {
+            key: value
+            for key, value in self.constants.items()
+            if key[0] in ("constant", "padding") or (key[0] == "broadcast" and key[3] is None)
+        }
+        emitters = [
+            StatementEmitter(plan, self.ivs, shared, preamble=self.preamble) for _ in instances
+        ]
+        add = block.add_op
+        accumulators: list[SSAValue] = []
+        for copy, emitter in zip(instances, emitters, strict=True):
+            captured: dict[Operation, SSAValue | None] = dict.fromkeys(self.forwarded.values())
+            emitter.emit(plan.nest.pre, copy, add, captured=captured)
+            for load, _ in plan.hoisted:
+                forwarded = self.forwarded.get(load.op)
+                if forwarded is None:
+                    accumulators.append(emitter.load(load, copy, add))
+                    continue
+                value = captured[forwarded]
+                assert value is not None
+                if emitter.is_vector(load, copy):
+                    assert copy.length is not None
+                    value = emitter.broadcast(value, copy.length, add)
+                accumulators.append(value)
+        self.constants.update(shared)
+        results = self._inner(0, instances, emitters, accumulators, block)
+        width = len(plan.hoisted)
+        for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
+            for slot, (_, store) in enumerate(plan.hoisted):
+                emitter.store(store, results[number * width + slot], copy, add)
+            emitter.emit(plan.nest.post, copy, add)
+
+    def _inner(
+        self,
+        index: int,
+        instances: list[Instance],
+        emitters: list[StatementEmitter],
+        carried: list[SSAValue],
+        block: Block,
+    ) -> list[SSAValue]:
+        plan = self.plan
+        if index == len(plan.inner):
+            return self._body(instances, emitters, carried, block)
+        digit = plan.inner[index]
+        loop, weight = digit.loop, digit.weight
+        offset, size = instances[0].offsets[loop], instances[0].sizes[loop]
+        count, rest = divmod(size, weight)
+        if count > 1:
+            body = self._loop_block(loop, carried)
+            counter = AffineExpr.dimension(len(self.ivs) - 1)
+            moved = [c.but(loop, offset + counter * weight, weight) for c in instances]
+            results = self._inner(index + 1, moved, emitters, list(body.args[1:]), body)
+            self.ivs.pop()
+            body.add_op(affine.YieldOp.get(*results))
+            types = [v.type for v in carried]
+            op = affine.ForOp.from_region([], [], carried, types, 0, count, Region(body))
+            block.add_op(op)
+            carried = list(op.results)
+        elif count == 1:
+            moved = [c.but(loop, offset, weight) for c in instances]
+            carried = self._inner(index + 1, moved, emitters, carried, block)
+        if rest:
+            moved = [c.but(loop, offset + count * weight, rest) for c in instances]
+            carried = self._inner(index + 1, moved, emitters, carried, block)
+        return carried
+
+    def _body(
+        self,
+        instances: list[Instance],
+        emitters: list[StatementEmitter],
+        carried: list[SSAValue],
+        block: Block,
+    ) -> list[SSAValue]:
+        hoisted = self.plan.hoisted
+        results: list[SSAValue] = []
+        for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
+            mine = carried[number * len(hoisted) : (number + 1) * len(hoisted)]
+            replaced = {load.op: value for (load, _), value in zip(hoisted, mine, strict=True)}
+            captured: dict[Operation, SSAValue | None] = dict.fromkeys(
+                store.op for _, store in hoisted
+            )
+            emitter.emit(self.plan.nest.body, copy, block.add_op, replaced, captured)
+            for (_, store), before in zip(hoisted, mine, strict=True):
+                value = captured[store.op]
+                assert value is not None
+                if isinstance(before.type, VectorType):
+                    value = emitter.broadcast(value, before.type.get_shape()[0], block.add_op)
+                results.append(value)
+        return results
+
+
+def _forwarded_stores(plan: Plan) -> dict[Operation, Operation]:
+    """Accumulator load → the store in `pre` that last wrote its element, when nothing else
+    touches the buffer after it there: its value seeds the accumulator and it is dropped."""
+    found: dict[Operation, Operation] = {}
+    nest = plan.nest
+    pre = [nest.accesses[op] for op in nest.pre if op in nest.accesses]
+    for load, _ in plan.hoisted:
+        root = storage_root(load.buffer)
+        touching: list[Access] = [a for a in pre if storage_root(a.buffer) == root]
+        if touching and touching[-1].write and touching[-1].exprs == load.exprs:
+            found[load.op] = touching[-1].op
+    return found

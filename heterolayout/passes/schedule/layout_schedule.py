@@ -1,0 +1,275 @@
+"""`layout-schedule`: loop nests that walk their buffers in memory order.
+
+Each loop nest that touches a layout-typed buffer is planned in steps (`strip_mining`,
+`interchange`, `vectorization`, `register_tiling`, each checked against `dependence`) and
+emitted anew on the logical buffers; `layout-lower` then turns its logical accesses into
+physical ones. A nest the pass cannot prove it may change stays as it is, with a remark.
+"""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.utils.exceptions import PassFailedException
+
+from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.layout import AssignOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
+from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.layout.errors import LayoutError
+from heterolayout.passes.remarks import remark, show_remarks
+from heterolayout.passes.schedule.dependence import dependences, parallel_loops
+from heterolayout.passes.schedule.emission import NestEmitter
+from heterolayout.passes.schedule.interchange import (
+    Remark,
+    order,
+    reorder_reductions,
+    strip_reductions,
+)
+from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
+from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
+from heterolayout.passes.schedule.plan import Plan
+from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
+from heterolayout.passes.schedule.strip_mining import strip_mine
+from heterolayout.passes.schedule.vectorization import buffer_layout, vectorize
+
+TARGETS = {"avx512": (512, 32), "avx2": (256, 16), "sse": (128, 16), "neon": (128, 32)}
+"""Vector width in bits and vector registers of each target."""
+
+
+def host_target() -> str:
+    """The target of the CPU this runs on (`target=host`): its widest vector unit."""
+    machine = platform.machine().lower()
+    if machine in ("aarch64", "arm64"):
+        return "neon"
+    try:
+        flags = set(Path("/proc/cpuinfo").read_text().split())
+    except OSError:
+        flags = set()
+    if "avx512f" in flags:
+        return "avx512"
+    return "avx2" if "avx2" in flags else "sse"
+
+
+@dataclass(frozen=True)
+class LayoutSchedulePass(ModulePass):
+    """Restructure each loop nest that touches a layout-typed buffer to walk its leading
+    buffer in memory order: strip-mine by its blocks, interchange (where dependences allow),
+    vectorize the innermost physical block, and register-tile over the reductions.
+
+    Options: `target=avx512|avx2|sse|neon|host` (vector width and register count; `host`:
+    the CPU it runs on),
+    `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
+    along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
+    multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
+    (reductions may be reordered), `remarks=true` (print why each nest was or was not
+    changed; `layout-opt -v` does too). `layout.schedule` ops steer single buffers."""
+
+    name = "layout-schedule"
+
+    target: str = "avx512"
+    vector_width: int = 0
+    registers: int = 0
+    tile: tuple[int, ...] = ()
+    vectorize: bool = True
+    fma: bool = False
+    reassociate: bool = False
+    remarks: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target not in TARGETS and self.target != "host":
+            raise PassFailedException(
+                f"layout-schedule: target={self.target}: expected host or one of "
+                f"{', '.join(TARGETS)}"
+            )
+        if self.vector_width < 0 or self.vector_width % 8 or self.registers < 0:
+            raise PassFailedException(
+                f"layout-schedule: vector_width={self.vector_width} registers={self.registers}: "
+                "expected a multiple of 8 bits and a register count (0: the target's)"
+            )
+        if self.remarks:
+            show_remarks()
+        verify_layouts(op)
+        if any(isinstance(o, AssignOp) for o in op.walk()):
+            from heterolayout.passes.layout_apply import LayoutApplyPass
+
+            LayoutApplyPass().apply(ctx, op)
+        hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
+        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            changed = False
+            for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
+                changed |= self._schedule(function, top, hints)
+            if changed:
+                cse(function.body)
+        for hint in hints.values():
+            Rewriter.erase_op(hint)
+
+    def _schedule(self, function: func.FuncOp, top: Operation, hints: dict) -> bool:
+        where = f"@{function.sym_name.data}: nest {_name(top)}"
+        try:
+            nest = extract(top)
+        except NotScheduled as refusal:
+            if _touches_layout(top):
+                remark(f"layout-schedule: {where}: not scheduled: {_at(refusal)}")
+            return False
+        hint = _hint(nest, hints)
+        if hint is None and not _touches_layout(top):
+            return False
+        if hint is not None and hint.skip is not None:
+            remark(f"layout-schedule: {where}: skipped (layout.schedule ... {{skip}})")
+            return False
+
+        def say(message: str) -> None:
+            remark(f"layout-schedule: {where}: {message}")
+
+        for buffer in drop_overwritten_converts(nest):
+            say(f"dropped the conversion into {buffer.type}: the nest overwrites it before reading")
+
+        try:
+            plan = self._plan(nest, hint, say)
+        except NotScheduled as refusal:
+            say(f"not scheduled: {_at(refusal)}")
+            return False
+        except LayoutError as error:
+            raise PassFailedException(f"layout-schedule: {error}") from None
+        if not _changes(plan):
+            say("left as it is: it already walks its leading buffer in memory order")
+            return False
+        for new in NestEmitter(plan).emit():
+            Rewriter.insert_op(new, InsertPoint.before(top))
+        Rewriter.erase_op(top)
+        say(_summary(plan))
+        return True
+
+    def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark) -> Plan:
+        width, registers = TARGETS[host_target() if self.target == "host" else self.target]
+        width = self.vector_width or width
+        registers = self.registers or registers
+        if hint is not None and hint.width is not None:
+            width = hint.width
+        lead = _lead(nest, hint)
+        found = dependences(nest)
+        parallel = parallel_loops(nest, found)
+        digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
+        outer, inner = order(nest, digits, found, say)
+        plan = Plan(nest, lead, outer, inner, fused=self.fma)
+        if self.vectorize:
+            vectorize(plan, parallel, width, say)
+        sizes = self._tile_sizes(nest, lead, hint, say)
+        if sizes != {}:
+            register_tile(plan, parallel, width, registers, sizes, say)
+        if self.reassociate:
+            reorder_reductions(plan, found, say)
+        else:
+            strip_reductions(plan)
+        return plan
+
+    def _tile_sizes(
+        self, nest: Nest, lead: Access, hint: ScheduleOp | None, say: Remark
+    ) -> dict[int, int] | None:
+        tile = hint.tile_sizes if hint is not None and hint.tile is not None else self.tile
+        if not tile:
+            return None
+        if tile == (0,):
+            return {}
+        if len(tile) != len(lead.exprs):
+            say(f"tile {list(tile)} ignored: the leading buffer has rank {len(lead.exprs)}")
+            return None
+        sizes: dict[int, int] = {}
+        for expr, size in zip(lead.exprs, tile, strict=True):
+            loops = [d for d in expr.used_dims() if d < len(nest.loops)]
+            if len(loops) == 1 and size > 1:
+                sizes[loops[0]] = size
+        return sizes
+
+
+def _outermost(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, LOOPS):
+            return False
+        parent = parent.parent_op()
+    return True
+
+
+def _name(top: Operation) -> str:
+    hint = top.regions[0].blocks.first.args[0].name_hint  # type: ignore[union-attr]
+    return f"%{hint}" if hint else top.name
+
+
+def _at(refusal: NotScheduled) -> str:
+    return f"{refusal.op.name}: {refusal.reason}"
+
+
+def _touches_layout(top: Operation) -> bool:
+    for op in top.walk():
+        for value in op.operands:
+            if isinstance(value.type, MemRefType) and layout_of(value.type) is not None:
+                return True
+    return False
+
+
+def _hint(nest: Nest, hints: dict[SSAValue, ScheduleOp]) -> ScheduleOp | None:
+    for access in nest.accesses.values():
+        hint = hints.get(buffer_root(access.buffer))
+        if hint is not None:
+            return hint
+    return None
+
+
+def _lead(nest: Nest, hint: ScheduleOp | None) -> Access:
+    """The hinted buffer, else the buffer the innermost statements store to (a layout-typed
+    one first); its store that the most loops enclose."""
+    stores = sorted(
+        (a for a in nest.accesses.values() if a.write),
+        key=lambda a: (-a.depth, layout_of(a.buffer.type) is None),
+    )
+    accesses = sorted(nest.accesses.values(), key=lambda a: (not a.write, -a.depth))
+    if hint is not None:
+        root = buffer_root(hint.memref)
+        for access in accesses:
+            if buffer_root(access.buffer) == root:
+                return access
+    if not stores:
+        raise NotScheduled(nest.top, "the nest stores to no buffer")
+    return stores[0]
+
+
+def _changes(plan: Plan) -> bool:
+    if plan.tile or plan.hoisted:
+        return True
+    digits = [*plan.outer, *plan.inner]
+    loops = [d.loop for d in digits]
+    return len(digits) != len(plan.nest.loops) or loops != sorted(loops)
+
+
+def _summary(plan: Plan) -> str:
+    nest = plan.nest
+    outer = ", ".join(f"{nest.loops[d.loop].name(d.loop)}/{d.weight}" for d in plan.outer)
+    inner = ", ".join(nest.loops[d.loop].name(d.loop) for d in plan.inner)
+    copies = [d for d in plan.tile if d.kind == "unroll"]
+    text = f"scheduled: loops ({outer}) around the tile"
+    if plan.vector_loop is not None:
+        element = plan.lead.buffer.type.element_type  # type: ignore[attr-defined]
+        text += f", vector<{vector_length(plan)}x{element}> along {nest.loops[plan.vector_loop].name(plan.vector_loop)}"
+    if copies:
+        text += f", {len(copies)} unrolled digit(s)"
+    if inner:
+        text += f"; inner loops ({inner})"
+    if plan.hoisted:
+        text += f" carry {len(plan.hoisted)} accumulator(s) per copy"
+    return text
+
+
+def show() -> None:
+    """For `layout-opt -v`."""
+    show_remarks()

@@ -1,0 +1,184 @@
+"""Register tiling: unroll-and-jam parallel loops so that independent accumulators stay in
+registers across the reduction loops.
+
+The tile takes `u` vectors along the vector loop and `w` steps of one more parallel loop,
+chosen so that copies share operands: the loop some read depends on and another does not
+(a convolution's output column: the weights are the same for every column, the input pixel
+is the same for every output channel). `u·w` accumulators fit in half the registers (the
+rest hold the operands). The load and store of each accumulator move out of the reduction
+loops, which carry the values instead; a store of its initial value just before them is
+forwarded and dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from heterolayout.passes.schedule.nest import Access, NotScheduled, storage_root
+from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
+from heterolayout.passes.schedule.statements import Instance
+from heterolayout.passes.schedule.vectorization import buffer_layout, element_bits
+
+
+def register_tile(
+    plan: Plan,
+    parallel: set[int],
+    width: int,
+    registers: int,
+    sizes: dict[int, int] | None,
+    remark: Callable[[str], None],
+) -> None:
+    """Choose the tile (or take `sizes`: loop → elements), split the digits, and find the
+    accumulators."""
+    if not plan.inner:
+        return
+    chosen = _default_sizes(plan, parallel, width, registers) if sizes is None else sizes
+    for loop, size in sorted(chosen.items()):
+        try:
+            _check_size(plan, parallel, loop, size)
+        except NotScheduled as refusal:
+            remark(f"tile size {size} not used: {refusal.reason}")
+            continue
+        _split(plan, loop, size)
+    _reuse_innermost(plan, parallel)
+    plan.hoisted = accumulators(plan)
+
+
+def _reuse_innermost(plan: Plan, parallel: set[int]) -> None:
+    """The tiles of the loop whose copies share an operand go innermost among the loops
+    around the tile, so consecutive tiles reuse that operand from cache (a matmul's column
+    panel of B for every row tile, as GEMM libraries order their loops). The loop is
+    parallel: any place is legal."""
+    loop = _reuse_loop(plan, parallel)
+    if loop is None:
+        return
+    moved = [d for d in plan.outer if d.loop == loop]
+    plan.outer = [d for d in plan.outer if d.loop != loop] + moved
+
+
+def vector_length(plan: Plan) -> int:
+    """Elements per vector (1 without a vector loop)."""
+    loop = plan.vector_loop
+    if loop is None:
+        return 1
+    return min(d.weight for d in plan.digits_of(loop) if d.kind != "vector")
+
+
+def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -> dict[int, int]:
+    nest = plan.nest
+    length = vector_length(plan)
+    per_vector = max(1, math.ceil(length * element_bits(plan.lead.buffer) / width))
+    budget = max(1, registers // 2 // per_vector)
+    sizes: dict[int, int] = {}
+    along = 1
+    if plan.vector_loop is not None:
+        available = math.ceil(nest.loops[plan.vector_loop].trips / length)
+        wanted = max(2, _block_vectors(plan, length))
+        along = max(1, min(wanted, available, budget))
+        sizes[plan.vector_loop] = along * length
+    other = _reuse_loop(plan, parallel)
+    if other is not None:
+        sizes[other] = min(nest.loops[other].trips, max(1, budget // along))
+    return sizes
+
+
+def _block_vectors(plan: Plan, length: int) -> int:
+    """Vectors that cover the longest block a read walks along the vector loop (a matmul's
+    32-column panel of B: 4 vectors of 8), so every cache line of it a tile loads is used
+    whole; 0 when no read is blocked along it."""
+    loop = plan.vector_loop
+    blocks = [0]
+    for access in plan.nest.accesses.values():
+        walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+        if access.write or len(walked) != 1:
+            continue
+        layout = buffer_layout(access.buffer)
+        run = layout.contiguous_run(walked[0])
+        if run < (layout.logical_shape[walked[0]] or 0):
+            blocks.append(math.ceil(run / length))
+    return max(blocks)
+
+
+def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
+    """The innermost (in memory order) parallel loop around the tile that some read depends
+    on and another does not: its copies share that other read."""
+    reads = [a for a in plan.nest.accesses.values() if not a.write]
+    best: tuple[int, int] | None = None
+    for digit in [d for d in plan.outer if d.kind == "loop"] + [
+        d for d in plan.tile if d.kind == "unroll"
+    ]:
+        loop = digit.loop
+        if loop == plan.vector_loop or loop not in parallel or digit.rank == INNER_RANK:
+            continue
+        if plan.nest.loops[loop].trips < 2:
+            continue
+        users = [plan.nest.uses_loop(a, loop) for a in reads]
+        if any(users) and not all(users) and (best is None or digit.rank > best[0]):
+            best = (digit.rank, loop)
+    return None if best is None else best[1]
+
+
+def _check_size(plan: Plan, parallel: set[int], loop: int, size: int) -> None:
+    name = plan.nest.loops[loop].name(loop)
+    if loop not in parallel:
+        raise NotScheduled(plan.nest.loops[loop].op, f"{name} carries a dependence")
+    if not any(d.loop == loop for d in plan.outer):
+        raise NotScheduled(plan.nest.loops[loop].op, f"{name} is not a loop around the tile")
+    length = vector_length(plan) if loop == plan.vector_loop else 1
+    if size < 1 or size % length:
+        raise NotScheduled(
+            plan.nest.loops[loop].op, f"{name} needs a multiple of the vector length {length}"
+        )
+
+
+def _split(plan: Plan, loop: int, size: int) -> None:
+    """The digits of `loop` lighter than `size` become copies; a loop over tiles of `size`
+    takes their place unless one already steps by `size`."""
+    digits = [d for d in plan.outer if d.loop == loop]
+    light = [d for d in digits if d.weight < size]
+    if not light:
+        return
+    at = plan.outer.index(light[0])
+    for digit in light:
+        plan.outer.remove(digit)
+    if not any(d.weight == size for d in digits):
+        plan.outer.insert(at, Digit(loop, size, light[0].rank))
+    copies = [d.but(kind="unroll") for d in light]
+    vectors = [d for d in plan.tile if d.kind == "vector"]
+    unrolled = [d for d in plan.tile if d.kind == "unroll"]
+    plan.tile = [*unrolled, *copies, *vectors]
+
+
+def accumulators(plan: Plan) -> list[tuple[Access, Access]]:
+    """(load, store) pairs in the innermost statements on one element that no inner loop
+    moves and nothing else there touches."""
+    nest = plan.nest
+    inner = {d.loop for d in plan.inner}
+    body = [nest.accesses[op] for op in nest.body if op in nest.accesses]
+    pairs = []
+    for store in body:
+        if not store.write or any(d in inner for e in store.exprs for d in e.used_dims()):
+            continue
+        root = storage_root(store.buffer)
+        same = [a for a in body if storage_root(a.buffer) == root]
+        loads = [a for a in same if not a.write and a.exprs == store.exprs]
+        if len(same) != 2 or len(loads) != 1:
+            continue
+        (load,) = loads
+        if nest.body.index(load.op) < nest.body.index(store.op):
+            pairs.append((load, store))
+    return pairs
+
+
+def copies(instances: list[Instance], digit: Digit) -> list[Instance]:
+    """Each instance split along an unrolled digit: its full chunks, then what is left."""
+    result = []
+    for instance in instances:
+        offset, size = instance.offsets[digit.loop], instance.sizes[digit.loop]
+        count, rest = divmod(size, digit.weight)
+        for k in range(count):
+            result.append(instance.but(digit.loop, offset + k * digit.weight, digit.weight))
+        if rest:
+            result.append(instance.but(digit.loop, offset + count * digit.weight, rest))
+    return result

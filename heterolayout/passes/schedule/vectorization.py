@@ -1,0 +1,190 @@
+"""Vectorization: which loop becomes vectors, and how long they are.
+
+The vector loop is the one that walks the leading buffer's innermost physical dim with unit
+stride (the `16c` of nChw16c, the `n` of a row-major matrix). Its length is the vector
+width over the element size (512 bits of f32: 16), cut down to a divisor of every
+contiguous run it walks, so that no vector straddles two blocks. Every access that depends
+on the vector loop must walk a contiguous run of its own buffer along it; an access that
+does not is a scalar, broadcast where a vector needs it (`statements.py` emits both).
+`layout-lower` turns the vector accesses into `vector.load/store` of the physical buffers,
+since the runs are contiguous there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import IndexType, MemRefType, VectorType
+from xdsl.ir import Block, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from heterolayout.dialects.conversion import layout_of
+from heterolayout.layout.element_types import element_type
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.model import Layout
+from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, index_expr, is_index_op
+from heterolayout.passes.schedule.plan import Digit, Plan
+from heterolayout.passes.schedule.statements import rebuilt
+
+
+def buffer_layout(buffer: SSAValue) -> Layout:
+    memref_type = buffer.type
+    assert isinstance(memref_type, MemRefType)
+    return layout_of(memref_type) or identity_layout(memref_type)
+
+
+def element_bits(buffer: SSAValue) -> int:
+    element = buffer.type.element_type  # type: ignore[attr-defined]
+    try:
+        return element_type(str(element)).bits
+    except LayoutError:
+        return 0
+
+
+def vectorize(plan: Plan, parallel: set[int], width: int, remark: Callable[[str], None]) -> None:
+    """Pick the vector loop and split its digit into a loop over vectors and the vector."""
+    try:
+        found = _vector_digit(plan, parallel, width)
+    except NotScheduled as refusal:
+        remark(f"not vectorized: {refusal.reason}")
+        return
+    digit, length = found
+    position = plan.outer.index(digit)
+    if any(d.loop == digit.loop and d.weight == length for d in plan.outer):
+        del plan.outer[position]
+    else:
+        plan.outer[position] = digit.but(weight=length)
+    plan.tile.append(digit.but(kind="vector"))
+    plan.vector_loop = digit.loop
+
+
+def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, int]:
+    nest, lead = plan.nest, plan.lead
+    layout = buffer_layout(lead.buffer)
+    if layout.packing is not None:
+        raise NotScheduled(lead.op, "the leading buffer is packed")
+    runs = [(layout.contiguous_run(dim), dim) for dim in range(layout.rank)]
+    run, dim = max(runs)
+    if run < 2:
+        raise NotScheduled(lead.op, "no logical dim of the leading buffer is contiguous")
+    loop = _unit_loop(nest, lead, dim)
+    if loop is None:
+        raise NotScheduled(lead.op, f"its contiguous dim {dim} is not one loop plus a constant")
+    name = nest.loops[loop].name(loop)
+    if loop not in parallel:
+        raise NotScheduled(nest.loops[loop].op, f"{name} carries a dependence")
+    digit = next((d for d in plan.outer if d.loop == loop and d.weight == 1), None)
+    if digit is None or nest.loops[loop].step != 1:
+        raise NotScheduled(nest.loops[loop].op, f"{name} is not a loop around the register tile")
+    bits = element_bits(lead.buffer)
+    if bits == 0 or bits > width:
+        raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
+    length = width // bits
+    for access in nest.accesses.values():
+        run = _run_along(nest, access, loop)
+        if run == 1:
+            _check_contiguous(nest, access, loop, 2)
+        length = math.gcd(length, run)
+    length = min(length, nest.loops[loop].trips)
+    if length < 2:
+        raise NotScheduled(lead.op, f"the contiguous runs along {name} are 1 element long")
+    for access in nest.accesses.values():
+        _check_contiguous(nest, access, loop, length)
+    _check_data_uses(nest, loop)
+    _check_vector_ops(nest, loop, length)
+    return digit, length
+
+
+def _unit_loop(nest: Nest, access: Access, dim: int) -> int | None:
+    """The loop whose counter is the access's index along `dim`, up to a constant."""
+    forms = access.linear(nest.rank)
+    if forms is None:
+        return None
+    coefficients, _ = forms[dim]
+    used = [i for i, c in enumerate(coefficients) if c]
+    if len(used) != 1 or used[0] >= len(nest.loops) or coefficients[used[0]] != 1:
+        return None
+    return used[0]
+
+
+def _run_along(nest: Nest, access: Access, loop: int) -> int:
+    """The aligned contiguous run of the access's buffer along the dim the loop walks (0 when
+    it does not walk one, or walks all of it contiguously: no constraint)."""
+    walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+    if len(walked) != 1:
+        return 0
+    layout = buffer_layout(access.buffer)
+    run = layout.contiguous_run(walked[0])
+    return 0 if run == layout.logical_shape[walked[0]] else run
+
+
+def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> None:
+    if not nest.uses_loop(access, loop):
+        return
+    name = nest.loops[loop].name(loop)
+    forms = access.linear(nest.rank)
+    buffer = f"{access.op.name} of {access.buffer.type}"
+    walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
+    if forms is None or len(walked) != 1 or forms[walked[0]][0][loop] != 1:
+        raise NotScheduled(access.op, f"{buffer} does not walk one dim with {name} at unit stride")
+    (dim,) = walked
+    layout = buffer_layout(access.buffer)
+    if layout.packing is not None:
+        raise NotScheduled(access.op, f"{buffer} is packed")
+    run = layout.contiguous_run(dim)
+    extent = layout.logical_shape[dim]
+    coefficients, constant = forms[dim]
+    others = [c for i, c in enumerate(coefficients) if i != loop] + [constant]
+    aligned = run % length == 0 and all(c % run == 0 for c in others)
+    if run == 1:
+        raise NotScheduled(
+            access.op,
+            f"{buffer}: dim {dim}, walked by {name}, is not contiguous in memory; give it a "
+            f"layout whose innermost physical dim is dim {dim}",
+        )
+    if run != extent and not aligned:
+        raise NotScheduled(
+            access.op,
+            f"{buffer}: dim {dim}, walked by {name}, is not stored in aligned contiguous runs "
+            f"of {length} (its runs are {run} long); give it a layout whose innermost "
+            f"physical dim is dim {dim}",
+        )
+
+
+def _check_data_uses(nest: Nest, loop: int) -> None:
+    for op in nest.statements():
+        if is_index_op(op):
+            continue
+        for operand in op.operands:
+            if not isinstance(operand.type, IndexType) or op in nest.accesses:
+                continue
+            expr = index_expr(nest, operand)
+            if expr is None or loop in expr.used_dims():
+                raise NotScheduled(op, f"{op.name} uses the vector loop's index as a value")
+
+
+def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
+    """Every op that computes on values loaded along the vector loop must exist on vectors
+    (xDSL 0.74's integer casts, `arith.cmpi` and `arith.select` take scalars only)."""
+    varying: set[SSAValue] = set()
+    for op in nest.statements():
+        access = nest.accesses.get(op)
+        if access is not None:
+            if not access.write and nest.uses_loop(access, loop):
+                varying.add(op.results[0])
+            continue
+        if is_index_op(op) or not any(o in varying for o in op.operands):
+            continue
+        varying.update(op.results)
+        trial = Block(
+            arg_types=[
+                VectorType(o.type, [length]) if not isinstance(o.type, VectorType) else o.type
+                for o in op.operands
+            ]
+        )
+        try:
+            rebuilt(op, list(trial.args), length).verify()
+        except VerifyException:
+            raise NotScheduled(op, f"{op.name} takes no vectors in xDSL 0.74") from None

@@ -1,0 +1,113 @@
+// Register tiling: parallel loops are unrolled and jammed so that several accumulators stay
+// in registers across the reduction loop, which carries them (iter_args) instead of loading
+// and storing the output every iteration. Copies share loads: the B vectors across rows,
+// the broadcast A scalars across columns. The zero stored before the reduction seeds the
+// accumulators and is not stored.
+// RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s
+// RUN: layout-opt %s -p 'layout-schedule{target=avx2 tile=3,8}' | filecheck %s --check-prefix=TILE
+// RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true}' | filecheck %s --check-prefix=FMA
+
+// Default for AVX2 (16 registers): 2 vectors of 8 columns x 4 rows = 8 accumulators. The
+// row tiles, whose copies share the B vectors, run innermost: a 16-column panel of B is
+// reused from cache by every row tile.
+// CHECK-LABEL: func.func @matmul(
+// CHECK:         %[[Z:.*]] = vector.broadcast %zero : f32 to vector<8xf32>
+// CHECK-NEXT:    affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT:      affine.for %[[I:.*]] = 0 to 2 {
+// CHECK-NEXT:        %[[R0:[0-9]+]], %[[R1:[0-9]+]], %[[R2:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for %[[K:.*]] = 0 to 16 iter_args(%[[A0:[0-9]+]] = %[[Z]], %[[A1:[0-9]+]] = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NEXT:          %[[X0:.*]] = affine.load %a[%[[I]] * 4, %[[K]]]
+// CHECK-NEXT:          %[[B0:.*]] = affine.vector_load %b[%[[K]], %[[J]] * 16] : {{.*}} vector<8xf32>
+// CHECK-NEXT:          %[[S0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
+// CHECK-NEXT:          %[[P0:.*]] = arith.mulf %[[S0]], %[[B0]] : vector<8xf32>
+// CHECK-NEXT:          %[[N0:.*]] = arith.addf %[[A0]], %[[P0]] : vector<8xf32>
+// CHECK-NEXT:          %[[B1:.*]] = affine.vector_load %b[%[[K]], %[[J]] * 16 + 8] : {{.*}} vector<8xf32>
+// CHECK-NEXT:          %[[P1:.*]] = arith.mulf %[[S0]], %[[B1]] : vector<8xf32>
+// CHECK-NEXT:          %[[N1:.*]] = arith.addf %[[A1]], %[[P1]] : vector<8xf32>
+// CHECK-NEXT:          %[[X1:.*]] = affine.load %a[%[[I]] * 4 + 1, %[[K]]]
+// CHECK-NEXT:          %[[S1:.*]] = vector.broadcast %[[X1]] : f32 to vector<8xf32>
+// CHECK-NEXT:          arith.mulf %[[S1]], %[[B0]] : vector<8xf32>
+// CHECK:               affine.yield %[[N0]], %[[N1]], {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        affine.vector_store %[[R0]], %c[%[[I]] * 4, %[[J]] * 16] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NEXT:        affine.vector_store %[[R1]], %c[%[[I]] * 4, %[[J]] * 16 + 8] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NEXT:        affine.vector_store %[[R2]], %c[%[[I]] * 4 + 1, %[[J]] * 16] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NOT:     affine.store
+// CHECK:         func.return
+
+// tile=3,8 (3 rows, 8 columns): 8 rows are 2 full tiles and a tile of the 2 rows left.
+// TILE-LABEL: func.func @matmul(
+// TILE:         affine.for %[[J:.*]] = 0 to 4 {
+// TILE-NEXT:      affine.for %[[I:.*]] = 0 to 2 {
+// TILE-NEXT:        %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for
+// TILE:             }
+// TILE:           }
+// TILE-NEXT:      %{{[0-9]+}}, %{{[0-9]+}} = affine.for
+// TILE:             affine.load %a[6, %{{.*}}]
+// TILE:             affine.load %a[7, %{{.*}}]
+
+// fma=true: one vector.fma per multiply-add (one rounding, so not bitwise identical).
+// FMA-LABEL: func.func @matmul(
+// FMA:           %[[B0:.*]] = affine.vector_load %b
+// FMA-NEXT:      %[[S0:.*]] = vector.broadcast
+// FMA-NEXT:      vector.fma %[[S0]], %[[B0]], %{{.*}} : vector<8xf32>
+// FMA-NOT:       arith.mulf
+func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x32xf32, #layout.tag<"KN->Nk16n">>, %c: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.store %zero, %c[%i, %j] : memref<8x32xf32>
+      affine.for %k = 0 to 16 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32, #layout.tag<"KN->Nk16n">>
+        %z = affine.load %c[%i, %j] : memref<8x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  func.return
+}
+
+// Without an initial store the accumulators start from the output (loaded once per tile),
+// and the reductions go through three loops: each carries the accumulators.
+// CHECK-LABEL: func.func @conv(
+// CHECK:         affine.for %[[KB:.*]] = 0 to 2 {
+// CHECK-NEXT:      affine.for %[[OH:.*]] = 0 to 4 {
+// CHECK-NEXT:        affine.for %[[OWT:.*]] = 0 to 2 {
+// CHECK:               %[[Y0:.*]] = vector.transfer_read %y[{{.*}}], {{.*}} vector<8xf32>
+// CHECK:               = affine.for %[[C:.*]] = 0 to 16 iter_args(%{{[0-9]+}} = %[[Y0]],
+// CHECK-NEXT:            = affine.for %[[KH:.*]] = 0 to 3 iter_args(
+// CHECK-NEXT:              = affine.for %[[KW:.*]] = 0 to 3 iter_args(
+// CHECK-NEXT:                affine.load %x[0, %[[C]], %[[OH]] + %[[KH]], %[[OWT]] * 4 + %[[KW]]]
+// CHECK-NEXT:                vector.transfer_read %w[
+// CHECK:                     affine.yield
+// CHECK-NEXT:              }
+// CHECK-NEXT:              affine.yield
+// CHECK-NEXT:            }
+// CHECK-NEXT:            affine.yield
+// CHECK-NEXT:          }
+// CHECK-NEXT:          vector.transfer_write %{{.*}}, %y[
+func.func @conv(%x: memref<1x16x6x10xf32, #layout.tag<"NCHW->nChw16c">>,
+                %w: memref<32x16x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>,
+                %y: memref<1x32x4x8xf32, #layout.tag<"NCHW->nChw16c">>) {
+  affine.for %k = 0 to 32 {
+    affine.for %oh = 0 to 4 {
+      affine.for %ow = 0 to 8 {
+        affine.for %c = 0 to 16 {
+          affine.for %kh = 0 to 3 {
+            affine.for %kw = 0 to 3 {
+              %a = affine.load %x[0, %c, %oh + %kh, %ow + %kw] : memref<1x16x6x10xf32, #layout.tag<"NCHW->nChw16c">>
+              %b = affine.load %w[%k, %c, %kh, %kw] : memref<32x16x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>
+              %s = affine.load %y[0, %k, %oh, %ow] : memref<1x32x4x8xf32, #layout.tag<"NCHW->nChw16c">>
+              %p = arith.mulf %a, %b : f32
+              %t = arith.addf %s, %p : f32
+              affine.store %t, %y[0, %k, %oh, %ow] : memref<1x32x4x8xf32, #layout.tag<"NCHW->nChw16c">>
+            }
+          }
+        }
+      }
+    }
+  }
+  func.return
+}
