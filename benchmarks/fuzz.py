@@ -151,22 +151,31 @@ def fuzz(arguments: argparse.Namespace) -> int:
     )
     tally = Tally()
     started = time.perf_counter()
-    for seed in range(arguments.seed, arguments.seed + arguments.count):
-        native = bool(arguments.native_every) and seed % arguments.native_every == 0
-        result = run_one(program_for_seed(seed), native, arguments.all_options)
-        tally.add(result)
-        if result.outcome.is_bug:
-            bug = result.bugs()[0]
-            line = f"seed {seed}: {result.outcome.value} [{bug.config}] {bug.detail}  reproduce: {reproducer(seed, native)}"
-            tally.failing.append((seed, line))
-            print(line, flush=True)
-            if arguments.save:
-                save(result.program, Path(arguments.save), note=line)
-        done = seed - arguments.seed + 1
-        if arguments.progress and done % arguments.progress == 0:
-            print(f"... {done} cases, {dict(tally.cases)}", flush=True)
-    tally.print(arguments.count, started)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    done = 0
+    try:
+        for seed in range(arguments.seed, arguments.seed + arguments.count):
+            _fuzz_one(seed, arguments, tally)
+            done += 1
+            if arguments.progress and done % arguments.progress == 0:
+                print(f"... {done} cases, {dict(tally.cases)}", flush=True)
+    except KeyboardInterrupt:  # a run stopped early still reports the cases it finished
+        print(f"\nstopped after {done} of {arguments.count} cases", flush=True)
+    tally.print(done, started)
     return 1 if tally.failing else 0
+
+
+def _fuzz_one(seed: int, arguments: argparse.Namespace, tally: Tally) -> None:
+    native = bool(arguments.native_every) and seed % arguments.native_every == 0
+    result = run_one(program_for_seed(seed), native, arguments.all_options)
+    tally.add(result)
+    if result.outcome.is_bug:
+        bug = result.bugs()[0]
+        line = f"seed {seed}: {result.outcome.value} [{bug.config}] {bug.detail}  reproduce: {reproducer(seed, native)}"
+        tally.failing.append((seed, line))
+        print(line, flush=True)
+        if arguments.save:
+            save(result.program, Path(arguments.save), note=line)
 
 
 def corpus(native: bool) -> int:
