@@ -174,6 +174,38 @@ def test_a_vector_kept_whole_across_a_block_boundary_is_caught() -> None:
     assert "logical index (8) is physical (1, 0) in the layout, but the code computes (0, 8)" in str(caught.value)
 
 
+TRANSFER_ALONG_C = """
+func.func @along_c(%m: memref<1x32x2x2xf32, #layout.tag<"NCHW->nChw16c">>, %c: index) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%c0, %c, %c0, %c0], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d1)>} : memref<1x32x2x2xf32, #layout.tag<"NCHW->nChw16c">>, vector<16xf32>
+  vector.transfer_write %v, %m[%c0, %c, %c0, %c0] {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d1)>} : vector<16xf32>, memref<1x32x2x2xf32, #layout.tag<"NCHW->nChw16c">>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("start", [0, 8])
+def test_transfers_along_a_blocked_dim_are_proven_lane_by_lane(start: int) -> None:
+    """What layout-schedule emits: a 1-D transfer along C, not the last logical dim; kept
+    whole at a block's start, split where it crosses the 16-channel block."""
+    text = TRANSFER_ALONG_C.replace("%c: index) {", "%cx: index) {\n  %c = arith.constant START : index").replace("START", str(start))
+    _, remarks = lower(text)
+    how = "kept whole, proven exhaustively over 16" if start == 0 else "split into 16 accesses, proven exhaustively over 16"
+    assert f"input.mlir:6:3: remark: vector.transfer_read, {how} element accesses" in remarks, remarks
+    assert f"input.mlir:7:3: remark: vector.transfer_write, {how} element accesses" in remarks, remarks
+
+
+def test_a_transfer_kept_whole_across_a_block_boundary_is_caught() -> None:
+    text = TRANSFER_ALONG_C.replace("%c: index) {", "%cx: index) {\n  %c = arith.constant 8 : index")
+    with planted_bugs.every_vector_kept_whole(), pytest.raises(PassFailedException) as caught:
+        lower(text)
+    # lane 8 along C is logical (0, 16, 0, 0): block 1 of 16 channels, not lane 16 of block 0
+    message = str(caught.value)
+    assert "vector.transfer_read at input.mlir:6:3 is not proven" in message, message
+    assert "logical index (0, 16, 0, 0) is physical (0, 1, 0, 0, 0) in the layout, but the code computes (0, 0, 0, 0, 16)" in message, message
+
+
 def test_a_conversion_that_misplaces_elements_is_caught() -> None:
     text = (REPOSITORY / "examples" / "crouton_eltwise.mlir").read_text()
     _, remarks = lower(text, "crouton.mlir")

@@ -1,8 +1,8 @@
 """Translation validation of `layout-lower{validate=true}`: every rewritten access, proven.
 
 For each load, store and vector access of a layout-typed memref (memref, affine and vector
-ops; packed lanes included), the validator reads the logical index the program wrote before
-the rewrite and, after it, the physical index the lowered code computes: the operands of the
+ops, and 1-D `vector.transfer_read/write` along any dim; packed lanes included), the
+validator reads the logical index the program wrote before the rewrite and, after it, the physical index the lowered code computes: the operands of the
 new access, and for packed layouts the shift or the position that selects the lane. It then
 proves, over the access's iteration domain (the enclosing loops' bounds and steps; `scf.if`
 conditions are ignored, which only adds points), that the physical index is the layout's
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.layout import ConvertOp
@@ -51,6 +52,7 @@ from heterolayout.passes.validation_terms import Term, TermReader, constant
 LOADS = (memref.LoadOp, affine.LoadOp)
 STORES = (memref.StoreOp, affine.StoreOp)
 VECTORS = (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+TRANSFERS = (vector.TransferReadOp, vector.TransferWriteOp)
 
 
 @dataclass
@@ -156,6 +158,8 @@ def _where(op: Operation) -> str:
 
 
 def _access(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Access | None:
+    if isinstance(op, TRANSFERS):
+        return _transfer(op, layout_of, is_flat)
     if not isinstance(op, LOADS + STORES + VECTORS):
         return None
     buffer = op.base if isinstance(op, (vector.LoadOp, vector.StoreOp)) else op.memref
@@ -188,6 +192,40 @@ def _access(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Access | Non
         block,
         op.prev_op,
         op.next_op,
+    )
+
+
+def _transfer(
+    op: vector.TransferReadOp | vector.TransferWriteOp, layout_of: LayoutOf, is_flat: IsFlat
+) -> Access | None:
+    """A 1-D transfer along the one logical dim its permutation map names (what the
+    lowering supports; it refuses any other before this is checked)."""
+    layout = layout_of(op.source)
+    block = op.parent_block()
+    results = op.permutation_map.data.results
+    if layout is None or block is None or len(results) != 1:
+        return None
+    (along,) = results
+    if not isinstance(along, AffineDimExpr):
+        return None
+    is_load = isinstance(op, vector.TransferReadOp)
+    value = op.results[0] if is_load else op.operands[0]
+    length = value.type.get_shape()[0]  # type: ignore[attr-defined]
+    reader = TermReader()
+    return Access(
+        op.name,
+        _where(op),
+        layout,
+        is_flat(op.source),
+        op.source,
+        [reader.term_of(i) for i in op.indices],
+        length,
+        is_load,
+        None if is_load else value,
+        block,
+        op.prev_op,
+        op.next_op,
+        along.position,
     )
 
 

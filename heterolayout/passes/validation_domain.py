@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from xdsl.dialects import affine, arith, scf
@@ -68,6 +68,13 @@ class Access:
     block: Block
     before: Operation | None
     after: Operation | None
+    along: int = -1
+    """The logical dim a vector access runs along (the last; a transfer names its own)."""
+
+    def shifted(self, logical: Sequence[Any], t: Any) -> list[Any]:
+        """The logical index of lane `t` of a vector access starting at `logical`."""
+        along = self.along % len(logical)
+        return [i + t if d == along else i for d, i in enumerate(logical)]
 
 
 @dataclass(frozen=True)
@@ -216,6 +223,10 @@ class Proof:
     def extents(self) -> tuple[int | None, ...]:
         return self.access.layout.logical_shape
 
+    @property
+    def _along(self) -> int:
+        return self.access.along % len(self.extents)
+
     def _last_limit(self, extent: int) -> int:
         return extent - max(self.access.length, 1)
 
@@ -230,7 +241,7 @@ class Proof:
             if extent is None:  # a dynamic extent: at least not negative
                 high = 2**62
             else:
-                high = self._last_limit(extent) if d == len(self.extents) - 1 else extent - 1
+                high = self._last_limit(extent) if d == self._along else extent - 1
             low_x, high_x = sorted(((0 - b) / a, (high - b) / a))
             term = next(t for t, p in self.sym.atoms.items() if p == dim)
             self.sym.narrow(term, (math.ceil(low_x), math.floor(high_x)))
@@ -322,7 +333,7 @@ class Proof:
         checked = 0
         for lane in self.lanes:
             for t in range(lane.length) if lane.length else [lane.offset]:
-                shifted = [*logical[:-1], logical[-1] + t]
+                shifted = self.access.shifted(logical, t)
                 mask = self._in_bounds(logical, shifted)
                 expected, expected_lane = expected_physical(
                     self.access.layout, self.access.flat, shifted
@@ -357,12 +368,11 @@ class Proof:
 
     def _in_bounds(self, start: Sequence[Array], shifted: Sequence[Array]) -> Array:
         mask = np.ones(np.shape(shifted[0]), dtype=bool)
-        last = len(self.extents) - 1
         for d, extent in enumerate(self.extents):
             mask &= np.asarray(shifted[d]) >= 0
             if extent is not None:
                 mask &= np.asarray(shifted[d]) < extent
-            if d == last and self.access.length:  # the whole vector is in bounds
+            if d == self._along and self.access.length:  # the whole vector is in bounds
                 mask &= np.asarray(start[d]) >= 0
                 if extent is not None:
                     mask &= np.asarray(start[d]) + self.access.length <= extent
@@ -409,7 +419,7 @@ class Proof:
                     0,
                     lane.length - 1,
                 )
-            shifted = [*self.logical[:-1], self.logical[-1] + offset]
+            shifted = self.access.shifted(self.logical, offset)
             expected, expected_lane = expected_physical(
                 self.access.layout, self.access.flat, shifted
             )
