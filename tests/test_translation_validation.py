@@ -32,6 +32,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedExc
 from heterolayout import parse_layout
 from heterolayout.interpreter.source import LocatingParser, make_context
 from heterolayout.passes.layout_lower import LayoutLowerPass
+from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 from heterolayout.passes.validation_domain import reduce_mods
 from heterolayout.passes.validation_terms import (
     Symbolic,
@@ -56,13 +57,21 @@ def corpus_inputs() -> Iterator[tuple[str, str]]:
             yield f"{path.relative_to(REPOSITORY)}#{number}", chunk
 
 
-def lower(text: str, name: str = "input.mlir", **options: object) -> tuple[str, str]:
-    """`layout-lower{validate=verbose}` on `text`: the lowered module and what went to stderr."""
+def lower(
+    text: str,
+    name: str = "input.mlir",
+    schedule: LayoutSchedulePass | None = None,
+    **options: object,
+) -> tuple[str, str]:
+    """`layout-lower{validate=verbose}` on `text` (after `schedule`): the lowered module and
+    what went to stderr."""
     module = LocatingParser(make_context(), text, name).parse_module()
     module.verify()
     stderr = io.StringIO()
     try:
         with contextlib.redirect_stderr(stderr):
+            if schedule is not None:
+                schedule.apply(make_context(), module)
             LayoutLowerPass(validate="verbose", **options).apply(make_context(), module)  # type: ignore[arg-type]
     except PassFailedException:
         sys.stderr.write(stderr.getvalue())  # the remarks, for a caller that captures them
@@ -83,6 +92,26 @@ def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
             assert "not proven" not in remarks, f"{name} {options}:\n{remarks}"
             proven.update(m["how"] for m in REMARK.finditer(remarks))
     assert proven["exhaustively"] >= 300 and proven["symbolically"] >= 4, proven
+
+
+def test_every_access_layout_schedule_emits_is_proven() -> None:
+    """layout-schedule's loop nests (its lit inputs and the examples, 512- and 128-bit
+    vectors): transfers along blocked dims, kept whole or split, and the scalar accesses."""
+    files = sorted(
+        (REPOSITORY / "tests" / "filecheck" / "passes" / "layout-schedule").glob("*.mlir")
+    )
+    files += sorted((REPOSITORY / "examples").glob("*.mlir"))
+    proven: Counter[str] = Counter()
+    for path in files:
+        for schedule in (LayoutSchedulePass(), LayoutSchedulePass(vector_width=128)):
+            try:
+                _, remarks = lower(path.read_text(), path.name, schedule)
+            except (DiagnosticException, ParseError, ValueError) as error:
+                assert "translation validation" not in str(error), f"{path.name}: {error}"
+                continue
+            assert "not proven" not in remarks, f"{path.name} {schedule}:\n{remarks}"
+            proven.update(m["op"] for m in REMARK.finditer(remarks))
+    assert proven["vector.transfer_read"] >= 50 and proven["vector.transfer_write"] >= 10, proven
 
 
 def test_a_large_domain_is_proven_symbolically() -> None:
@@ -116,11 +145,23 @@ func.func @bits(%m: memref<12xi1, #layout.tag<"C->C6c", pack = i8, bit_order = "
 """
 PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[str, object]]] = {
     "off by one": (planted_bugs.innermost_index_off_by_one, "examples/crouton_eltwise.mlir", {}),
-    "off by one, affine maps": (planted_bugs.innermost_index_off_by_one, "examples/matmul_blocked.mlir", {"index": "affine"}),
-    "off by one, flat": (planted_bugs.innermost_index_off_by_one, "examples/conv2d_nchw16c.mlir", {"flatten": True}),
+    "off by one, affine maps": (
+        planted_bugs.innermost_index_off_by_one,
+        "examples/matmul_blocked.mlir",
+        {"index": "affine"},
+    ),
+    "off by one, flat": (
+        planted_bugs.innermost_index_off_by_one,
+        "examples/conv2d_nchw16c.mlir",
+        {"flatten": True},
+    ),
     "division as remainder": (planted_bugs.division_emitted_as_remainder, UNKNOWN_INDEX, {}),
     "bit order": (planted_bugs.bit_order_ignored, MSB_BITS, {}),
-    "simplifier drops mod": (planted_bugs.simplifier_drops_remainders, "examples/crouton_eltwise.mlir", {}),
+    "simplifier drops mod": (
+        planted_bugs.simplifier_drops_remainders,
+        "examples/crouton_eltwise.mlir",
+        {},
+    ),
 }
 COUNTEREXAMPLE = re.compile(
     r"(?P<where>\S+:\d+:\d+): error: (?P<op>[\w.]+) not proven: at .*"
@@ -151,7 +192,11 @@ def test_planted_wrong_index_code_is_caught_with_a_counterexample(name: str) -> 
     if layout.packing is not None:
         *physical, lane = physical
         bits = layout.dtype.bits
-        shift = lane * bits if layout.packing.bit_order == "lsb" else layout.packing.container_bits - bits - lane * bits
+        shift = (
+            lane * bits
+            if layout.packing.bit_order == "lsb"
+            else layout.packing.container_bits - bits - lane * bits
+        )
         assert int(found["wanted_lane"]) == shift
     if options.get("flatten"):
         assert wanted == (layout.offset(logical),)
@@ -167,11 +212,16 @@ def test_a_vector_kept_whole_across_a_block_boundary_is_caught() -> None:
       func.return %v : vector<4xf32>
     }"""
     _, remarks = lower(text)
-    assert "vector.load, split into 4 accesses, proven exhaustively over 4 element accesses" in remarks
+    assert (
+        "vector.load, split into 4 accesses, proven exhaustively over 4 element accesses" in remarks
+    )
     with planted_bugs.every_vector_kept_whole(), pytest.raises(PassFailedException) as caught:
         lower(text)
     # lane 2 of the vector is logical 8: physical (1, 0), not (0, 8)
-    assert "logical index (8) is physical (1, 0) in the layout, but the code computes (0, 8)" in str(caught.value)
+    assert (
+        "logical index (8) is physical (1, 0) in the layout, but the code computes (0, 8)"
+        in str(caught.value)
+    )
 
 
 TRANSFER_ALONG_C = """
@@ -189,31 +239,51 @@ func.func @along_c(%m: memref<1x32x2x2xf32, #layout.tag<"NCHW->nChw16c">>, %c: i
 def test_transfers_along_a_blocked_dim_are_proven_lane_by_lane(start: int) -> None:
     """What layout-schedule emits: a 1-D transfer along C, not the last logical dim; kept
     whole at a block's start, split where it crosses the 16-channel block."""
-    text = TRANSFER_ALONG_C.replace("%c: index) {", "%cx: index) {\n  %c = arith.constant START : index").replace("START", str(start))
+    text = TRANSFER_ALONG_C.replace(
+        "%c: index) {", "%cx: index) {\n  %c = arith.constant START : index"
+    ).replace("START", str(start))
     _, remarks = lower(text)
-    how = "kept whole, proven exhaustively over 16" if start == 0 else "split into 16 accesses, proven exhaustively over 16"
-    assert f"input.mlir:6:3: remark: vector.transfer_read, {how} element accesses" in remarks, remarks
-    assert f"input.mlir:7:3: remark: vector.transfer_write, {how} element accesses" in remarks, remarks
+    how = (
+        "kept whole, proven exhaustively over 16"
+        if start == 0
+        else "split into 16 accesses, proven exhaustively over 16"
+    )
+    assert f"input.mlir:6:3: remark: vector.transfer_read, {how} element accesses" in remarks, (
+        remarks
+    )
+    assert f"input.mlir:7:3: remark: vector.transfer_write, {how} element accesses" in remarks, (
+        remarks
+    )
 
 
 def test_a_transfer_kept_whole_across_a_block_boundary_is_caught() -> None:
-    text = TRANSFER_ALONG_C.replace("%c: index) {", "%cx: index) {\n  %c = arith.constant 8 : index")
+    text = TRANSFER_ALONG_C.replace(
+        "%c: index) {", "%cx: index) {\n  %c = arith.constant 8 : index"
+    )
     with planted_bugs.every_vector_kept_whole(), pytest.raises(PassFailedException) as caught:
         lower(text)
     # lane 8 along C is logical (0, 16, 0, 0): block 1 of 16 channels, not lane 16 of block 0
     message = str(caught.value)
     assert "vector.transfer_read at input.mlir:6:3 is not proven" in message, message
-    assert "logical index (0, 16, 0, 0) is physical (0, 1, 0, 0, 0) in the layout, but the code computes (0, 0, 0, 0, 16)" in message, message
+    assert (
+        "logical index (0, 16, 0, 0) is physical (0, 1, 0, 0, 0) in the layout, but the code computes (0, 0, 0, 0, 16)"
+        in message
+    ), message
 
 
 def test_a_conversion_that_misplaces_elements_is_caught() -> None:
     text = (REPOSITORY / "examples" / "crouton_eltwise.mlir").read_text()
     _, remarks = lower(text, "crouton.mlir")
-    assert "crouton.mlir:18:3: remark: layout.convert proven exhaustively over 3600 element accesses" in remarks
+    assert (
+        "crouton.mlir:18:3: remark: layout.convert proven exhaustively over 3600 element accesses"
+        in remarks
+    )
     with planted_bugs.conversion_swaps_two_dims(), pytest.raises(PassFailedException) as caught:
         lower(text, "crouton.mlir")
     message = str(caught.value)
-    assert "layout.convert at crouton.mlir:18:3 is not proven: logical index (0, 0, 0, 10)" in message
+    assert (
+        "layout.convert at crouton.mlir:18:3 is not proven: logical index (0, 0, 0, 10)" in message
+    )
     assert "should come from source slot 10, but is never written" in message
 
 
@@ -226,8 +296,14 @@ def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
       func.return
     }"""
     _, remarks = lower(text)
-    assert "input.mlir:4:7: remark: layout.convert not checked: its loops have no constant bounds" in remarks
-    assert "0 of 1 accesses proven" in remarks and "1 conversion(s) of dynamic shape not checked" in remarks
+    assert (
+        "input.mlir:4:7: remark: layout.convert not checked: its loops have no constant bounds"
+        in remarks
+    )
+    assert (
+        "0 of 1 accesses proven" in remarks
+        and "1 conversion(s) of dynamic shape not checked" in remarks
+    )
 
 
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]
@@ -262,7 +338,9 @@ def test_terms_evaluate_with_each_ops_own_semantics() -> None:
     assert run("ceildiv", 4) == [-(-n // 4) for n in numbers]
     assert run("divsi", 4) == [int(n / 4) for n in numbers]
     assert run("remsi", 4) == [n - 4 * int(n / 4) for n in numbers]
-    assert run("divui", 4) == [(n % 2**64) // 4 - (2**64 if (n % 2**64) // 4 >= 2**63 else 0) for n in numbers]
+    assert run("divui", 4) == [
+        (n % 2**64) // 4 - (2**64 if (n % 2**64) // 4 >= 2**63 else 0) for n in numbers
+    ]
     assert run("remui", 3) == [(n % 2**64) % 3 for n in numbers]
     for width in (2, 8, 63):  # a cast to iN keeps the low N bits, read as signed
         wide = {x: np.array([0, -1, 2 ** (width - 1), 2**width - 1, 5], dtype=np.int64)}
