@@ -3,7 +3,7 @@
 Each seed gives one program twice, with and without its layouts (`tests/fuzz/programs.py`).
 The plain one's printed output is the reference; the one with layouts must print the same
 unlowered on both engines, and after `layout-lower` with each option set (index=arith|affine
-× flatten=false|true) on both engines and, every K-th seed, natively through upstream
+× flatten=false|true, and `layout-schedule,layout-lower`) on both engines and, every K-th seed, natively through upstream
 `mlir-opt-22` / `mlir-runner-22`. Outcome classes are defined in `tests/fuzz/runner.py`.
 
     python benchmarks/fuzz.py --count N [--seed S] [--native-every K] [--save DIR]
@@ -204,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-options",
         action="store_true",
-        help="lower every case with all four option sets (default: the default one and one "
-        "other in turn, the interpreter on the latter; --replay always uses all four)",
+        help="lower every case with all five option sets (default: the default one and one "
+        "other in turn, the interpreter on the latter; --replay always uses all five)",
     )
     parser.add_argument(
         "--progress", type=int, default=0, metavar="M", help="a progress line every M cases"

@@ -113,7 +113,7 @@ def test_outcome_classes() -> None:
     site = Site("@main", 'memref<4xf32, #layout.tag<"A->2aA">>', "assign")
     good = run_case(_program(assigned, plain, (site,)))
     # unlowered and the first option set on both engines, the others on the compiled one
-    assert good.outcome is Outcome.EQUAL and len(good.findings) == 2 + 2 + 3, good.findings
+    assert good.outcome is Outcome.EQUAL and len(good.findings) == 2 + 2 + 4, good.findings
     # a layout the program never puts anywhere is reported as dropped
     missing = Site("@main", 'memref<4xf32, #layout.tag<"A->A3a">>', "assign")
     dropped = run_case(_program(assigned, plain, (missing,)))
@@ -124,6 +124,7 @@ def test_outcome_classes() -> None:
         "affine",
         "flat",
         "affine-flat",
+        "schedule",
     }
     wrong = run_case(_program(assigned.replace("2.0", "3.0"), plain))
     assert wrong.outcome is Outcome.WRONG and "'3', reference '2'" in wrong.bugs()[0].detail

@@ -3,8 +3,9 @@
 The plain program (no layouts) runs on the compiled engine: its printed output is the
 reference. The program with layouts must print exactly that when run unlowered on both
 engines (a layout never changes what a program computes), and after `layout-lower` with
-each option set (index=arith|affine × flatten=false|true) on both engines and, for cases
-run natively, compiled by upstream MLIR 22 (`mlir-opt` + `mlir-runner`).
+each option set (index=arith|affine × flatten=false|true, and `layout-schedule` first) on
+both engines and, for cases run natively, compiled by upstream MLIR 22 (`mlir-opt` +
+`mlir-runner`).
 
 Every configuration ends in one outcome class:
 - equal;
@@ -54,6 +55,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.layout_apply import LayoutApplyPass
 from heterolayout.passes.layout_lower import LayoutLowerPass
 from heterolayout.passes.physical import physical_type
+from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 
 ENGINES = ("interp", "compiled")
 OPTIONS: dict[str, dict[str, object]] = {
@@ -61,12 +63,15 @@ OPTIONS: dict[str, dict[str, object]] = {
     "affine": {"index": "affine"},
     "flat": {"flatten": True},
     "affine-flat": {"index": "affine", "flatten": True},
+    "schedule": {},
 }
+"""`layout-lower`'s options per option set; `schedule` runs `layout-schedule` first."""
 PIPELINES = {
     "arith": "layout-lower",
     "affine": "layout-lower{index=affine}",
     "flat": "layout-lower{flatten=true}",
     "affine-flat": "layout-lower{index=affine flatten=true}",
+    "schedule": "layout-schedule,layout-lower",
 }
 CLEAN = (DiagnosticException, ParseError, LayoutError)
 
@@ -195,7 +200,9 @@ def parsed_program(result: CaseResult) -> ModuleOp | None:
         return None
 
 
-def run_case(program: Program, native: bool = False, options: Sequence[str] = tuple(OPTIONS)) -> CaseResult:
+def run_case(
+    program: Program, native: bool = False, options: Sequence[str] = tuple(OPTIONS)
+) -> CaseResult:
     """The unlowered program on both engines, and each option set in `options` lowered and
     run on the compiled engine (the first of them on the interpreter too); `native` adds
     upstream MLIR and the printed-text round trip."""
@@ -263,6 +270,8 @@ def _check_applied(result: CaseResult, module: ModuleOp, sites: tuple[Site, ...]
 def _lowered(module: ModuleOp, option: str, validate: bool) -> ModuleOp:
     lowered = module.clone()
     with contextlib.redirect_stderr(io.StringIO()):  # the validation summary
+        if option == "schedule":
+            LayoutSchedulePass().apply(_context(), lowered)
         LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
     return lowered
 
