@@ -6,7 +6,7 @@ unlowered on both engines, and after `layout-lower` with each option set (index=
 × flatten=false|true, and `layout-schedule,layout-lower`) on both engines and, every K-th seed, natively through upstream
 `mlir-opt-22` / `mlir-runner-22`. Outcome classes are defined in `tests/fuzz/runner.py`.
 
-    python benchmarks/fuzz.py --count N [--seed S] [--native-every K] [--save DIR]
+    python benchmarks/fuzz.py --count N [--seed S] [--native-every K] [--jobs J] [--save DIR]
     python benchmarks/fuzz.py --replay SEED [--native]     # one case, in full
     python benchmarks/fuzz.py --corpus                     # the saved regression cases
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import multiprocessing
 import platform
 import re
 import signal
@@ -147,15 +148,16 @@ class Tally:
 def fuzz(arguments: argparse.Namespace) -> int:
     print(
         f"heterolayout differential fuzzer: seeds {arguments.seed}..{arguments.seed + arguments.count - 1}, "
-        f"native every {arguments.native_every or 'never'}; {platform.python_version()}, {platform.machine()}"
+        f"native every {arguments.native_every or 'never'}, {arguments.jobs} job(s); "
+        f"{platform.python_version()}, {platform.machine()}"
     )
     tally = Tally()
     started = time.perf_counter()
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     done = 0
     try:
-        for seed in range(arguments.seed, arguments.seed + arguments.count):
-            _fuzz_one(seed, arguments, tally)
+        for result in _results(arguments):
+            _record(result, arguments, tally)
             done += 1
             if arguments.progress and done % arguments.progress == 0:
                 print(f"... {done} cases, {dict(tally.cases)}", flush=True)
@@ -165,9 +167,32 @@ def fuzz(arguments: argparse.Namespace) -> int:
     return 1 if tally.failing else 0
 
 
-def _fuzz_one(seed: int, arguments: argparse.Namespace, tally: Tally) -> None:
+def _case(job: tuple[int, int, bool]) -> CaseResult:
+    seed, native_every, all_options = job
+    native = bool(native_every) and seed % native_every == 0
+    return run_one(program_for_seed(seed), native, all_options)
+
+
+def _worker() -> None:
+    """A worker leaves interrupts to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _results(arguments: argparse.Namespace) -> Iterator[CaseResult]:
+    """Each seed's result in seed order, from `--jobs` processes."""
+    seeds = range(arguments.seed, arguments.seed + arguments.count)
+    jobs = [(seed, arguments.native_every, arguments.all_options) for seed in seeds]
+    if arguments.jobs <= 1:
+        yield from map(_case, jobs)
+        return
+    with multiprocessing.get_context("fork").Pool(arguments.jobs, _worker) as pool:
+        yield from pool.imap(_case, jobs)
+
+
+def _record(result: CaseResult, arguments: argparse.Namespace, tally: Tally) -> None:
+    seed = result.program.seed or 0
     native = bool(arguments.native_every) and seed % arguments.native_every == 0
-    result = run_one(program_for_seed(seed), native, arguments.all_options)
     tally.add(result)
     if result.outcome.is_bug:
         bug = result.bugs()[0]
@@ -199,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         default=10,
         metavar="K",
         help="run every K-th seed natively with mlir-runner too (0: never; default 10)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="cases run in J processes (default 1)"
     )
     parser.add_argument("--save", metavar="DIR", help="write each failing case to DIR")
     parser.add_argument(
