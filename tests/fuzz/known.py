@@ -26,28 +26,9 @@ class KnownIssue:
     applies: Callable[[Program, re.Match[str]], bool] = lambda program, match: True
 
 
-def _private(program: Program, match: re.Match[str]) -> bool:
-    return f"func.func private {match['function']}(" in program.text
-
-
-KNOWN: tuple[KnownIssue, ...] = (
-    KnownIssue(
-        "issue 18 #1 (layout.assign on a private function's argument is discarded)",
-        "silent drop",
-        re.compile(r"^assign of .* in (?P<function>@\w+):"),
-        _private,
-    ),
-    KnownIssue(
-        "issue 18 #2 (i1 globals with an unpacked layout repack true as 255)",
-        "internal error",
-        re.compile(r"Integer value 255 is out of range for type i1"),
-    ),
-    KnownIssue(
-        "issue 18 #6 (engines reject memref.cast of a vector-packed buffer)",
-        "engine error",
-        re.compile(r"memref\.cast .*does not match memref<[^>]*xvector<"),
-    ),
-)
+KNOWN: tuple[KnownIssue, ...] = ()
+"""None now: issue 18's findings 1, 2 and 6, once listed here, are fixed (their fuzz cases
+are regression cases in `corpus/`)."""
 
 
 def known_issue(program: Program, finding: Finding) -> str | None:
