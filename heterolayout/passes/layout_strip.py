@@ -34,7 +34,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.dialects.layout import AssignOp, ConvertOp
+from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import VIEW_OPS
 

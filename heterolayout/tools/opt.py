@@ -73,7 +73,9 @@ class LayoutOptMain(xDSLOptMain):
         load_upstream_syntax(self.ctx)
 
     def register_all_frontends(self) -> None:
-        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them."""
+        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them,
+        keeping every op's line and column (xDSL keeps only the `loc(...)` the text spells)
+        so that diagnostics such as translation validation's can say where an op is."""
         super().register_all_frontends()
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
