@@ -14,7 +14,14 @@ from typing import NoReturn
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException, PassFailedException, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    ParseError,
+    PassFailedException,
+    VerifyException,
+)
+
+from heterolayout.limits import shorten
 
 PLACE = "heterolayout_place"
 """The attribute of a raised error that holds the place of its op."""
@@ -46,13 +53,18 @@ def fail(
 
 
 def one_line(error: BaseException) -> str:
-    """How a driver prints an error: `PLACE: error: MESSAGE` when it names an op, else the
-    first line of its message (never the module xDSL attaches as a note)."""
-    text = str(error).strip()
+    """The one line a tool prints for an error: `PLACE: error: MESSAGE` when it names an op,
+    `FILE:LINE:COL: message` for a parse error (xDSL prints the source line and a caret
+    under it too), else the first line of its message (never the module xDSL attaches as a
+    note); shortened like every message."""
+    if isinstance(error, ParseError):
+        location = error.span.get_location()
+        text = f"{location.file}:{location.line}:{location.col}: {error.msg.strip()}"
+    else:
+        text = str(error).strip()
+    first = text.splitlines()[0] if text else type(error).__name__
     place = getattr(error, PLACE, None)
-    if place is None:
-        return text.splitlines()[0] if text else type(error).__name__
-    return f"{place}: error: {text}"
+    return shorten(first if place is None else f"{place}: error: {first}")
 
 
 def verify_ops(module: ModuleOp, verify: Callable[[], None] | None = None) -> None:

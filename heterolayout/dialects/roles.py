@@ -88,6 +88,7 @@ OP_ROLES: dict[str, Roles] = {
     "memref.store": _STORE,
     "memref.dim": Roles(shape_of=(0,)),
     "memref.rank": Roles(shape_of=(0,)),
+    "memref.extract_aligned_pointer_as_index": _CONTROL,
     "memref.copy": Roles(reads=(0,), writes=(1,)),
     "memref.cast": Roles(forwards=True, defines=True),
     "vector.load": _LOAD,

@@ -82,7 +82,9 @@ def random_value(
     elements."""
     if isinstance(type_attr, MemRefType):
         info = memory.memref_info(type_attr)
-        shape = tuple(dynamic_extent if e is None else e for e in info.shape) + info.lanes
+        dims = tuple(dynamic_extent if e is None else e for e in info.shape)
+        memory.check_size(info, dims, f"a random argument of type {type_attr}")
+        shape = dims + info.lanes
         return _random_array(info.element, shape, rng, small=info.element.kind == "index")
     element = element_of(type_attr)
     if isinstance(type_attr, VectorType):
@@ -167,6 +169,21 @@ def logical_of_physical(
         words = value.astype(np.int64) & ((1 << bits) - 1 if bits < 64 else -1)
         return layout.unpack(words.astype(packing.storage_dtype).reshape(layout.storage_shape))
     return layout.unpack(value.reshape(layout.physical_shape))
+
+
+def side_arguments(logical: Sequence[Any], source: FuncOp, side: FuncOp, entry: str) -> list[Any]:
+    """Each program's own copy of seeded logical arguments: the physical buffer where
+    `side` holds a layout's physical form, else the logical value as `side`'s type takes it."""
+    values = []
+    for i, (arg, s, t) in enumerate(
+        zip(logical, source.function_type.inputs, side.function_type.inputs, strict=True)
+    ):
+        what = f"argument {i} of @{entry}"
+        if holds_physical(s, t):
+            values.append(physical_argument(arg, s, t, what))
+        else:
+            values.append(to_value(arg.copy() if isinstance(arg, np.ndarray) else arg, t, what))
+    return values
 
 
 def holds_physical(source: Attribute, lowered: Attribute) -> bool:

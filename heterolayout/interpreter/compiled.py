@@ -13,6 +13,7 @@ live stores pay nothing for the check. Inlined loads of a freed buffer read its 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
@@ -26,6 +27,7 @@ from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.dialects.functions import Function, function_key
+from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
@@ -35,7 +37,7 @@ from heterolayout.interpreter.compiled_gpu import EMITTERS as GPU_EMITTERS
 from heterolayout.interpreter.compiled_gpu import HELPERS as GPU_HELPERS
 from heterolayout.interpreter.compiled_gpu import TERMINATORS as GPU_TERMINATORS
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.program import reachable_functions, too_deep
+from heterolayout.interpreter.program import find_function, reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
@@ -80,6 +82,7 @@ _HELPERS: dict[str, Any] = {
     "_dim": memory.dim,
     "_cast": memory.cast,
     "_rank": memory.rank,
+    "_address": memory.address,
     "_step_error": _step_error,
 }
 
@@ -306,6 +309,10 @@ def _rank(w: _Writer, op: Operation) -> None:
     w.line(f"{w.define(op.results[0])} = _rank({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
+def _address(w: _Writer, op: Operation) -> None:
+    w.line(f"{w.define(op.results[0])} = _address({w.use(op.operands[0])}, {w.bind(where(op))})")
+
+
 def _copy(w: _Writer, op: Operation) -> None:
     source, target = w.uses(op.operands)
     w.line(f"_copy({source}, {target}, {w.bind(where(op))})")
@@ -466,6 +473,7 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "memref.store": _memref_store,
     "memref.dim": _dim,
     "memref.rank": _rank,
+    "memref.extract_aligned_pointer_as_index": _address,
     "memref.copy": _copy,
     "memref.cast": _cast,
     "memref.get_global": _get_global,
@@ -522,7 +530,18 @@ class CompiledEngine:
     ) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._functions:
-            self._compile(reachable_functions(self.module, entry))
+            try:
+                with indexed_symbol_lookups():
+                    self._compile(reachable_functions(self.module, entry))
+            except SyntaxError:
+                # Python refuses code nested deeper than 20 loops or 100 indentation levels:
+                # such a function runs op by op, with the same semantics.
+                from heterolayout.interpreter.interp import InterpreterEngine
+
+                self._functions[entry] = functools.partial(
+                    _interpreted, InterpreterEngine(self.module), entry
+                )
+                self._outputs[entry] = find_function(self.module, entry).function_type.outputs.data
         state = RunState(
             output if output is not None else RunOutput(), memory.RunMemory(entry, args)
         )
@@ -569,6 +588,10 @@ class CompiledEngine:
             self._outputs.setdefault(function_key(function), function.function_type.outputs.data)
         for name, python_name in names.items():
             self._functions.setdefault(name, writer.namespace[python_name])
+
+
+def _interpreted(engine: Any, entry: str, state: RunState, *args: Any) -> tuple[Any, ...]:
+    return engine.call(entry, args, state.output)
 
 
 def _identifier(name: str) -> str:

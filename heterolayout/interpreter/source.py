@@ -44,14 +44,19 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 def verify_program(module: ModuleOp) -> None:
     """xDSL's verifier, then the layout verification walk (the checks that need a memref's
     shape)."""
-    verify_ops(module)
     from heterolayout.dialects import verify_layouts
+    from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 
+    with indexed_symbol_lookups():
+        verify_ops(module)
     verify_layouts(module)
 
 
 def parse_program(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse and verify a module; every op remembers its line and column in `name`."""
+    from heterolayout.limits import check_source
+
+    check_source(text, name)
     ctx = ctx or make_context()
     module = UpstreamParser(ctx, text, name).parse_module()
     verify_program(module)

@@ -323,27 +323,6 @@ def contiguous_run(layout: Layout, dim: int, step: int = 1, first: int = 0) -> i
     return low
 
 
-def aligned_runs(layout: Layout) -> tuple[int, ...]:
-    """For each logical dim, the longest run L stored at consecutive slots (memory order,
-    packed lanes counting as slots) from every index whose coordinate along it is a multiple
-    of L, the last run cut at the extent: the gcd of the positions where a step along the
-    dim is not a unit step. Static layouts only (the offsets of every index)."""
-    import numpy as np
-
-    offsets = layout.offsets()
-    runs = []
-    for dim, extent in enumerate(offsets.shape):
-        if extent == 1:
-            runs.append(1)
-            continue
-        steps = np.diff(offsets, axis=dim) == 1
-        others = tuple(d for d in range(layout.rank) if d != dim)
-        unit = np.all(steps, axis=others) if others else steps
-        broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
-        runs.append(math.gcd(*broken) if broken else extent)
-    return tuple(runs)
-
-
 def contiguous_dim(layout: Layout) -> int | None:
     """The logical dim that walks the innermost storage dim with unit stride (its run from
     index 0 holds at least two elements), innermost logical dim first; None if none does."""

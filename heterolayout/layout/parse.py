@@ -32,6 +32,14 @@ from heterolayout.layout.maps import parse_affine_map, parse_strided
 from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import MEGENGINE_FORMATS, known_formats
+from heterolayout.limits import (
+    MAX_RANK,
+    LimitError,
+    check_nesting,
+    deep_recursion,
+    shorten,
+    too_deep,
+)
 
 ShapeSpec = str | Sequence[int | None]
 Extents = tuple[int | None, ...]
@@ -44,23 +52,33 @@ def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
         items: list[str | int | None] = (
             [s.strip() for s in shape.split("x")] if shape.strip() else []
         )
-    else:
+    elif isinstance(shape, Sequence | np.ndarray):
         items = list(shape)
+    else:
+        raise LayoutError(
+            f"shape {shape!r} is not a shape (expected a sequence of extents or text like '2x17')"
+        )
+    if len(items) > MAX_RANK:
+        raise LayoutError(f"shape: {len(items)} dims, more than the limit of {MAX_RANK}")
     dims: list[int | None] = []
     for item in items:
+        if isinstance(item, bool | np.bool_):
+            raise LayoutError(f"shape {shape!r}: {item} is not an extent")
         if item in ("?", None, -1):
             dims.append(None)
             continue
         try:
             value = int(item)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise LayoutError(f"shape {shape!r}: '{item}' is not an extent") from None
         if isinstance(item, float) and not float(item).is_integer():
             raise LayoutError(f"shape {shape!r}: extent {item} is not an integer")
-        if value <= 0:
-            raise LayoutError(f"shape {shape!r}: extent {value} must be positive")
+        if value < 0:
+            raise LayoutError(f"shape {shape!r}: extent {value} must not be negative")
         if value > MAX_EXTENT:
-            raise LayoutError(f"shape {shape!r}: extent {value} is too large")
+            raise LayoutError(
+                f"shape {shape!r}: extent {value} is too large (the limit is 2^40 = {MAX_EXTENT})"
+            )
         dims.append(value)
     return tuple(dims)
 
@@ -82,6 +100,24 @@ def parse_layout(
     text, or a `Layout` (its map, physical shape, pad and packing on `shape`). Parameters
     given here and in the spec must agree.
     """
+    try:
+        with deep_recursion():
+            return _parse_layout(spec, shape, dtype, pad, pack, bit_order, physical_shape)
+    except (LimitError, LayoutError) as error:
+        raise LayoutError(shorten(str(error))) from None
+    except RecursionError:
+        raise LayoutError(too_deep(f"layout {str(spec)[:60]!r}")) from None
+
+
+def _parse_layout(
+    spec: str | Layout,
+    shape: ShapeSpec,
+    dtype: str | ElementType | np.dtype | type | None,
+    pad: int | float | None,
+    pack: str | None,
+    bit_order: str | None,
+    physical_shape: ShapeSpec | None,
+) -> Layout:
     logical = parse_shape(shape)
     element = None if dtype is None else element_type(dtype)
     _check_pad_argument(pad)
@@ -92,6 +128,7 @@ def parse_layout(
     spec = " ".join(spec.split())
     if not spec:
         raise LayoutError("empty layout spec")
+    check_nesting(spec, "layout spec")
     where = f"layout '{spec}'"
     explicit = None if physical_shape is None else parse_shape(physical_shape)
     if spec.startswith("#layout.") or _TARGET_SPELLING.match(spec):
@@ -202,7 +239,7 @@ def _contradiction(name: str, argument: object, from_spec: object, where: str) -
 def _check_pad_argument(pad: object) -> None:
     if pad is not None and (isinstance(pad, bool) or not isinstance(pad, (int, float, np.number))):
         raise LayoutError(f"pad {pad!r} is not a number")
-    if pad is not None and not math.isfinite(pad):
+    if isinstance(pad, float | np.floating) and not math.isfinite(pad):
         raise LayoutError(f"pad {pad} is not finite (MLIR's attribute text has no literal for it)")
 
 
@@ -228,6 +265,8 @@ def _looks_like_format(text: str) -> bool:
 
 
 def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | None:
+    if pack is not None and not isinstance(pack, str):
+        raise LayoutError(f"pack {pack!r} is not a container type (iK or vector<LxT>)")
     if pack is None:
         if bit_order is not None:
             raise LayoutError(f'{where}: bit_order = "{bit_order}" needs a pack = <container>')

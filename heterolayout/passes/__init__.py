@@ -45,6 +45,12 @@ def get_layout_simplify_index() -> type[ModulePass]:
     return SimplifyIndexPass
 
 
+def get_layout_strip() -> type[ModulePass]:
+    from heterolayout.passes.layout_strip import LayoutStripPass
+
+    return LayoutStripPass
+
+
 def get_layout_verify() -> type[ModulePass]:
     from heterolayout.passes.layout_verify import LayoutVerifyPass
 
@@ -60,5 +66,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "layout-cleanup": get_layout_cleanup,
         "layout-schedule": get_layout_schedule,
         "layout-simplify-index": get_layout_simplify_index,
+        "layout-strip": get_layout_strip,
         "layout-verify": get_layout_verify,
     }

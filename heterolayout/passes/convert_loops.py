@@ -18,10 +18,16 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_packed import packed_convert, packs_whole_containers
+from heterolayout.passes.convert_tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 Insert = Callable[[Operation], None]
+
+VECTOR_MIN_SLOTS = 4096
+"""Conversions into fewer destination slots keep the compact scalar loop nest: tiles would
+multiply the code for a few microseconds."""
 
 
 class LoopNest:
@@ -122,17 +128,19 @@ def convert(
     insert: Insert,
     grid: bool = False,
 ) -> None:
-    """Copy the logical contents of one physical buffer into another; with `grid`, in a
-    `gpu.launch` whose threads are the destination's slots (blocked destinations only)."""
+    """Copy the logical contents of one physical buffer into another. Into a destination of
+    at least `VECTOR_MIN_SLOTS` slots: tiles of vectors (`convert_tiles`) where both layouts
+    have unit-stride runs that fit, whole packed containers where the destination packs
+    integers; otherwise the scalar loop nest in the destination's memory order. With `grid`:
+    that nest on a `gpu.launch` whose threads are the destination's slots (`convert_grid`;
+    blocked destinations only)."""
+    nest = LoopNest(insert)
     layout = destination.layout
     terms = layout.blocked_terms
-    nest = LoopNest(insert)
     if grid:
         from heterolayout.passes.convert_grid import GridNest
 
-        assert terms is not None, (
-            "layout-lower checks that a GPU conversion has a blocked destination"
-        )
+        assert terms is not None, "layout-lower checks that a GPU conversion is blocked"
         lanes = len(layout.physical_shape) - len(layout.storage_shape)
         nest = GridNest(insert, layout.physical_shape, lanes)
     if terms is None:
@@ -153,48 +161,58 @@ def convert(
     digits_to_logical = inverse.index_map
     assert digits_to_logical is not None
     padded = inverse.pad_dims()
+
+    def move(logical: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        _move_or_pad(source, destination, logical, leaves, add, padded)
+
+    def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
+        return [r.replace_dims_and_symbols(list(digits), []) for r in digits_to_logical.results]
+
+    large = not grid and not layout.is_dynamic and layout.size >= VECTOR_MIN_SLOTS
+    plan = tile_plan(source.layout, layout, destination.element) if large else None
+    if plan is not None:
+        Tiles(source, destination, plan, padded, logical_of, move, nest.index).emit(insert)
+        return
+    if large and packs_whole_containers(source.layout, layout):
+        packed_convert(source, destination, padded, logical_of, move, nest.index, insert)
+        return
     extents = extents_of(layout, destination.buffer, True, nest, insert)
 
     def blocked_body(ivs: list[SSAValue], add: Insert) -> None:
         leaves = IndexLeaves()
-        digits = [leaves.leaf(iv) for iv in ivs]
-        logical = [r.replace_dims_and_symbols(digits, []) for r in digits_to_logical.results]
-        if not padded:
-            _move(source, destination, logical, leaves, add)
-            return
-        emitter = IndexEmitter(leaves, add, destination.mode)
-        bounds = [(logical[d], layout.logical_shape[d]) for d in padded]
-        condition = all_below(bounds, emitter, add)  # type: ignore[arg-type]
-        assert condition is not None
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _move(source, destination, logical, leaves, then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        pad = scalar_constant(layout.pad, destination.element)
-        else_block.add_op(pad)
-        destination.store(pad.result, logical, leaves, else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+        move(logical_of([leaves.leaf(iv) for iv in ivs]), leaves, add)
 
     nest.build(extents, blocked_body)
 
 
-def all_below(
-    bounds: Sequence[tuple[AffineExpr, int]], emitter: IndexEmitter, add: Insert
-) -> SSAValue | None:
-    """The conjunction of `expr < bound` (unsigned) for each pair; None for no pair."""
-    condition: SSAValue | None = None
-    for expr, bound in bounds:
-        below = arith.CmpiOp(
-            emitter.emit(emitter.best_form(expr)), emitter.emit(AffineExpr.constant(bound)), "ult"
-        )
-        add(below)
-        if condition is None:
-            condition = below.result
-            continue
-        both = arith.AndIOp(condition, below.result)
-        add(both)
-        condition = both.result
-    return condition
+def _move_or_pad(
+    source: ElementAccess,
+    destination: ElementAccess,
+    logical: Sequence[AffineExpr],
+    leaves: IndexLeaves,
+    add: Insert,
+    padded: Sequence[int],
+) -> None:
+    """One element of a blocked destination: moved when its logical index is inside the
+    logical shape, the pad value otherwise."""
+    layout = destination.layout
+    if not padded:
+        _move(source, destination, logical, leaves, add)
+        return
+    pairs = [(logical[d], layout.logical_shape[d]) for d in padded]
+
+    def pad(insert: Insert) -> None:
+        constant = scalar_constant(layout.pad, destination.element)
+        insert(constant)
+        destination.store(constant.result, logical, leaves, insert)
+
+    branch_below(
+        IndexEmitter(leaves, add, destination.mode),
+        pairs,
+        add,
+        lambda insert: _move(source, destination, logical, leaves, insert),
+        pad,
+    )
 
 
 def _move(

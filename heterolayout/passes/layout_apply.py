@@ -6,6 +6,13 @@ carried values, calls and returns. A boundary that cannot take the new type (a p
 external function's signature, a call site that disagrees) gets explicit `layout.convert`s:
 into a buffer of the callee's type before the call and, when the callee may write it, back
 after the call. Signatures that others may rely on never change silently.
+
+An assigned parameter of a private function keeps its layout: call sites convert to it (the
+callee indexes the physical buffer directly), unless the function may return the parameter,
+which would hand the caller a temporary; such a function converts at its entry instead.
+
+`gpu.func` kernels are private functions of their module and `gpu.launch_func` their call
+sites; a kernel parameter declared with a layout keeps it (its launches convert to it).
 """
 
 from __future__ import annotations
@@ -41,6 +48,11 @@ from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
 
 
+def is_public(function: func.FuncOp) -> bool:
+    visibility = function.sym_visibility
+    return visibility is None or visibility.data == "public"
+
+
 class Application:
     """One run of layout-apply over a module."""
 
@@ -50,6 +62,8 @@ class Application:
         self.globals = {
             op.sym_name.data: op for op in module.walk() if isinstance(op, memref.GlobalOp)
         }
+        self.assigned_arguments: set[tuple[str, int]] = set()
+        """Private parameters a `layout.assign` retyped: their call sites convert to them."""
 
     def run(self) -> None:
         assigns = [op for op in self.module.walk() if isinstance(op, AssignOp)]
@@ -81,9 +95,12 @@ class Application:
         if isinstance(root, BlockArgument):
             function = root.block.parent_op()
             if isinstance(function, FUNCTION_TYPES) and root.block is function.body.blocks[0]:
-                if isinstance(function, func.FuncOp) and not is_private(function):
+                if isinstance(function, func.FuncOp) and (
+                    is_public(function) or _may_return(function)
+                ):
                     self._convert_at_entry(function, root, wanted)
                 else:
+                    self.assigned_arguments.add((function_key(function), root.index))
                     self._retype_argument(function, root.index, wanted)
                 return
         fail(
@@ -157,7 +174,7 @@ class Application:
         for use in list(value.uses):
             user, index = use.operation, use.index
             if isinstance(user, memref.CastOp):
-                self._retype(user.dest, with_layout(user.dest.type, layout))  # type: ignore[arg-type]
+                self._propagate_cast(user, layout)
             elif isinstance(user, (scf.ForOp, affine.ForOp)):
                 self._propagate_loop(user, index, value)
             elif isinstance(user, scf.WhileOp):
@@ -171,6 +188,17 @@ class Application:
                 self._propagate_yield(user, index, value)
             elif isinstance(user, func.ReturnOp):
                 self._propagate_return(user, index, value)
+
+    def _propagate_cast(self, cast: memref.CastOp, layout: Attribute) -> None:
+        wanted = with_layout(cast.dest.type, layout)  # type: ignore[arg-type]
+        if layout_of(wanted) is None and layout_of(cast.source.type) is not None:
+            fail(
+                cast,
+                f"layout-apply: {cast.name} to {cast.dest.type} would carry the layout "
+                f"{layout} onto a shape with '?', where a builtin strided layout is upstream's "
+                "view type, not a layout; a strided layout needs a static shape",
+            )
+        self._retype(cast.dest, wanted)
 
     def _propagate_loop(self, loop: scf.ForOp | affine.ForOp, index: int, value: SSAValue) -> None:
         inits = list(loop.iter_args if isinstance(loop, scf.ForOp) else loop.inits)
@@ -214,7 +242,7 @@ class Application:
         declared = function.function_type.outputs.data[index]
         if declared == value.type:
             return
-        if not is_private(function):
+        if is_public(function):
             copy = _allocate_like(value, declared, op)
             Rewriter.insert_op(ConvertOp(value, copy.memref), InsertPoint.before(op))
             op.operands[index] = copy.memref
@@ -233,15 +261,16 @@ class Application:
         function.function_type = FunctionType.from_lists(
             function.function_type.inputs.data, outputs
         )
-        name = function_key(function)
+        name = function.sym_name.data
         for call in list(self.module.walk()):
-            if isinstance(call, func.CallOp) and callee_key(call) == name:
+            if isinstance(call, func.CallOp) and call.callee.root_reference.data == name:
                 self._retype(call.results[index], value.type)
 
     # ---- call boundaries -------------------------------------------------------------------
     def _retype_agreeing_callees(self) -> bool:
         """Retype a private callee's (or a kernel's) parameter when every call site (every
-        launch) passes one new type."""
+        launch) passes one new type; a parameter a `layout.assign` retyped keeps its layout
+        (its callers convert to it), and so does a kernel parameter declared with one."""
         passed: dict[tuple[str, int], set[Attribute]] = {}
         for call in self.module.walk():
             if isinstance(call, CALL_TYPES):
@@ -253,12 +282,14 @@ class Application:
             callee = self.functions.get(name)
             if callee is None or not is_private(callee) or is_declaration(callee):
                 continue
-            if len(types) != 1 or index >= len(callee.function_type.inputs.data):
+            if len(types) != 1 or (name, index) in self.assigned_arguments:
+                continue
+            if index >= len(callee.function_type.inputs.data):
                 continue
             (wanted,) = types
             current = callee.function_type.inputs.data[index]
             if isinstance(callee, gpu.FuncOp) and _has_layout(current):
-                continue  # a kernel written for a layout keeps it: the launch converts
+                continue
             if isinstance(wanted, MemRefType) and wanted != current:
                 self._retype_argument(callee, index, wanted)
                 changed = True
@@ -300,6 +331,20 @@ class Application:
     ) -> None:
         """The callee gets a copy in its own layout, written back after the call when the
         callee may write it: the conversions at a call site, or at a kernel launch."""
+        if (
+            isinstance(callee, func.FuncOp)
+            and isinstance(call, func.CallOp)
+            and not callee.is_declaration
+            and _may_return(callee)
+            and _returns_used(call)
+        ):
+            fail(
+                call,
+                f"layout-apply: {call.name} @{callee.sym_name.data} passes {operand.type} where "
+                f"the callee takes {wanted} and may return that buffer: a converted copy would "
+                "be returned, and writes through it lost. Give every buffer passed to "
+                f"@{callee.sym_name.data} one layout",
+            )
         writes = is_declaration(callee) or _may_write(callee.body.blocks[0].args[index])
         if writes and isinstance(call, gpu.LaunchFuncOp) and call.asyncToken is not None:
             fail(
@@ -410,6 +455,22 @@ def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
         elif roles.forwards:
             return True
     return False
+
+
+def _may_return(function: func.FuncOp) -> bool:
+    """Whether `function` may return a buffer it did not allocate (a parameter, or a view of
+    one): a caller's converted temporary would then outlive the call as the result."""
+    fresh = (memref.AllocOp, memref.AllocaOp, memref.GetGlobalOp)
+    return any(
+        isinstance(operand.type, MemRefType) and not isinstance(buffer_root(operand).owner, fresh)
+        for op in function.walk()
+        if isinstance(op, func.ReturnOp)
+        for operand in op.operands
+    )
+
+
+def _returns_used(call: func.CallOp) -> bool:
+    return any(isinstance(r.type, MemRefType) and r.uses for r in call.results)
 
 
 def _describe(value: SSAValue) -> str:

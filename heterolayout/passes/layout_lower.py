@@ -14,13 +14,19 @@ The one-word pipeline users run. It runs, in order:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -53,6 +59,9 @@ from heterolayout.passes.lower_accesses import (
 from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
+
+if TYPE_CHECKING:
+    from heterolayout.passes.translation_validation import Validator
 
 
 def _layout(memref_type: Attribute) -> Layout | None:
@@ -198,16 +207,45 @@ def _check_supported(op: Operation, value: SSAValue, layout: Layout, flatten: bo
         fail(op, f"layout-lower: flatten=true needs static shapes, {value.type} has '?'")
 
 
-def lower(module: ModuleOp, index: str, flatten: bool, gpu_converts: bool = False) -> None:
-    """Step 3 of `layout-lower`: check, rewrite the accesses, retype the definitions."""
+def lower(
+    module: ModuleOp,
+    index: str,
+    flatten: bool,
+    validator: Validator | None = None,
+    gpu_converts: bool = False,
+) -> None:
+    """Step 3 of `layout-lower`: check, rewrite the accesses, retype the definitions; with
+    a `validator`, each access rewrite is proven as it happens (translation validation);
+    with `gpu_converts`, host conversions become GPU kernels."""
     check_lowerable(module, flatten, gpu_converts)
     state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
-    for patterns in (access_patterns(state, vectors), definition_patterns(flatten)):
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False
-        ).rewrite_module(module)
+    accesses: RewritePattern = GreedyRewritePatternApplier(
+        access_patterns(state, vectors), dce_enabled=False
+    )
+    if validator is not None:
+        accesses = _Validated(accesses, validator, flatten)
+    definitions = GreedyRewritePatternApplier(definition_patterns(flatten), dce_enabled=False)
+    for patterns in (accesses, definitions):
+        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
     erase_dead_ops(state.maybe_dead)
+
+
+@dataclass
+class _Validated(RewritePattern):
+    """The access patterns inside the validator's watch: it reads each access of a
+    layout-typed memref before its rewrite and proves the ops that replace it."""
+
+    patterns: RewritePattern
+    validator: Validator
+    flatten: bool
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        def is_flat(value: SSAValue) -> bool:
+            return self.flatten and value_layout(value) is not None
+
+        with self.validator.watch(op, value_layout, is_flat):
+            self.patterns.match_and_rewrite(op, rewriter)
 
 
 @dataclass(frozen=True)
@@ -221,18 +259,25 @@ class LayoutLowerPass(ModulePass):
     (conversions, pad fills) are cleaned up.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
-    buffers indexed by linear offsets), `convert=loops|gpu` (host conversions as loop nests,
-    or as `gpu.launch`es whose threads enumerate the destination's memory order)."""
+    buffers indexed by linear offsets), `validate=false|true|verbose` (translation
+    validation of every rewritten access: a summary line, or a remark per access, on
+    stderr; an access not proven fails the pass), `convert=loops|gpu` (host conversions as
+    loop nests, or as GPU kernels that write the destination in its memory order)."""
 
     name = "layout-lower"
 
     index: str = "arith"
     flatten: bool = False
+    validate: bool | str = False
     convert: str = "loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        if self.validate not in (False, True, "verbose"):
+            raise PassFailedException(
+                f"layout-lower: validate={self.validate}: expected false, true or verbose"
+            )
         if self.convert not in ("loops", "gpu"):
             raise PassFailedException(
                 f"layout-lower: convert={self.convert}: expected loops or gpu"
@@ -248,8 +293,15 @@ class LayoutLowerPass(ModulePass):
             if any(isinstance(o, AssignOp) for o in op.walk()) or launches_disagree(op):
                 LayoutApplyPass().apply(ctx, op)
             LayoutFoldConvertsPass().apply(ctx, op)
+            validator = None
+            if self.validate:
+                from heterolayout.passes.translation_validation import Validator
+
+                validator = Validator()
             try:
-                lower(op, self.index, self.flatten, self.convert == "gpu")
+                lower(op, self.index, self.flatten, validator, self.convert == "gpu")
             except LayoutError as error:
                 raise PassFailedException(f"layout-lower: {error}") from None
+            if validator is not None:
+                validator.finish(verbose=self.validate == "verbose")
             LayoutCleanupPass().apply(ctx, op)

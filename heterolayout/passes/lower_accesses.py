@@ -24,8 +24,8 @@ from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_gpu_tiles import tile_plan, tiled_convert
 from heterolayout.passes.convert_loops import Insert, convert
-from heterolayout.passes.convert_tiles import tile_plan, tiled_convert
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
     IndexLeaves,

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -26,6 +27,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.model import Layout
+from heterolayout.limits import check_elements
 from heterolayout.passes.convert_loops import Insert, fill
 from heterolayout.passes.lower_accesses import mark_for_cleanup, memref_layout
 from heterolayout.passes.physical import physical_type
@@ -69,6 +71,7 @@ class LowerAllocation(RewritePattern):
     ) -> None:
         layout = memref_layout(op.memref)
         if layout is None:
+            _plain_identity_allocation(op, rewriter)
             return
         dynamic = list(op.dynamic_sizes)
         logical_dynamic = [d for d, e in enumerate(layout.logical_shape) if e is None]
@@ -86,6 +89,29 @@ class LowerAllocation(RewritePattern):
         if layout.has_pad_slots or layout.packing is not None:
             fill(new.memref, layout, _inserter_after(new))
             mark_for_cleanup(new)
+
+
+def _plain_identity_allocation(
+    op: memref.AllocOp | memref.AllocaOp, rewriter: PatternRewriter
+) -> None:
+    """An allocation typed with an identity builtin `strided<…>` layout becomes a plain one
+    cast to that type: upstream's LLVM lowering allocates only identity-layout memrefs."""
+    memref_type = op.memref.type
+    strided = memref_type.layout
+    if not isinstance(strided, BuiltinStridedLayoutAttr):
+        return
+    if strided.get_offset() is None or None in strided.get_strides():
+        return
+    from heterolayout.dialects.conversion import with_layout
+    from heterolayout.dialects.upstream.memref import CastOp
+
+    plain = with_layout(memref_type, None)
+    new = type(op).build(
+        operands=[list(op.dynamic_sizes), list(op.symbol_operands)],
+        result_types=[plain],
+        properties={"alignment": op.alignment} if op.alignment is not None else {},
+    )
+    rewriter.replace_op(op, [new, CastOp(operands=[new.memref], result_types=[memref_type])])
 
 
 def _inserter_after(op: Operation) -> Insert:
@@ -118,6 +144,8 @@ class LowerGlobal(RewritePattern):
         if isinstance(initial, DenseIntOrFPElementsAttr):
             logical = _dense_array(initial, layout)
         elif layout.has_pad_slots or layout.packing is not None:
+            # An uninitialised global still has defined pad slots and unused bits.
+            check_elements(layout.size, f"memref.global @{op.sym_name.data}")
             logical = np.full(layout.static_logical_shape, layout.pad)
         else:
             logical = None
@@ -134,9 +162,14 @@ class LowerGlobal(RewritePattern):
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    """The logical initializer; integers as their element type holds them (xDSL reads an
+    i1 `true` as -1, which the layout's numpy type would store as 255)."""
     import numpy as np
 
     values = np.array(initial.get_values())
+    dtype = layout.dtype
+    if dtype is not None and dtype.is_integer:
+        values = np.array([dtype.wrap(int(v)) for v in values.ravel()])
     shape = layout.static_logical_shape
     if values.size == 1 and int(np.prod(shape)) != 1:  # splat
         return np.full(shape, values.ravel()[0])

@@ -25,6 +25,7 @@ from heterolayout.layout.expressions import format_map
 from heterolayout.layout.model import Layout, format_index, format_shape
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots
+from heterolayout.limits import MAX_ELEMENTS, OUT_OF_MEMORY, deep_recursion, too_deep
 from heterolayout.tools.placement import Placement
 from heterolayout.tools.svg import render_svg
 
@@ -99,6 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        with deep_recursion():
+            return _explain_to_stdout(args)
+    except RecursionError:
+        return _fail(too_deep("the layout"))
+    except MemoryError:
+        return _fail(OUT_OF_MEMORY)
+
+
+def _explain_to_stdout(args: argparse.Namespace) -> int:
+    try:
         layout = parse_layout(
             args.spec,
             args.shape,
@@ -119,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if attribute is not None:
             written[attribute.KIND] = str(attribute)
         report = explain(layout, args.spec.strip(), walk, args.walk_limit or None, target, written)
+        if args.svg and not _listable(layout):
+            raise LayoutError(f"--svg: {_too_large(layout)}")
         if args.svg:
             units = (target.unit, target.units) if target else None
             write_file(args.svg, render_svg(layout, args.spec.strip(), walk, units=units))
@@ -184,6 +197,8 @@ def explain(
     lines.append(f"padding:        {layout.padding_share * 100:.2f}% ({pad_slots} pad slots)")
     lines.append(f"pad value:      {format_number(layout.pad)}")
     lines.append(f"index map:      {format_map(layout.index_map)}")
+    if not _listable(layout):
+        return [*lines, f"memory walk:    not listed: {_too_large(layout)}"]
     if target is not None:
         lines += target_report(layout, target, walk_limit)
     rows = f" (one per {target.unit})" if target is not None else ""
@@ -196,8 +211,21 @@ def explain(
         lines.append(f"{target.unit_label(row)}: {line}" if target is not None else line)
     if walk_limit is not None and walk.row_count > walk_limit:
         lines.append(f"... {walk.row_count - walk_limit} more lines")
+    if layout.size == 0:
+        return [*lines, "picture:        none (the buffer is empty)"]
     lines += picture(layout, walk) if target is None else target_picture(layout, walk, target)
     return lines
+
+
+def _listable(layout: Layout) -> bool:
+    return max(layout.size, layout.logical_size) <= MAX_ELEMENTS
+
+
+def _too_large(layout: Layout) -> str:
+    return (
+        f"{max(layout.size, layout.logical_size)} slots are more than the limit of "
+        f"{MAX_ELEMENTS} that {PROG} lists one by one"
+    )
 
 
 def target_report(layout: Layout, target: Placement, limit: int | None) -> list[str]:

@@ -1,9 +1,9 @@
 """`layout-run`: run a program's entry function on seeded random arguments, or check that a
 pipeline (by default `layout-lower`) preserves what it computes.
 
-    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|cuda] [--check]
-               [--seed N]
-               [--dynamic-extent N]
+    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|native|cuda]
+               [--check] [--reference-engine interp|compiled|native] [--seed N]
+               [--dynamic-extent N] [--timeout SECONDS]
 
 Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
 elements (default 8). Without `--check` it runs the program (after PIPELINE when one is given): what the program
@@ -12,7 +12,12 @@ external) appears as mlir-runner prints it, then the entry function's results on
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
-first mismatch (exit 1); the programs' own printing is not shown.
+first mismatch (exit 1); the programs' own printing is not shown. `--engine` runs the
+program (with `--check`, the lowered one), `--reference-engine` the unlowered side of
+`--check` (default: `--engine`). `native` compiles with upstream MLIR 22 and runs a program
+that still has layouts as its `layout-strip` form. `cuda` runs host code in the compiled
+engine and each `gpu.launch_func` on an NVIDIA GPU through CuPy (kernels lowered first; with
+`--check` the unlowered side runs in the compiled engine).
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
@@ -21,7 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,6 +35,16 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from heterolayout.diagnostics import PLACE, one_line
 from heterolayout.layout.errors import LayoutError
+from heterolayout.limits import (
+    DEFAULT_TIMEOUT,
+    MAX_INPUT_BYTES,
+    OUT_OF_MEMORY,
+    Timeout,
+    check_input_size,
+    deep_recursion,
+    processor_time_limit,
+    too_deep,
+)
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -57,13 +72,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "-p", "--pipeline", help="pass pipeline (with --check: the lowering, default layout-lower)"
     )
     parser.add_argument("--entry", default="main", help="function to run (default: main)")
+    engines = ("interp", "compiled", "native")
     parser.add_argument(
         "--engine",
-        choices=("interp", "compiled", "cuda"),
+        choices=(*engines, "cuda"),
         default="compiled",
         help="default: compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
-        "GPU through CuPy (with --check: the GPU run against the compiled engine's run of "
-        "the unlowered program)",
+        "GPU through CuPy (with --check: against the compiled engine's run of the unlowered "
+        "program)",
+    )
+    parser.add_argument(
+        "--reference-engine",
+        choices=engines,
+        help="with --check: the engine of the unlowered side (default: --engine)",
     )
     parser.add_argument(
         "--check", action="store_true", help="compare the program with its lowered form"
@@ -78,6 +99,15 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="N",
         help="extent of every '?' dim of a memref argument (default: 8)",
     )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="stop a run that has used more than SECONDS of processor time, with an error "
+        f"(default: {DEFAULT_TIMEOUT:g}; 0: no limit). Processor time, not wall-clock time, "
+        "so that a run passes or fails the same way on a loaded machine",
+    )
     return parser.parse_args(argv)
 
 
@@ -88,8 +118,10 @@ def _run(args: argparse.Namespace) -> int:
     from heterolayout.interpreter.source import apply_pipeline, parse_program
 
     if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
+        text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"
+        check_input_size(len(text.encode()), name)
     else:
+        check_input_size(os.path.getsize(args.file), args.file)
         with open(args.file, encoding="utf-8") as stream:
             text, name = stream.read(), args.file
     module = parse_program(text, name)
@@ -100,6 +132,7 @@ def _run(args: argparse.Namespace) -> int:
             args.seed,
             entry=args.entry,
             engine=args.engine,
+            reference_engine=args.reference_engine,
             dynamic_extent=args.dynamic_extent,
         )
         print(report)
@@ -117,22 +150,43 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code."""
     args = _arguments(argv)
+    return report_errors("layout-run", lambda: _run(args), args.timeout)
+
+
+def report_errors(tool: str, body: Callable[[], int], timeout: float = 0) -> int:
+    """Run a tool's body (within `timeout` s of processor time; 0: no limit); an error
+    becomes one line on stderr and exit code 1."""
     try:
-        return _run(args)
+        with deep_recursion(), processor_time_limit(timeout):
+            return body()
+    except Timeout:
+        print(
+            f"{tool}: error: the run used more than {timeout:g} s of processor time "
+            "(--timeout; 0 for no limit)",
+            file=sys.stderr,
+        )
+        return 1
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         if getattr(error, PLACE, None) is not None:  # an op's error: as layout-opt prints it
             print(one_line(error), file=sys.stderr)
             return 1
-        message = str(error) if isinstance(error, ParseError) else one_line(error)
-        print(f"layout-run: error: {message}", file=sys.stderr)
+        print(f"{tool}: error: {one_line(error)}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        if os.environ.get(TRACEBACK_VARIABLE):
+            raise
+        print(f"{tool}: error: {too_deep('the program')}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"{tool}: error: {OUT_OF_MEMORY}", file=sys.stderr)
         return 1
     except Exception as error:  # a bug (or a recursion too deep for Python): still one line
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(
-            f"layout-run: internal error: {type(error).__name__}: {one_line(error)} "
+            f"{tool}: internal error: {type(error).__name__}: {one_line(error)} "
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )

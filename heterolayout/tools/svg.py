@@ -67,21 +67,7 @@ def render_svg(
     )
     total_width = 2 * _MARGIN + max(columns * width, round(6.2 * len(caption)))
     total_height = _HEADER + _MARGIN + grid_rows * height
-    parts = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_width}" height="{total_height}" '
-        f'viewBox="0 0 {total_width} {total_height}" font-family="monospace">',
-        f"<title>{escape(caption)}</title>",
-        "<defs>",
-        '<pattern id="pad" width="6" height="6" patternUnits="userSpaceOnUse" '
-        'patternTransform="rotate(45)">',
-        '<rect width="6" height="6" fill="#d9d9d9"/>',
-        '<line x1="0" y1="0" x2="0" y2="6" stroke="#8c8c8c" stroke-width="2"/>',
-        "</pattern>",
-        "</defs>",
-        f'<text x="{_MARGIN}" y="16" font-size="12">{escape(title)}</text>',
-        f'<text x="{_MARGIN}" y="32" font-size="10">{escape(caption[len(title) + 1 :])}</text>',
-    ]
+    parts = _preamble(title, caption, total_width, total_height)
     for start in range(0, layout.size, _CHUNK):
         slots = walk.slots(start, start + _CHUNK)
         for k in range(len(slots.pad)):
@@ -113,6 +99,25 @@ def render_svg(
                 )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _preamble(title: str, caption: str, width: int, height: int) -> list[str]:
+    """The document's head: size, title, the hatched pad pattern, the caption."""
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="monospace">',
+        f"<title>{escape(caption)}</title>",
+        "<defs>",
+        '<pattern id="pad" width="6" height="6" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)">',
+        '<rect width="6" height="6" fill="#d9d9d9"/>',
+        '<line x1="0" y1="0" x2="0" y2="6" stroke="#8c8c8c" stroke-width="2"/>',
+        "</pattern>",
+        "</defs>",
+        f'<text x="{_MARGIN}" y="16" font-size="12">{escape(title)}</text>',
+        f'<text x="{_MARGIN}" y="32" font-size="10">{escape(caption[len(title) + 1 :])}</text>',
+    ]
 
 
 def _hue(fraction: float) -> str:
