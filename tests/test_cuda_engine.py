@@ -155,6 +155,13 @@ def test_kernels_with_layouts_must_be_lowered(monkeypatch: pytest.MonkeyPatch) -
         heterolayout.run(REORDER.read_text(), "main", [np.zeros((2, 40, 3, 5))] * 2, engine="cuda")
 
 
+def test_the_native_engine_refuses_gpu_code_in_one_line() -> None:
+    with pytest.raises(
+        ExecutionError, match=r"gpu.launch_func at .*: the native engine compiles for the CPU"
+    ):
+        heterolayout.run(SCALARS, "main", [np.zeros(16, dtype=np.float32), 0.5], engine="native")
+
+
 def _gpu_missing() -> str | None:
     try:
         import cupy  # type: ignore[import-not-found]

@@ -51,6 +51,12 @@ class NativeEngine:
     """Runs a module's functions natively (compiled once per module text)."""
 
     def __init__(self, module: ModuleOp) -> None:
+        for op in module.walk():
+            if op.name in ("gpu.launch_func", "gpu.launch"):
+                raise ExecutionError(
+                    f"{where(op)}: the native engine compiles for the CPU; GPU code runs in the "
+                    "interp and compiled engines (threads one after another) or with --engine cuda"
+                )
         self.module = module
         self.library: NativeLibrary = compile_module(stripped(module))
 
