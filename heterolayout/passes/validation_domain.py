@@ -23,6 +23,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import IndexSimplifier, Range
+from heterolayout.passes.gpu_ranges import gpu_id_range
 from heterolayout.passes.validation_terms import (
     Array,
     Symbolic,
@@ -164,7 +165,9 @@ def points_range(points: np.ndarray) -> Range | None:
 def _atom_range(term: Term) -> Range | None:
     if term.kind == "leaf" and term.leaf is not None:
         points = loop_points(term.leaf)
-        return None if points is None else points_range(points)
+        if points is None:  # a GPU thread or block id: the lowering's range for it
+            return gpu_id_range(term.leaf)
+        return points_range(points)
     divisor = term.args[1] if len(term.args) == 2 else None
     if divisor is not None and divisor.kind == "const" and divisor.value > 0:
         if term.kind == "remui":

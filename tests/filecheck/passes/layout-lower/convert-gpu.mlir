@@ -41,12 +41,12 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // NCHW -> nChw16c (pad -1), 2x17x5x36: the source is contiguous in W, the destination in C.
-  // Grid (C tiles 1, W tiles 2, n*h 10), blocks of 32x8 threads.
-  // CHECK-LABEL: func.func @transpose(%a: memref<2x17x5x36xf32>, %b: memref<2x2x5x36x16xf32>) {
-  // CHECK:         gpu.launch_func @layout_convert_0::@layout_convert_0 blocks in (%[[G1:.*]], %[[G2:.*]], %[[G10:.*]]) threads in (%[[T32:.*]], %[[T8:.*]], %[[G1]]) args(%a : memref<2x17x5x36xf32>, %b : memref<2x2x5x36x16xf32>)
-  func.func @transpose(%a: memref<2x17x5x36xf32>, %b: memref<2x17x5x36xf32, #layout.tag<"NCHW->nChw16c", pad = -1.0>>) {
-    layout.convert %a to %b : memref<2x17x5x36xf32> to memref<2x17x5x36xf32, #layout.tag<"NCHW->nChw16c", pad = -1.0>>
+  // NCHW -> nChw16c (pad -1), 2x17x5x12: the source is contiguous in W, the destination in C.
+  // Grid (C tiles 1, W tiles 1, n*h 10), blocks of 32x8 threads.
+  // CHECK-LABEL: func.func @transpose(%a: memref<2x17x5x12xf32>, %b: memref<2x2x5x12x16xf32>) {
+  // CHECK:         gpu.launch_func @layout_convert_0::@layout_convert_0 blocks in (%[[G1:.*]], %[[G1]], %[[G10:.*]]) threads in (%[[T32:.*]], %[[T8:.*]], %[[G1]]) args(%a : memref<2x17x5x12xf32>, %b : memref<2x2x5x12x16xf32>)
+  func.func @transpose(%a: memref<2x17x5x12xf32>, %b: memref<2x17x5x12xf32, #layout.tag<"NCHW->nChw16c", pad = -1.0>>) {
+    layout.convert %a to %b : memref<2x17x5x12xf32> to memref<2x17x5x12xf32, #layout.tag<"NCHW->nChw16c", pad = -1.0>>
     return
   }
 
@@ -57,20 +57,20 @@ module attributes {gpu.container_module} {
   // CHECK:           scf.for
   // The kernels follow the functions.
   // CHECK-LABEL: gpu.module @layout_convert_0 {
-  // CHECK-NEXT:    gpu.func @layout_convert_0(%{{.*}}: memref<2x17x5x36xf32>, %{{.*}}: memref<2x2x5x36x16xf32>) workgroup(%[[TILE:.*]]: memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {gpu.known_block_size = array<i32: 32, 8, 1>, gpu.known_grid_size = array<i32: 1, 2, 10>} {
+  // CHECK-NEXT:    gpu.func @layout_convert_0(%{{.*}}: memref<2x17x5x12xf32>, %{{.*}}: memref<2x2x5x12x16xf32>) workgroup(%[[TILE:.*]]: memref<32x33xf32, #gpu.address_space<workgroup>>) kernel attributes {gpu.known_block_size = array<i32: 32, 8, 1>, gpu.known_grid_size = array<i32: 1, 1, 10>} {
   // Reading: thread x along W (the source's contiguous dim) into tile[row, tx].
   // CHECK:         %[[TX:.*]] = gpu.thread_id x
   // CHECK:         %[[COL:.*]] = arith.addi %{{.*}}, %[[TX]] : index
-  // CHECK:         memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[COL]]] : memref<2x17x5x36xf32>
+  // CHECK:         memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[COL]]] : memref<2x17x5x12xf32>
   // CHECK:         memref.store %{{.*}}, %[[TILE]][%{{.*}}, %[[TX]]] : memref<32x33xf32, #gpu.address_space<workgroup>>
   // CHECK:         gpu.barrier
   // Writing: thread x along C (the destination's): channel block tx / 16, lane tx % 16.
   // CHECK:         memref.load %[[TILE]][%[[TX]], %{{.*}}] : memref<32x33xf32, #gpu.address_space<workgroup>>
   // CHECK:         %[[LANE:.*]] = arith.remui %[[TX]], %{{.*}} : index
-  // CHECK:         memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LANE]]] : memref<2x2x5x36x16xf32>
+  // CHECK:         memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LANE]]] : memref<2x2x5x12x16xf32>
   // CHECK:       } else {
   // CHECK-NEXT:    %[[PAD:.*]] = arith.constant -1.000000e+00 : f32
-  // CHECK:         memref.store %[[PAD]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x5x36x16xf32>
+  // CHECK:         memref.store %[[PAD]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x5x12x16xf32>
   // CHECK:         gpu.return
   func.func @inside(%a: memref<16xf32>, %b: memref<16xf32, #layout.tag<"W->W4w">>) {
     %c1 = arith.constant 1 : index
