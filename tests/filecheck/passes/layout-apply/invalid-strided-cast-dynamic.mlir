@@ -6,7 +6,7 @@
 // RUN: not layout-opt %s -p layout-lower 2>&1 | filecheck %s
 // RUN: sed 's/6x?x?xi32/6x3x4xi32/g' %s | layout-opt -p layout-apply | filecheck %s --check-prefix=STATIC
 
-// CHECK: {{.*}}invalid-strided-cast-dynamic.mlir:[[# @LINE + 7]]:3: error: layout-apply: memref.cast to memref<6x?x?xi32> would carry the layout strided<[3, 66, 16], offset: 4> onto a shape with '?'
+// CHECK: {{.*}}invalid-strided-cast-dynamic.mlir:[[# @LINE + 8]]:3: error: layout-apply: memref.cast to memref<6x?x?xi32> would carry the layout strided<[3, 66, 16], offset: 4> onto a shape with '?'
 // CHECK-NOT: builtin.module
 
 // STATIC-LABEL: func.func @kernel
