@@ -30,6 +30,7 @@ from xdsl.ir import Block
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 from heterolayout import parse_layout
+from heterolayout.diagnostics import verify_ops
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.source import make_context
 from heterolayout.passes.layout_lower import LayoutLowerPass
@@ -67,7 +68,7 @@ def lower(
     """`layout-lower{validate=verbose}` on `text` (after `schedule`): the lowered module and
     what went to stderr."""
     module = UpstreamParser(make_context(), text, name).parse_module()
-    module.verify()
+    verify_ops(module)  # xDSL's verifier, its bare `Exception`s as one VerifyException
     stderr = io.StringIO()
     try:
         with contextlib.redirect_stderr(stderr):
