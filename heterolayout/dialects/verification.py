@@ -30,6 +30,7 @@ from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.layout import AssignOp, LayoutAttr
 from heterolayout.dialects.names import op_name
 from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.maps import uses_symbols
 from heterolayout.layout.model import Layout
 
 _LAYOUT_PREFIX = re.compile(r"^layout '[^']*': ")
@@ -124,12 +125,12 @@ def _fail(op: Operation, message: str) -> None:
 
 
 def _needs_check(memref_type: MemRefType) -> bool:
-    """Our attributes, and builtin affine maps without symbols (heterolayout treats them as
-    `#layout.map`). Builtin strided layouts are valid by construction."""
+    """Our attributes, and builtin affine maps whose results use no symbol (heterolayout
+    treats them as `#layout.map`). Builtin strided layouts are valid by construction."""
     layout = memref_type.layout
     if isinstance(layout, LayoutAttr):
         return True
-    return isinstance(layout, AffineMapAttr) and not layout.data.num_symbols
+    return isinstance(layout, AffineMapAttr) and not uses_symbols(layout.data)
 
 
 def _memref_types(op: Operation) -> Iterator[tuple[MemRefType, str]]:
