@@ -59,6 +59,7 @@ from heterolayout.passes.index_code import (
     constant_index,
 )
 from heterolayout.passes.index_simplify import IndexSimplifier
+from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
 
@@ -236,7 +237,7 @@ class Lowering:
                 (dim,) = result.used_dims()
                 ordered.append(dynamic[logical_dynamic.index(dim)])
         new = type(op).build(
-            operands=[ordered, list(op.symbol_operands)],
+            operands=[ordered, []],  # the layout's symbols, unused (`without_symbols`), go
             result_types=[physical],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -679,7 +680,9 @@ class LayoutLowerPass(ModulePass):
         from heterolayout.passes.convert_folding import fold_round_trip_converts
 
         fold_round_trip_converts(op)
+        with_linalg_loops = lower_linalg_on_layouts(op)
         lowering = Lowering(self.index, self.flatten)  # type: ignore[arg-type]
+        lowering.with_loops.update(dict.fromkeys(with_linalg_loops))
         try:
             lowering.check(op)
             lowering.retype(op)
