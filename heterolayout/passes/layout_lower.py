@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf, vector
+from xdsl.dialects import affine, arith, func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
@@ -32,6 +32,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -82,6 +83,7 @@ ACCESS_OPS = (
 PASS_THROUGH_OPS = (
     memref.CastOp,
     func.CallOp,
+    gpu.LaunchFuncOp,
     func.ReturnOp,
     scf.YieldOp,
     scf.ForOp,
@@ -151,6 +153,8 @@ class Lowering:
                         "memref in its signature; lowering would change its ABI. Declare it with "
                         "the physical type, or define it in this module",
                     )
+            if isinstance(op, gpu.LaunchFuncOp):
+                self._check_launch(op)
             for value in (*op.operands, *op.results):
                 layout = value_layout(value)
                 if layout is None:
@@ -168,6 +172,21 @@ class Lowering:
                         f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                         "has no lowering",
                     )
+
+    def _check_launch(self, op: gpu.LaunchFuncOp) -> None:
+        """A kernel's parameters are retyped with its signature: each memref passed must
+        have the parameter's very type, layout included."""
+        kernel = SymbolTable.lookup_symbol(op, op.kernel)
+        if not isinstance(kernel, gpu.FuncOp):
+            return
+        for value, expected in zip(op.kernelOperands, kernel.function_type.inputs, strict=False):
+            if value.type != expected and (_layout(value.type) or _layout(expected)):
+                fail(
+                    op,
+                    f"layout-lower: gpu.launch_func passes {value.type} to a parameter of "
+                    f"@{kernel.sym_name.data} typed {expected}: the layouts must agree (give "
+                    "the kernel the same layout, or layout.convert before the launch)",
+                )
 
     def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
         element = value.type.element_type  # type: ignore[attr-defined]
@@ -190,7 +209,7 @@ class Lowering:
         for op in list(module.walk()):
             if isinstance(op, memref.GlobalOp):
                 self._retype_global(op)
-            elif isinstance(op, func.FuncOp):
+            elif isinstance(op, func.FuncOp | gpu.FuncOp):
                 op.function_type = FunctionType.from_lists(
                     [self._physical(t) for t in op.function_type.inputs.data],
                     [self._physical(t) for t in op.function_type.outputs.data],
