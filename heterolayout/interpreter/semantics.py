@@ -341,6 +341,17 @@ def _from_elements(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
     return f"_from_elements(({', '.join(a)},), {vector_shape(result_type)}, {dtype})"
 
 
+def _shuffle(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
+    mask = tuple(op.mask.get_values())  # type: ignore[attr-defined]
+    return f"_vshuffle({a[0]}, {a[1]}, {mask})"
+
+
+def _vector_bitcast(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
+    source, result = op.operands[0].type, op.results[0].type
+    kinds = ctx.bind((element_of(source), element_of(result)))
+    return f"_vbitcast({a[0]}, {kinds}, {vector_shape(result)})"
+
+
 _INT_OPS: dict[str, Builder] = {
     "arith.addi": _int_binary(lambda a, b, t, c: f"{a} + {b}"),
     "arith.subi": _int_binary(lambda a, b, t, c: f"{a} - {b}"),
@@ -422,6 +433,8 @@ VALUE_OPS: dict[str, Builder] = {
     "vector.insert": _insert,
     "vector.broadcast": _broadcast,
     "vector.from_elements": _from_elements,
+    "vector.shuffle": _shuffle,
+    "vector.bitcast": _vector_bitcast,
 }
 """Every op whose single result is an expression of its operands."""
 

@@ -292,6 +292,33 @@ def vector_insert(
     return result
 
 
+def vector_shuffle(a: np.ndarray, b: np.ndarray, mask: tuple[int, ...]) -> np.ndarray:
+    """vector.shuffle: rows of the two operands' leading dim, picked by the mask."""
+    both = np.concatenate([np.atleast_1d(a), np.atleast_1d(b)], axis=0)
+    return both[list(mask)]
+
+
+def vector_bitcast(
+    value: np.ndarray, kinds: tuple[ElementType, ElementType], shape: tuple[int, ...]
+) -> np.ndarray:
+    """vector.bitcast: the innermost dim's bits (lane 0 least significant, as LLVM lays a
+    vector out) reread as lanes of the result's element type."""
+    source, target = kinds
+    rows = np.asarray(value).reshape(-1, np.shape(value)[-1] if np.ndim(value) else 1)
+    lanes = shape[-1]
+    out = np.empty((rows.shape[0], lanes), dtype=target.numpy_dtype)
+    source_mask, target_mask = (1 << source.bits) - 1, (1 << target.bits) - 1
+    for r, row in enumerate(rows.tolist()):
+        word = 0
+        for i, lane in enumerate(row):
+            bits = float_to_bits(lane, source.bits) if source.is_float else int(lane)
+            word |= (bits & source_mask) << (i * source.bits)
+        for i in range(lanes):
+            bits = (word >> (i * target.bits)) & target_mask
+            out[r, i] = bits_to_float(bits, target.bits) if target.is_float else target.wrap(bits)
+    return out.reshape(shape)
+
+
 def _check_position(vector: np.ndarray, position: tuple[int, ...], where: str) -> None:
     for value, extent in zip(position, vector.shape, strict=False):
         if not 0 <= value < extent:
@@ -327,5 +354,7 @@ RUNTIME: dict[str, Any] = {
     "_from_elements": from_elements,
     "_vextract": vector_extract,
     "_vinsert": vector_insert,
+    "_vshuffle": vector_shuffle,
+    "_vbitcast": vector_bitcast,
 }
 """The helpers generated code refers to, by the names the expressions use."""
