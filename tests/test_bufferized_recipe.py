@@ -1,7 +1,8 @@
 """The README recipe from a tensor-level linalg program, run as CI runs it:
 `mlir-opt-22 --one-shot-bufferize` (default options) → `layout.assign`s added to the
 bufferized program, as printed → `layout-opt -p layout-lower` → the lowered program computes
-numpy's values, bit for bit what the bufferized program without layouts computes."""
+numpy's values, bit for bit what the bufferized program without layouts computes, in the
+compiled engine and natively (upstream MLIR 22 compiles and runs it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import numpy as np
+import pytest
 from crosscheck_programs import layout_opt
 
 import heterolayout
@@ -45,7 +47,8 @@ def _bufferize(mlir_opt: str) -> str:
     return result.stdout
 
 
-def test_recipe_from_tensors_runs_as_numpy(mlir_opt: str) -> None:
+@pytest.mark.parametrize("engine", ["compiled", "native"])
+def test_recipe_from_tensors_runs_as_numpy(mlir_opt: str, engine: str) -> None:
     bufferized = _bufferize(mlir_opt)
     assert "tensor" not in re.sub(r"//.*", "", bufferized)  # the entry is all buffers
     lowered = layout_opt(_with_assigns(bufferized), "-p", "layout-lower")
@@ -57,8 +60,8 @@ def test_recipe_from_tensors_runs_as_numpy(mlir_opt: str) -> None:
     a = rng.uniform(-1, 1, (4, 8)).astype(np.float32)
     b = rng.uniform(-1, 1, (8, 6)).astype(np.float32)
     out, plain = np.zeros((4, 6), np.float32), np.zeros((4, 6), np.float32)
-    heterolayout.run(lowered.stdout, "main", [a, b, out])
-    heterolayout.run(bufferized, "main", [a, b, plain])
+    heterolayout.run(lowered.stdout, "main", [a, b, out], engine=engine)
+    heterolayout.run(bufferized, "main", [a, b, plain], engine=engine)
     expected = np.maximum(a.astype(np.float64) @ b, 0.0)
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(out.view(np.int32), plain.view(np.int32))
