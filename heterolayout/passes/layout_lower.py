@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf, vector
+from xdsl.dialects import affine, arith, func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
@@ -33,6 +33,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -62,6 +63,7 @@ from heterolayout.passes.index_code import (
     constant_index,
 )
 from heterolayout.passes.index_simplify import IndexSimplifier
+from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
 from heterolayout.passes.translation_validation import Validator
@@ -85,6 +87,7 @@ ACCESS_OPS = (
 PASS_THROUGH_OPS = (
     memref.CastOp,
     func.CallOp,
+    gpu.LaunchFuncOp,
     func.ReturnOp,
     scf.YieldOp,
     scf.ForOp,
@@ -156,6 +159,8 @@ class Lowering:
                         "memref in its signature; lowering would change its ABI. Declare it with "
                         "the physical type, or define it in this module",
                     )
+            if isinstance(op, gpu.LaunchFuncOp):
+                self._check_launch(op)
             for value in (*op.operands, *op.results):
                 layout = value_layout(value)
                 if layout is None:
@@ -173,6 +178,21 @@ class Lowering:
                         f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                         "has no lowering",
                     )
+
+    def _check_launch(self, op: gpu.LaunchFuncOp) -> None:
+        """A kernel's parameters are retyped with its signature: each memref passed must
+        have the parameter's very type, layout included."""
+        kernel = SymbolTable.lookup_symbol(op, op.kernel)
+        if not isinstance(kernel, gpu.FuncOp):
+            return
+        for value, expected in zip(op.kernelOperands, kernel.function_type.inputs, strict=False):
+            if value.type != expected and (_layout(value.type) or _layout(expected)):
+                fail(
+                    op,
+                    f"layout-lower: gpu.launch_func passes {value.type} to a parameter of "
+                    f"@{kernel.sym_name.data} typed {expected}: the layouts must agree (give "
+                    "the kernel the same layout, or layout.convert before the launch)",
+                )
 
     def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
         element = value.type.element_type  # type: ignore[attr-defined]
@@ -195,7 +215,7 @@ class Lowering:
         for op in list(module.walk()):
             if isinstance(op, memref.GlobalOp):
                 self._retype_global(op)
-            elif isinstance(op, func.FuncOp):
+            elif isinstance(op, func.FuncOp | gpu.FuncOp):
                 op.function_type = FunctionType.from_lists(
                     [self._physical(t) for t in op.function_type.inputs.data],
                     [self._physical(t) for t in op.function_type.outputs.data],
@@ -243,7 +263,7 @@ class Lowering:
                 (dim,) = result.used_dims()
                 ordered.append(dynamic[logical_dynamic.index(dim)])
         new = type(op).build(
-            operands=[ordered, list(op.symbol_operands)],
+            operands=[ordered, []],  # the layout's symbols, unused (`without_symbols`), go
             result_types=[physical],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -726,7 +746,9 @@ class LayoutLowerPass(ModulePass):
 
         fold_round_trip_converts(op)
         validator = Validator() if self.validate else None
+        with_linalg_loops = lower_linalg_on_layouts(op)
         lowering = Lowering(self.index, self.flatten, validator=validator)  # type: ignore[arg-type]
+        lowering.with_loops.update(dict.fromkeys(with_linalg_loops))
         try:
             lowering.check(op)
             lowering.retype(op)
