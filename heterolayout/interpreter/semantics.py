@@ -341,6 +341,17 @@ def _from_elements(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
     return f"_from_elements(({', '.join(a)},), {vector_shape(result_type)}, {dtype})"
 
 
+def _shuffle(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
+    mask = tuple(op.mask.get_values())  # type: ignore[attr-defined]
+    return f"_vshuffle({a[0]}, {a[1]}, {mask})"
+
+
+def _vector_bitcast(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
+    source, result = op.operands[0].type, op.results[0].type
+    kinds = ctx.bind((element_of(source), element_of(result)))
+    return f"_vbitcast({a[0]}, {kinds}, {vector_shape(result)})"
+
+
 _INT_OPS: dict[str, Builder] = {
     "arith.addi": _int_binary(lambda a, b, t, c: f"{a} + {b}"),
     "arith.subi": _int_binary(lambda a, b, t, c: f"{a} - {b}"),
@@ -383,6 +394,7 @@ _INT_OPS: dict[str, Builder] = {
     "arith.index_cast": _int_cast(signed),
     "arith.index_castui": _int_cast(unsigned),
     "math.absi": lambda op, a, ctx: wrap(f"abs({signed(a[0], _result(op))})", _result(op)),
+    "math.ctpop": lambda op, a, ctx: f"_ctpop({a[0]}, {_result(op).bits})",
 }
 
 _FLOAT_OPS: dict[str, Builder] = {
@@ -406,7 +418,6 @@ _FLOAT_OPS: dict[str, Builder] = {
     "arith.bitcast": _bitcast,
     "math.absf": lambda op, a, ctx: f"abs({a[0]})",
     "math.sqrt": lambda op, a, ctx: rounded(f"_sqrtf({a[0]})", _result(op)),
-    "vector.fma": lambda op, a, ctx: f"_fma({a[0]}, {a[1]}, {a[2]}, {_result(op).bits})",
 }
 
 ELEMENTWISE: dict[str, Builder] = {**_INT_OPS, **_FLOAT_OPS}
@@ -422,6 +433,8 @@ VALUE_OPS: dict[str, Builder] = {
     "vector.insert": _insert,
     "vector.broadcast": _broadcast,
     "vector.from_elements": _from_elements,
+    "vector.shuffle": _shuffle,
+    "vector.bitcast": _vector_bitcast,
 }
 """Every op whose single result is an expression of its operands."""
 

@@ -14,7 +14,6 @@ import functools
 import math
 import struct
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -99,26 +98,6 @@ def round_float(x: float, bits: int) -> float:
     if bits == 16:
         return round_f16(x)
     return x
-
-
-def fma(a: float, b: float, c: float, bits: int) -> float:
-    """`a·b + c` rounded once to the type of `bits` (vector.fma). The exact value is rounded
-    to double with round-to-odd, which leaves enough bits for the final rounding to f32 or
-    f16 to be the correct one."""
-    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
-        return round_float(a * b + c, bits)
-    exact = Fraction(a) * Fraction(b) + Fraction(c)
-    if exact == 0:
-        negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
-        both = a * b == 0 and negative and math.copysign(1.0, c) < 0
-        return -0.0 if both else 0.0
-    try:
-        nearest = float(exact)
-    except OverflowError:
-        return round_float(math.copysign(math.inf, exact), bits)
-    if bits < 64 and Fraction(nearest) != exact and float_to_bits(nearest, 64) % 2 == 0:
-        nearest = math.nextafter(nearest, math.inf if Fraction(nearest) < exact else -math.inf)
-    return round_float(nearest, bits)
 
 
 def divf(a: float, b: float) -> float:
@@ -292,6 +271,42 @@ def vector_insert(
     return result
 
 
+def vector_shuffle(a: np.ndarray, b: np.ndarray, mask: tuple[int, ...]) -> np.ndarray:
+    """vector.shuffle: rows of the two operands' leading dim, picked by the mask."""
+    both = np.concatenate([np.atleast_1d(a), np.atleast_1d(b)], axis=0)
+    return both[list(mask)]
+
+
+def vector_bitcast(
+    value: np.ndarray, kinds: tuple[ElementType, ElementType], shape: tuple[int, ...]
+) -> np.ndarray:
+    """vector.bitcast: the innermost dim's bits (lane 0 least significant, as LLVM lays a
+    vector out) reread as lanes of the result's element type."""
+    source, target = kinds
+    rows = np.asarray(value).reshape(-1, np.shape(value)[-1] if np.ndim(value) else 1)
+    lanes = shape[-1]
+    out = np.empty((rows.shape[0], lanes), dtype=target.numpy_dtype)
+    source_mask, target_mask = (1 << source.bits) - 1, (1 << target.bits) - 1
+    for r, row in enumerate(rows.tolist()):
+        word = 0
+        for i, lane in enumerate(row):
+            bits = float_to_bits(lane, source.bits) if source.is_float else int(lane)
+            word |= (bits & source_mask) << (i * source.bits)
+        for i in range(lanes):
+            bits = (word >> (i * target.bits)) & target_mask
+            out[r, i] = bits_to_float(bits, target.bits) if target.is_float else target.wrap(bits)
+    return out.reshape(shape)
+
+
+def ctpop(value: Any, bits: int) -> Any:
+    """math.ctpop: the set bits among the low `bits` (a scalar or each lane of a vector)."""
+    mask = (1 << bits) - 1
+    if isinstance(value, np.ndarray):
+        counts = [(int(v) & mask).bit_count() for v in value.ravel().tolist()]
+        return np.array(counts, dtype=value.dtype).reshape(value.shape)
+    return (int(value) & mask).bit_count()
+
+
 def _check_position(vector: np.ndarray, position: tuple[int, ...], where: str) -> None:
     for value, extent in zip(position, vector.shape, strict=False):
         if not 0 <= value < extent:
@@ -305,7 +320,6 @@ RUNTIME: dict[str, Any] = {
     "_f32": round_f32,
     "_f16": round_f16,
     "_divf": divf,
-    "_fma": fma,
     "_sqrtf": sqrtf,
     "_maximumf": maximumf,
     "_minimumf": minimumf,
@@ -327,5 +341,8 @@ RUNTIME: dict[str, Any] = {
     "_from_elements": from_elements,
     "_vextract": vector_extract,
     "_vinsert": vector_insert,
+    "_vshuffle": vector_shuffle,
+    "_vbitcast": vector_bitcast,
+    "_ctpop": ctpop,
 }
 """The helpers generated code refers to, by the names the expressions use."""

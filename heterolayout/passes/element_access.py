@@ -198,3 +198,20 @@ class ElementAccess:
         return emitter.shared(
             (arith.IndexCastOp, index, word_type), lambda: arith.IndexCastOp(index, word_type)
         )
+
+    def load_container(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> SSAValue:
+        """The whole container where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        loaded = self._load(indices)
+        insert(loaded)
+        return loaded.res
+
+    def store_container(
+        self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> None:
+        """Store a whole container (all its lanes) where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        self._containers.clear()
+        insert(self._store(word, indices))

@@ -48,6 +48,7 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
+from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -553,6 +554,13 @@ class Lowering:
             Rewriter.replace_op(op, new)
             return
         access = self._access(op.source, layout, scope)
+        if whole_container(layout, logical, leaves, dim, length, store=not is_load):
+            if is_load:
+                Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
+            else:
+                store_lanes(access, op.vector, logical, leaves, insert)  # type: ignore[union-attr]
+                Rewriter.erase_op(op)
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = list(logical)
