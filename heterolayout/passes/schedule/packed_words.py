@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -183,9 +184,9 @@ class WordEmitter:
         indices = self.indices(self.at(access.exprs, None), add)
         padding = (
             arith.ConstantOp(IntegerAttr(0, element))
-            if isinstance(element, IntegerType)
-            else arith.ConstantOp.from_float_and_width(0.0, element)
-        )  # type: ignore[arg-type]
+            if isinstance(element, IntegerType | IndexType)
+            else arith.ConstantOp(FloatAttr(0.0, element))
+        )
         add(padding)
         op = vector.TransferReadOp(
             access.buffer,
@@ -441,6 +442,7 @@ def _containers(emitter: WordEmitter, found: Reduction | None, add: Add) -> None
     if full > 1:
         carried = [] if total is None else [total]
         body = Block(arg_types=[IndexType(), *[v.type for v in carried]])
+        body.args[0].name_hint = f"{nest.loops[word.loop].iv.name_hint or 'lane'}_word"
         emitter.env[word.loop] = _operand(emitter, body.args[0]) * word.lanes
         result = _word(
             emitter, word.lanes, found, None if total is None else body.args[1], body.add_op
