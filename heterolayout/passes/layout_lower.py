@@ -62,6 +62,7 @@ from heterolayout.passes.index_code import (
 from heterolayout.passes.index_simplify import IndexSimplifier
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
+from heterolayout.passes.word_folding import fold_words
 
 ACCESS_OPS = (
     memref.LoadOp,
@@ -129,6 +130,8 @@ class Lowering:
     """Ops a rewrite may have left unused: the program's index code, loads nobody reads."""
     with_loops: dict[Operation, None] = field(default_factory=dict)
     """Functions that received loop nests (conversions, pad fills), to be canonicalized."""
+    words: list[Operation] = field(default_factory=list)
+    """Whole-container transfers' replacements: their bitwise lanes become word ops."""
 
     # ---- step 1: what cannot be lowered --------------------------------------------------
     def check(self, module: ModuleOp) -> None:
@@ -555,6 +558,7 @@ class Lowering:
             return
         access = self._access(op.source, layout, scope)
         if whole_container(layout, logical, leaves, dim, length, store=not is_load):
+            self.words.append(_function_of(op))
             if is_load:
                 Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
             else:
@@ -621,6 +625,13 @@ class Lowering:
         if op.source.type == op.dest.type and op.source in self.layouts:
             op.dest.replace_all_uses_with(op.source)
             Rewriter.erase_op(op)
+
+
+def _function_of(op: Operation) -> Operation:
+    """The outermost op below the module around `op` (its function)."""
+    while (parent := op.parent_op()) is not None and not isinstance(parent, ModuleOp):
+        op = parent
+    return op
 
 
 def _inserter_before(op: Operation):  # type: ignore[no-untyped-def]
@@ -694,6 +705,8 @@ class LayoutLowerPass(ModulePass):
             lowering.rewrite(op)
         except LayoutError as error:
             raise PassFailedException(f"layout-lower: {error}") from None
+        for region_op in dict.fromkeys(lowering.words):
+            fold_words(region_op)
         canonicalize = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )

@@ -26,12 +26,17 @@
 // CHECK:         vector.bitcast %{{.*}} : vector<36xi1> to vector<1xi36>
 // CHECK:         math.ctpop %{{.*}} : i36
 // CHECK:         memref.store %{{.*}}, %out[%i, %j]
+// The words themselves: xor, not (xor with -1), ctpop; the partial word masked by a trunci.
 // LOW-LABEL: func.func @xnor_matmul_i64(%a: memref<5x2xi64>, %b: memref<3x2xi64>
 // LOW:         %[[A0:.*]] = memref.load %a[%i, %{{.*}}] : memref<5x2xi64>
-// LOW:         vector.bitcast %{{.*}} : vector<1xi64> to vector<64xi1>
-// LOW:         math.ctpop %{{.*}} : i64
-// LOW:         vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, {{.*}}, 35] : vector<64xi1>, vector<64xi1>
-// LOW:         math.ctpop %{{.*}} : i36
+// LOW-NEXT:    %[[B0:.*]] = memref.load %b[%j, %{{.*}}] : memref<3x2xi64>
+// LOW-NEXT:    %[[D0:.*]] = arith.xori %[[A0]], %[[B0]] : i64
+// LOW-NEXT:    %[[ONES:.*]] = arith.constant -1 : i64
+// LOW-NEXT:    %[[E0:.*]] = arith.xori %[[D0]], %[[ONES]] : i64
+// LOW-NEXT:    %[[N0:.*]] = math.ctpop %[[E0]] : i64
+// LOW:         %[[M1:.*]] = arith.trunci %{{.*}} : i64 to i36
+// LOW-NEXT:    math.ctpop %[[M1]] : i36
+// LOW-NOT:     vector.
 // LOW-NOT:     arith.shrui
 // SAY: remark: layout-schedule: @xnor_matmul_i64: nest %i: scheduled: word-level sum with math.ctpop over containers of 64 lanes
 // SAY: remark: layout-schedule: @conv_vector6: nest %k: scheduled: word-level sum with math.ctpop over containers of 6 lanes
@@ -72,10 +77,13 @@ func.func @xnor_matmul_i64(%a: !a, %b: !b, %out: memref<5x3xi32>) {
 // CHECK:             memref.store %[[R]], %out[%{{.*}}, %k, %oh, %ow]
 // LOW-LABEL: func.func @conv_vector6(%x: memref<1x5x5x2xvector<6xi1>>, %w: memref<2x3x3x2xvector<6xi1>>
 // LOW:         %[[V:.*]] = memref.load %x[{{.*}}] : memref<1x5x5x2xvector<6xi1>>
-// LOW-NOT:     vector.extract %[[V]]
-// LOW:         arith.xori %[[V]], %{{.*}} : vector<6xi1>
-// LOW:         vector.bitcast %{{.*}} : vector<6xi1> to vector<1xi6>
-// LOW:         math.ctpop %{{.*}} : i6
+// LOW-NEXT:    %[[U:.*]] = memref.load %w[{{.*}}] : memref<2x3x3x2xvector<6xi1>>
+// LOW-NEXT:    %[[VW:.*]] = vector.bitcast %[[V]] : vector<6xi1> to vector<1xi6>
+// LOW-NEXT:    %[[UW:.*]] = vector.bitcast %[[U]] : vector<6xi1> to vector<1xi6>
+// LOW-NEXT:    %[[VI:.*]] = vector.extract %[[VW]][0] : i6 from vector<1xi6>
+// LOW-NEXT:    %[[UI:.*]] = vector.extract %[[UW]][0] : i6 from vector<1xi6>
+// LOW-NEXT:    %[[D:.*]] = arith.xori %[[VI]], %[[UI]] : i6
+// LOW-NEXT:    math.ctpop %[[D]] : i6
 func.func @conv_vector6(%x: !x6, %w: !w6, %out: memref<1x2x3x3xi32>) {
   %zero = arith.constant 0 : i32
   affine.for %k = 0 to 2 {
@@ -125,6 +133,67 @@ func.func @binarize_i32(%x: memref<1x40x3xf32>, %y: !bits) {
       %v = affine.load %x[0, %c, %w] : memref<1x40x3xf32>
       %p = arith.cmpf ogt, %v, %zero : f32
       affine.store %p, %y[0, %c, %w] : !bits
+    }
+  }
+  func.return
+}
+
+// Refusals: the nest is left to the other steps, with a remark saying why.
+!p8 = memref<4x16xi1, #layout.tag<"NC->NC8c", pack = i8>>
+// SAY: remark: layout-schedule: @scaled_count: nest %i: no word-level code: arith.addi: the added value is not an i1 extended to an integer
+func.func @scaled_count(%x: !p8, %out: memref<4xi32>) {
+  %two = arith.constant 2 : i32
+  affine.for %i = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %b = affine.load %x[%i, %c] : !p8
+      %acc = affine.load %out[%i] : memref<4xi32>
+      %n = arith.extui %b : i1 to i32
+      %m = arith.muli %n, %two : i32
+      %s = arith.addi %acc, %m : i32
+      affine.store %s, %out[%i] : memref<4xi32>
+    }
+  }
+  func.return
+}
+
+// SAY: remark: layout-schedule: @two_sums: nest %i: no word-level code: affine.for: 2 stores in the innermost body, not one sum
+func.func @two_sums(%x: !p8, %out: memref<4xi32>, %out2: memref<4xi32>) {
+  affine.for %i = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      %b = affine.load %x[%i, %c] : !p8
+      %acc = affine.load %out[%i] : memref<4xi32>
+      %n = arith.extui %b : i1 to i32
+      %s = arith.addi %acc, %n : i32
+      affine.store %s, %out[%i] : memref<4xi32>
+      affine.store %s, %out2[%i] : memref<4xi32>
+    }
+  }
+  func.return
+}
+
+// SAY: remark: layout-schedule: @overwritten: nest %i: no word-level code: affine.store: a store does not index every inner loop by itself
+func.func @overwritten(%x: !p8, %y: !p8) {
+  affine.for %i = 0 to 4 {
+    affine.for %c = 0 to 16 {
+      affine.for %j = 0 to 2 {
+        %b = affine.load %x[%j, %c] : !p8
+        affine.store %b, %y[%i, %c] : !p8
+      }
+    }
+  }
+  func.return
+}
+
+// An outer loop over the packed dim with statements around the inner loops stays as it is.
+// SAY: remark: layout-schedule: @outer_lanes: nest %c: no word-level code: affine.for: the loop over packed lanes is not among the innermost loops
+func.func @outer_lanes(%x: !p8, %out: memref<16x4xi32>) {
+  %zero = arith.constant 0 : i32
+  affine.for %c = 0 to 16 {
+    affine.store %zero, %out[%c, 0] : memref<16x4xi32>
+    affine.for %i = 0 to 4 {
+      %b = affine.load %x[%i, %c] : !p8
+      %n = arith.extui %b : i1 to i32
+      affine.store %n, %out[%c, %i] : memref<16x4xi32>
     }
   }
   func.return
