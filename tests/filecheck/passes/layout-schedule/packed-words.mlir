@@ -140,6 +140,7 @@ func.func @binarize_i32(%x: memref<1x40x3xf32>, %y: !bits) {
 
 // Refusals: the nest is left to the other steps, with a remark saying why.
 !p8 = memref<4x16xi1, #layout.tag<"NC->NC8c", pack = i8>>
+// LOW-LABEL: func.func @scaled_count(
 // SAY: remark: layout-schedule: @scaled_count: nest %i: no word-level code: arith.addi: the added value is not an i1 extended to an integer
 func.func @scaled_count(%x: !p8, %out: memref<4xi32>) {
   %two = arith.constant 2 : i32
