@@ -50,15 +50,18 @@ def whole_container(
     ):
         return False
     strided, ranges = leaves.strided()
-    t = AffineExpr.dimension(max([len(leaves.values) - 1, *ranges]) + 1)
-    ranges[t.position] = (0, length - 1)
+    position = max([len(leaves.values) - 1, *ranges]) + 1
+    t = AffineExpr.dimension(position)
+    ranges[position] = (0, length - 1)
     simplifier = IndexSimplifier(ranges)
     start = [e.replace_dims_and_symbols(strided, []) for e in logical]
     shifted = list(start)
     shifted[dim] = start[dim] + t
     for result in physical_exprs(layout, False):
         moved = result.replace_dims_and_symbols(shifted, [])
-        if simplifier.simplify(moved + result.replace_dims_and_symbols(start, []) * -1) != AffineExpr.constant(0):
+        if simplifier.simplify(
+            moved + result.replace_dims_and_symbols(start, []) * -1
+        ) != AffineExpr.constant(0):
             return False
     if simplifier.simplify(lane.replace_dims_and_symbols(shifted, [])) != t:
         return False
@@ -135,7 +138,7 @@ def store_lanes(
 
 
 def _dense(view: VectorType, values: list[int]) -> Operation:
-    return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(view, values))
+    return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(view, values))  # type: ignore[type-var, arg-type]
 
 
 def _add(insert: Insert, op: Operation) -> Operation:

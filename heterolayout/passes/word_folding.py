@@ -51,11 +51,15 @@ def _splat_of(kind: int, like: VectorType, rewriter: PatternRewriter, at: Operat
     element = like.element_type
     assert isinstance(element, IntegerType)
     value = -kind if element.width.data > 1 else kind
-    constant = arith.ConstantOp(
-        DenseIntOrFPElementsAttr.from_list(like, [value] * math.prod(like.get_shape()))
-    )
-    rewriter.insert_op(constant, InsertPoint.before(at))
+    dense = DenseIntOrFPElementsAttr.from_list(like, [value] * math.prod(like.get_shape()))  # type: ignore[type-var]
+    constant = arith.ConstantOp(dense)  # type: ignore[arg-type]
+    rewriter.insert(constant, InsertPoint.before(at))
     return constant.result
+
+
+def _bitwise(like: Operation, operands: list[SSAValue]) -> Operation:
+    """The bitwise op `like` is, on `operands` (same type, which the result takes)."""
+    return type(like).create(operands=operands, result_types=[operands[0].type])
 
 
 class BitwiseOfBitcasts(RewritePattern):
@@ -78,18 +82,18 @@ class BitwiseOfBitcasts(RewritePattern):
                 s if isinstance(s, SSAValue) else _splat_of(s, source_type, rewriter, op)
                 for s in sources
             ]
-            inner = type(op)(*operands)
-            rewriter.insert_op(inner, InsertPoint.before(op))
+            inner = _bitwise(op, operands)
+            rewriter.insert(inner, InsertPoint.before(op))
             if through is vector.BitcastOp:
-                outer: Operation = vector.BitcastOp(inner.result, op.result.type)
+                outer: Operation = vector.BitcastOp(inner.results[0], op.result.type)
             else:
                 shuffle = next(
                     o.owner for o in op.operands if isinstance(o.owner, vector.ShuffleOp)
                 )
                 outer = vector.ShuffleOp(
-                    inner.result, inner.result, shuffle.mask, result_type=op.result.type
+                    inner.results[0], inner.results[0], shuffle.mask, result_type=op.result.type
                 )
-            rewriter.replace_op(op, outer)
+            rewriter.replace(op, outer)
             return
 
 
@@ -133,18 +137,18 @@ class BitcastOfBitwise(RewritePattern):
         result = op.result.type
         if not isinstance(inner, BITWISE) or len(list(inner.result.uses)) != 1:
             return
-        if inner.result.type.element_type != IntegerType(1) or math.prod(result.get_shape()) != 1:  # type: ignore[attr-defined]
+        if inner.result.type.element_type != IntegerType(1) or math.prod(result.get_shape()) != 1:  # type: ignore[union-attr]
             return
         operands: list[SSAValue] = []
         for operand in inner.operands:
             kind = _splat(operand)
             if kind is not None:
-                operands.append(_splat_of(kind, result, rewriter, op))  # type: ignore[arg-type]
+                operands.append(_splat_of(kind, result, rewriter, op))
                 continue
             cast = vector.BitcastOp(operand, result)
-            rewriter.insert_op(cast, InsertPoint.before(op))
+            rewriter.insert(cast, InsertPoint.before(op))
             operands.append(cast.result)
-        rewriter.replace_op(op, type(inner)(*operands))
+        rewriter.replace(op, _bitwise(inner, operands))
 
 
 class ExtractOfBitwise(RewritePattern):
@@ -155,16 +159,16 @@ class ExtractOfBitwise(RewritePattern):
         inner = op.vector.owner
         if not isinstance(inner, BITWISE) or op.dynamic_position:
             return
-        if math.prod(inner.result.type.get_shape()) != 1:  # type: ignore[attr-defined]
+        if math.prod(inner.result.type.get_shape()) != 1:  # type: ignore[union-attr]
             return
         scalars: list[SSAValue] = []
         for operand in inner.operands:
             extract = vector.ExtractOp(
                 operand, list(op.static_position.get_values()), op.result.type
             )
-            rewriter.insert_op(extract, InsertPoint.before(op))
+            rewriter.insert(extract, InsertPoint.before(op))
             scalars.append(extract.result)
-        rewriter.replace_op(op, type(inner)(*scalars))
+        rewriter.replace(op, _bitwise(inner, scalars))
 
 
 class ExtractOfConstant(RewritePattern):
@@ -178,7 +182,7 @@ class ExtractOfConstant(RewritePattern):
         values = owner.value.get_values()
         if len(set(values)) != 1 or not isinstance(op.result.type, IntegerType):
             return
-        rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(values[0], op.result.type)))
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(values[0], op.result.type)))
 
 
 class BitcastOfBitcast(RewritePattern):
@@ -188,9 +192,9 @@ class BitcastOfBitcast(RewritePattern):
         if not isinstance(inner, vector.BitcastOp):
             return
         if inner.source.type == op.result.type:
-            rewriter.replace_op(op, [], [inner.source])
+            rewriter.replace(op, [], [inner.source])
         else:
-            rewriter.replace_op(op, vector.BitcastOp(inner.source, op.result.type))
+            rewriter.replace(op, vector.BitcastOp(inner.source, op.result.type))
 
 
 class BitwiseOfBroadcasts(RewritePattern):
@@ -213,14 +217,14 @@ class BitwiseOfBroadcasts(RewritePattern):
                 owner.value, DenseIntOrFPElementsAttr
             ):
                 (value,) = owner.value.get_values()
-                constant = arith.ConstantOp(IntegerAttr(value, op.result.type.element_type))  # type: ignore[arg-type]
-                rewriter.insert_op(constant, InsertPoint.before(op))
+                constant = arith.ConstantOp(IntegerAttr(value, op.result.type.element_type))  # type: ignore[call-overload]
+                rewriter.insert(constant, InsertPoint.before(op))
                 scalars.append(constant.result)
                 continue
             return
-        scalar = type(op)(*scalars)
-        rewriter.insert_op(scalar, InsertPoint.before(op))
-        rewriter.replace_op(op, vector.BroadcastOp(scalar.result, op.result.type))
+        scalar = _bitwise(op, scalars)
+        rewriter.insert(scalar, InsertPoint.before(op))
+        rewriter.replace(op, vector.BroadcastOp(scalar.results[0], op.result.type))
 
 
 class ExtractOfBroadcast(RewritePattern):
@@ -232,7 +236,7 @@ class ExtractOfBroadcast(RewritePattern):
             and owner.source.type == op.result.type
             and not op.dynamic_position
         ):
-            rewriter.replace_op(op, [], [owner.source])
+            rewriter.replace(op, [], [owner.source])
 
 
 class PrefixOfWord(RewritePattern):
@@ -250,17 +254,17 @@ class PrefixOfWord(RewritePattern):
         ):
             return
         word = lanes.source.owner.source
-        n = shuffle.result.type.get_shape()[0]  # type: ignore[attr-defined]
+        n = shuffle.result.type.get_shape()[0]
         if (
             tuple(shuffle.mask.get_values()) != tuple(range(n))
-            or lanes.result.type.element_type != IntegerType(1)  # type: ignore[attr-defined]
+            or lanes.result.type.element_type != IntegerType(1)
             or result != VectorType(IntegerType(n), [1])
             or not isinstance(word.type, IntegerType)
         ):
             return
         truncated = arith.TruncIOp(word, IntegerType(n))
-        rewriter.insert_op(truncated, InsertPoint.before(op))
-        rewriter.replace_op(op, vector.BroadcastOp(truncated.result, result))
+        rewriter.insert(truncated, InsertPoint.before(op))
+        rewriter.replace(op, vector.BroadcastOp(truncated.result, result))
 
 
 PATTERNS = (
@@ -297,4 +301,4 @@ def _erase_dead_lanes(op: Operation) -> None:
             continue
         owners = [o.owner for o in dead.operands if isinstance(o.owner, Operation)]
         Rewriter.erase_op(dead)
-        worklist.extend(o for o in owners if isinstance(o, (*LANE_OPS, arith.ConstantOp, *BITWISE)))
+        worklist.extend(o for o in owners if isinstance(o, (*LANE_OPS, arith.ConstantOp, *BITWISE)))  # type: ignore[misc]

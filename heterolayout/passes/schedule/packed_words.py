@@ -75,7 +75,7 @@ class Word:
 def word_loop(nest: Nest) -> Word | None:
     """The loop that walks the lanes of a packed i1 buffer, if one does."""
     for access in nest.accesses.values():
-        layout = layout_of(access.buffer.type)  # type: ignore[arg-type]
+        layout = layout_of(access.buffer.type)
         dim = None if layout is None else lane_dim(layout)
         if layout is None or dim is None:
             continue
@@ -128,7 +128,7 @@ def reduction(nest: Nest, word: Word) -> Reduction:
         raise NotScheduled(add, "the added value is not an i1 extended to an integer")
     for value in (acc, count.results[0], add.results[0]):
         if len(list(value.uses)) != 1:
-            raise NotScheduled(value.owner, "a partial sum has other uses")  # type: ignore[arg-type]
+            raise NotScheduled(value.owner, "a partial sum has other uses")
     sign = -1 if isinstance(count, arith.ExtSIOp) else 1
     return Reduction(load, store, add, count, -sign if isinstance(add, arith.SubiOp) else sign)
 
@@ -280,7 +280,7 @@ class WordEmitter:
         if _bitwise_i1(op):
             vectors = [self.vector(o, add) for o in operands]
             if isinstance(op, arith.CmpiOp):
-                differ = arith.XOrIOp(*vectors)
+                differ = arith.XOrIOp(vectors[0], vectors[1])
                 add(differ)
                 if op.predicate.value.data == 0:  # eq
                     ones = self._ones(add)
@@ -291,7 +291,7 @@ class WordEmitter:
             self._emit(op, vectors, add, self.length)
             return
         lanes = [self.lanes(o, add) for o in operands]
-        results = []
+        results: list[SSAValue] = []
         for j in range(self.length):
             new = _rebuilt(op, [lane[j] for lane in lanes], None)
             add(new)
