@@ -11,13 +11,16 @@ them) and stores must leave them at the pad value, which the physical words show
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from test_packed import NativeArg, binary_conv_inputs, binary_conv_reference, run_natively
 
 import heterolayout
 from heterolayout.interpreter.source import apply_pipeline, parse_program
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ENGINES = ("interp", "compiled")
 SCHEDULE = "layout-schedule"
 LOWER = "layout-schedule,layout-lower"
@@ -212,3 +215,31 @@ def test_maps_store_whole_words_and_keep_pad_lanes(pack: str, channels: int, pad
         assert np.array_equal(words["kept"] & mask, layout.pack(kept)), engine
         report = heterolayout.check(text, pipeline=LOWER, engine=engine)
         assert report.equal, str(report)
+
+
+@pytest.mark.parametrize("implementation", ["int", "vector"])
+def test_scheduled_binary_conv_examples_natively_equal_numpy(
+    implementation: str, native_runner
+) -> None:  # type: ignore[no-untyped-def]
+    text = (EXAMPLES / f"binary_conv_nhwc6_{implementation}.mlir").read_text()
+    lowered = scheduled(text, LOWER)
+    assert "math.ctpop" in lowered
+    x, w = binary_conv_inputs()
+    args = [
+        NativeArg(x, "i1"),
+        NativeArg(w, "i1"),
+        NativeArg(np.zeros((4, 2, 6, 6), np.int64), "i32"),
+    ]
+    *_, output = run_natively(native_runner, lowered, args)
+    assert np.array_equal(output, binary_conv_reference(x, w))
+
+
+def test_scheduled_xnor_matmul_example_natively_equals_numpy(native_runner) -> None:  # type: ignore[no-untyped-def]
+    lowered = scheduled((EXAMPLES / "binary_matmul_packed_i64.mlir").read_text(), LOWER)
+    assert re.search(r"math\.ctpop %\w+ : i36", lowered), lowered
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2, (5, 100)).astype(bool)
+    b = rng.integers(0, 2, (3, 100)).astype(bool)
+    args = [NativeArg(a, "i1"), NativeArg(b, "i1"), NativeArg(np.zeros((5, 3), np.int64), "i32")]
+    *_, output = run_natively(native_runner, lowered, args)
+    assert np.array_equal(output, (a[:, None, :] == b[None, :, :]).sum(axis=-1))
