@@ -418,6 +418,7 @@ _FLOAT_OPS: dict[str, Builder] = {
     "arith.bitcast": _bitcast,
     "math.absf": lambda op, a, ctx: f"abs({a[0]})",
     "math.sqrt": lambda op, a, ctx: rounded(f"_sqrtf({a[0]})", _result(op)),
+    "vector.fma": lambda op, a, ctx: f"_fma({a[0]}, {a[1]}, {a[2]}, {_result(op).bits})",
 }
 
 ELEMENTWISE: dict[str, Builder] = {**_INT_OPS, **_FLOAT_OPS}

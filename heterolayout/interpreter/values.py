@@ -14,6 +14,7 @@ import functools
 import math
 import struct
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -98,6 +99,26 @@ def round_float(x: float, bits: int) -> float:
     if bits == 16:
         return round_f16(x)
     return x
+
+
+def fma(a: float, b: float, c: float, bits: int) -> float:
+    """`a·b + c` rounded once to the type of `bits` (vector.fma). The exact value is rounded
+    to double with round-to-odd, which leaves enough bits for the final rounding to f32 or
+    f16 to be the correct one."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return round_float(a * b + c, bits)
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        negative = math.copysign(1.0, a) * math.copysign(1.0, b) < 0
+        both = a * b == 0 and negative and math.copysign(1.0, c) < 0
+        return -0.0 if both else 0.0
+    try:
+        nearest = float(exact)
+    except OverflowError:
+        return round_float(math.copysign(math.inf, exact), bits)
+    if bits < 64 and Fraction(nearest) != exact and float_to_bits(nearest, 64) % 2 == 0:
+        nearest = math.nextafter(nearest, math.inf if Fraction(nearest) < exact else -math.inf)
+    return round_float(nearest, bits)
 
 
 def divf(a: float, b: float) -> float:
@@ -320,6 +341,7 @@ RUNTIME: dict[str, Any] = {
     "_f32": round_f32,
     "_f16": round_f16,
     "_divf": divf,
+    "_fma": fma,
     "_sqrtf": sqrtf,
     "_maximumf": maximumf,
     "_minimumf": minimumf,
