@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     VectorType,
 )
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -37,16 +38,18 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.schedule_hint import ScheduleOp
+from heterolayout.dialects.upstream.memref import CastOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.convert_loops import convert, fill
@@ -230,6 +233,7 @@ class Lowering:
     def _retype_alloc(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         layout = _layout(op.memref.type)
         if layout is None:
+            _plain_identity_allocation(op)
             return
         physical = self._physical(op.memref.type)
         dynamic = list(op.dynamic_sizes)
@@ -269,6 +273,7 @@ class Lowering:
             logical = _dense_array(initial, layout)
         elif layout.has_pad_slots or layout.packing is not None:
             # An uninitialised global still has defined pad slots and unused bits.
+            check_elements(layout.size, f"memref.global @{op.sym_name.data}")
             logical = np.full(layout.logical_shape, layout.pad)  # type: ignore[arg-type]
         else:
             logical = None
@@ -634,6 +639,25 @@ def _function_of(op: Operation) -> Operation:
     return op
 
 
+def _plain_identity_allocation(op: memref.AllocOp | memref.AllocaOp) -> None:
+    """An allocation typed with an identity builtin `strided<…>` layout becomes a plain one
+    cast to that type: upstream's LLVM lowering allocates only identity-layout memrefs."""
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    strided = memref_type.layout
+    if not isinstance(strided, BuiltinStridedLayoutAttr):
+        return
+    if strided.get_offset() is None or None in strided.get_strides():
+        return
+    plain = with_layout(memref_type, None)
+    new = type(op).build(
+        operands=[list(op.dynamic_sizes), list(op.symbol_operands)],
+        result_types=[plain],
+        properties={"alignment": op.alignment} if op.alignment is not None else {},
+    )
+    Rewriter.replace_op(op, [new, CastOp(operands=[new.memref], result_types=[memref_type])])
+
+
 def _inserter_before(op: Operation):  # type: ignore[no-untyped-def]
     return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
 
@@ -649,7 +673,12 @@ def _inserter_after(op: Operation):  # type: ignore[no-untyped-def]
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    """The logical initializer; integers as their element type holds them (xDSL reads an
+    i1 `true` as -1, which the layout's numpy type would store as 255)."""
     values = np.array(initial.get_values())
+    dtype = layout.dtype
+    if dtype is not None and dtype.is_integer:
+        values = np.array([dtype.wrap(int(v)) for v in values.ravel()])
     shape = tuple(layout.logical_shape)
     if values.size == 1 and int(np.prod(shape)) != 1:  # splat
         return np.full(shape, values.ravel()[0])
