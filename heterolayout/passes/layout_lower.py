@@ -436,6 +436,8 @@ class Lowering:
             )
             return
         access = self._access(base, layout, scope)
+        if self._whole_containers(op, access, logical, leaves, len(logical) - 1, length, stored):
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = [*logical[:-1], logical[-1] + lane]
@@ -562,13 +564,8 @@ class Lowering:
             Rewriter.replace_op(op, new)
             return
         access = self._access(op.source, layout, scope)
-        if whole_container(layout, logical, leaves, dim, length, store=not is_load):
-            self.words.append(_function_of(op))
-            if is_load:
-                Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
-            else:
-                store_lanes(access, op.vector, logical, leaves, insert)  # type: ignore[union-attr]
-                Rewriter.erase_op(op)
+        stored = None if is_load else op.vector  # type: ignore[union-attr]
+        if self._whole_containers(op, access, logical, leaves, dim, length, stored):
             return
         elements: list[SSAValue] = []
         for lane in range(length):
@@ -584,6 +581,31 @@ class Lowering:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
             Rewriter.erase_op(op)
+
+    def _whole_containers(
+        self,
+        op: Operation,
+        access: ElementAccess,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        dim: int,
+        length: int,
+        stored: SSAValue | None,
+    ) -> bool:
+        """A vector access along packed lanes that covers the first lanes of one container:
+        one container load or store (`container_access`)."""
+        if not whole_container(
+            access.layout, logical, leaves, dim, length, store=stored is not None
+        ):
+            return False
+        insert = _inserter_before(op)
+        self.words.append(_function_of(op))
+        if stored is None:
+            Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
+        else:
+            store_lanes(access, stored, logical, leaves, insert)
+            Rewriter.erase_op(op)
+        return True
 
     def _lower_dim(self, op: memref.DimOp) -> None:
         layout = self._layout_of(op.source)
