@@ -12,9 +12,12 @@ top of the function). The *hand-written* version is the same loop nest on the ph
 memref, with the index arithmetic a person writes (`arith.divui`/`remui` for the block and
 the offset inside it, `arith.addi` for the sliding window). Both sit in one module with a
 `main` written on the physical buffers, which fills the inputs once, then for each
-repetition times N calls of each kernel with `rtclock()` (the JIT's compile time is outside
-the timed region), the order of the two alternating between repetitions. The module is
-lowered with `tests/mlir_tools.py`'s LOWER_TO_LLVM pipeline and run with `mlir-runner -O3`.
+repetition times N calls of each kernel with `rtclock()` (compilation is outside the timed
+region), the order of the two alternating between repetitions. The kernels are noinline and
+each call is followed by an opaque call that receives the output buffer's address
+(`heterolayout_opaque`), so LLVM cannot fold repeated calls away (at -O3 it deleted repeated
+calls from such a loop here). The module is compiled by the native engine
+(`heterolayout.native`: MLIR 22 at -O3 for the host CPU) and `main` run through it.
 
 Checks before any number is printed: both versions' outputs are equal element by element
 (the program counts mismatches), and their checksums equal numpy's (inputs are small
@@ -43,10 +46,7 @@ from pathlib import Path
 import numpy as np
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
-from mlir_tools import find_mlir_tool, find_runner_utils, lower_to_llvm  # noqa: E402
-
-sys.path.pop(0)
+NOINLINE = 'attributes {passthrough = ["noinline"]}'
 
 INDEX_OPS = frozenset({
     "arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.divsi", "arith.remui",
@@ -369,11 +369,13 @@ def program(kernel: Kernel, lowered: str, repeat: int) -> str:
                 f"  %start_{version}_{rep} = func.call @rtclock() : () -> f64",
                 "  scf.for %n = %c0 to %iterations step %c1 {",
                 f"    {call[version]}",
+                f'    %address_{version}_{rep} = "memref.extract_aligned_pointer_as_index"(%out_{version}) : ({out_type}) -> index',
+                f"    func.call @heterolayout_opaque(%address_{version}_{rep}) : (index) -> ()",
                 "  }",
                 f"  %end_{version}_{rep} = func.call @rtclock() : () -> f64",
                 f"  %time_{version}_{rep} = arith.subf %end_{version}_{rep}, %start_{version}_{rep} : f64",
             ]
-        main += [f"  vector.print %time_lowered_{rep} : f64", f"  vector.print %time_hand_{rep} : f64"]
+        main += [f'  "vector.print"(%time_lowered_{rep}) : (f64) -> ()', f'  "vector.print"(%time_hand_{rep}) : (f64) -> ()']
     if kernel.reset_output:
         for version in ("lowered", "hand"):
             main += _output_walk(kernel, lambda ivs, indent, v=version: [
@@ -414,11 +416,12 @@ def program(kernel: Kernel, lowered: str, repeat: int) -> str:
     for slot in range(5):
         main += [
             f"  %final{slot} = memref.load %sums[%c{slot}] : memref<5xi64>",
-            f"  vector.print %final{slot} : i64",
+            f'  "vector.print"(%final{slot}) : (i64) -> ()',
         ]
     main += ["  func.return", "}"]
     helpers = """
 func.func private @rtclock() -> f64
+func.func private @heterolayout_opaque(index)
 func.func @as_value(%v: index, %shift: index) -> f32 {
   %s = arith.subi %v, %shift : index
   %i = arith.index_cast %s : index to i64
@@ -426,7 +429,15 @@ func.func @as_value(%v: index, %shift: index) -> f32 {
   func.return %f : f32
 }
 """
-    return "module {\n" + helpers + lowered + "\n" + kernel.hand + "\n" + "\n".join(main) + "\n}\n"
+    kernels = noinline(lowered, f"{kernel.name}_lowered") + "\n" + noinline(kernel.hand, f"{kernel.name}_hand")
+    return "module {\n" + helpers + kernels + "\n" + "\n".join(main) + "\n}\n"
+
+
+def noinline(text: str, name: str) -> str:
+    """The function's definition marked noinline (its header ends with its body's brace)."""
+    start = text.index(f"func.func @{name}(")
+    brace = text.index(") {", start) + 1
+    return text[:brace] + " " + NOINLINE + text[brace:]
 
 
 def _linear_map(shape: tuple[int, ...]) -> str:
@@ -444,16 +455,20 @@ class Run:
     mismatches: int
 
 
-def run_program(text: str, repeat: int, mlir_opt: str, runner: str, libs: list[str]) -> Run:
-    llvm = lower_to_llvm(text, mlir_opt=mlir_opt, timeout=600)
-    command = [runner, "-e", "main", "-entry-point-result=void", "-O3", "-shared-libs=" + ",".join(libs)]
-    run = subprocess.run(command, input=llvm, capture_output=True, text=True, check=False, timeout=1800)
-    if run.returncode != 0:
-        raise RuntimeError(f"mlir-runner failed (exit {run.returncode}):\n{run.stderr[-3000:]}")
-    values = run.stdout.split()
+def run_program(text: str, repeat: int) -> Run:
+    import io
+
+    import heterolayout.native as native
+    from heterolayout.interpreter.runner_utils import RunOutput
+    from heterolayout.interpreter.source import parse_program
+
+    library = native.compile(parse_program(text, "native_overhead"))
+    printed = io.StringIO()
+    library.call("main", [], RunOutput(printed))
+    values = printed.getvalue().split()
     expected = 2 * repeat + 5
     if len(values) != expected:
-        raise RuntimeError(f"expected {expected} printed values, got {len(values)}:\n{run.stdout}")
+        raise RuntimeError(f"expected {expected} printed values, got {len(values)}:\n{printed.getvalue()}")
     times = [float(v) for v in values[: 2 * repeat]]
     sums = [int(v) for v in values[2 * repeat :]]
     return Run(times[0::2], times[1::2], (sums[0], sums[1], sums[2], sums[3]), sums[4])
@@ -520,16 +535,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, help="interleaved repetitions (default 11, quick 3)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 11)
-    mlir_opt, runner, libs = find_mlir_tool("mlir-opt"), find_mlir_tool("mlir-runner"), find_runner_utils()
-    if mlir_opt is None or runner is None or not libs:
-        print("mlir-opt, mlir-runner and the runner utils (MLIR 22) are needed", file=sys.stderr)
+    import heterolayout.native as native
+
+    reason = native.missing()
+    if reason is not None:
+        print(reason, file=sys.stderr)
         return 1
     rows = []
     for kernel in kernels(args.quick):
         lowered = lower_logical(kernel)
         ours = count_index_ops("builtin.module {\n" + lowered + "\n}", f"{kernel.name}_lowered")
         theirs = count_index_ops(kernel.hand, f"{kernel.name}_hand")
-        run = run_program(program(kernel, lowered, repeat), repeat, mlir_opt, runner, libs)
+        run = run_program(program(kernel, lowered, repeat), repeat)
         reference = kernel.reference()
         weights = np.arange(reference.size).reshape(reference.shape) % 7 + 1
         expected = (int(reference.sum()), int((reference * weights).sum()))
@@ -541,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         ratios = [lowered_time / hand_time for lowered_time, hand_time in zip(run.lowered, run.hand, strict=True)]
         rows.append((kernel, statistics.median(ratios), min(ratios), max(ratios), run, ours, theirs, expected))
-    print(f"# native overhead of layout-lower's index code (mlir-runner -O3, {repeat} interleaved "
+    print(f"# native overhead of layout-lower's index code (native engine, -O3, noinline kernels, {repeat} interleaved "
           f"repetitions; {platform.python_version()}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f})")
     print()

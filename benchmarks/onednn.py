@@ -30,8 +30,9 @@ def missing() -> str | None:
     return None
 
 
-def build(source: str, output: Path) -> Path:
-    """Compile benchmarks/`source` against oneDNN into `output` (-O2, rpath to the wheel)."""
+def build(source: str, output: Path, *, shared: bool = False) -> Path:
+    """Compile benchmarks/`source` against oneDNN into `output` (-O2, rpath to the wheel):
+    an executable, or with `shared` a library to load with ctypes."""
     prefix = onednn_prefix()
     assert prefix is not None
     command = [
@@ -39,5 +40,7 @@ def build(source: str, output: Path) -> Path:
         f"-I{prefix / 'include'}", f"-L{prefix / 'lib'}", "-ldnnl",
         f"-Wl,-rpath,{prefix / 'lib'}",
     ]
+    if shared:
+        command[1:1] = ["-shared", "-fPIC"]
     subprocess.run(command, check=True, capture_output=True, text=True)
     return output

@@ -52,11 +52,7 @@ sys.path.pop(0)
 
 import heterolayout  # noqa: E402
 
-# math.ctpop needs its own conversion; everything else is the tests' pipeline.
-PIPELINE = tuple(
-    step for flag in LOWER_TO_LLVM
-    for step in (("--convert-math-to-llvm", flag) if flag == "--convert-arith-to-llvm" else (flag,))
-)
+PIPELINE = LOWER_TO_LLVM  # math.ctpop included (convert-math-to-llvm)
 
 # ---- part 1: bytes --------------------------------------------------------------------------
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
 """Shared pytest fixtures.
 
 MLIR fixtures: ``mlir_opt``, ``mlir_runner`` (tool paths), ``mlir_runner_libs`` (runner
-utility libraries) and ``native_runner`` (``run_native`` bound to them). When the tools
-are missing they skip the test with a visible reason, except under ``CI=true``, where
-they fail it: CI installs mlir-22-tools and must never skip the upstream cross-checks.
+utility libraries), ``native_runner`` (``run_native`` bound to them) and ``native_engine``
+(the native engine can build); tests parametrized with the engine "native" require it
+too. When the tools are missing they skip the test with a visible reason, except under
+``CI=true``, where they fail it: CI installs mlir-22-tools and must never skip the
+upstream cross-checks.
 """
 
 from __future__ import annotations
@@ -11,7 +13,28 @@ from __future__ import annotations
 import functools
 
 import pytest
-from mlir_tools import find_mlir_tool, find_runner_utils, require, run_native
+from mlir_tools import (
+    find_mlir_tool,
+    find_runner_utils,
+    require,
+    require_native_engine,
+    run_native,
+)
+
+
+@pytest.fixture(autouse=True)
+def _native_engine_needs_mlir(request: pytest.FixtureRequest) -> None:
+    """A test parametrized with the native engine skips visibly without MLIR 22 (fails
+    under CI=true), like the upstream cross-checks."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and "native" in callspec.params.values():
+        require_native_engine()
+
+
+@pytest.fixture
+def native_engine() -> None:
+    """Requires the native engine (MLIR 22 and a C compiler)."""
+    require_native_engine()
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Locate upstream MLIR 22 tools and run MLIR programs natively.
 
 Shared by the pytest cross-checks (through the fixtures in ``conftest.py``) and by the
-lit configuration in ``tests/filecheck/lit.cfg``. This module imports neither pytest nor
-heterolayout at import time, so both can load it.
+lit configuration in ``tests/filecheck/lit.cfg``. Where the tools are and the pipeline that
+lowers to LLVM are the package's (``heterolayout.native.toolchain``, which imports nothing
+heavy); this module adds running a program under ``mlir-runner`` and the pytest skips.
 
 On Debian the tools come from the ``mlir-22-tools`` package (``mlir-opt-22``,
 ``mlir-runner-22`` on PATH, the real binaries in ``/usr/lib/llvm-22/bin``). The runner
@@ -14,91 +15,33 @@ symlinks are in ``libmlir-22-dev``, which is not needed.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Sequence
-from pathlib import Path
 
-MLIR_MAJOR = 22
-LLVM_PREFIX = Path(f"/usr/lib/llvm-{MLIR_MAJOR}")
-INSTALL_HINT = f"mlir-{MLIR_MAJOR}-tools not installed: apt-get install -y mlir-{MLIR_MAJOR}-tools"
-
-# Lowers upstream func/memref/arith/scf/affine/vector IR (what `layout-lower` emits) to the
-# LLVM dialect for `mlir-runner`. Checked with MLIR 22.1:
-# - convert-vector-to-scf first, so vector.transfer_read/write become loops;
-# - lower-affine before scf-to-cf (affine.for -> scf.for), and again after
-#   expand-strided-metadata, which may create affine.apply for subviews/strided memrefs;
-# - arith-expand rewrites ops with no direct LLVM lowering (ceildivsi, floordivsi, ...).
-LOWER_TO_LLVM: tuple[str, ...] = (
-    "--convert-vector-to-scf",
-    "--lower-affine",
-    "--convert-scf-to-cf",
-    "--expand-strided-metadata",
-    "--lower-affine",
-    "--arith-expand",
-    "--convert-vector-to-llvm",
-    "--finalize-memref-to-llvm",
-    "--convert-arith-to-llvm",
-    "--convert-index-to-llvm",
-    "--convert-func-to-llvm",
-    "--convert-cf-to-llvm",
-    "--reconcile-unrealized-casts",
+from heterolayout.native.toolchain import (
+    INSTALL_HINT,
+    LLVM_PREFIX,
+    LOWER_TO_LLVM,
+    MLIR_MAJOR,
+    RUNNER_UTILS_NAMES,
+    find_mlir_tool,
+    find_runner_utils,
 )
 
-RUNNER_UTILS_NAMES = ("libmlir_runner_utils", "libmlir_c_runner_utils")
-
-
-def find_mlir_tool(name: str) -> str | None:
-    """Path of MLIR tool `name` (``mlir-opt``, ``mlir-runner``, ...), or None.
-
-    Looks for ``name-22`` on PATH, then ``/usr/lib/llvm-22/bin/name``, then plain ``name``
-    on PATH (which may be another MLIR version: callers that care check ``--version``).
-    """
-    versioned = shutil.which(f"{name}-{MLIR_MAJOR}")
-    if versioned:
-        return versioned
-    in_prefix = LLVM_PREFIX / "bin" / name
-    if in_prefix.is_file() and os.access(in_prefix, os.X_OK):
-        return str(in_prefix)
-    return shutil.which(name)
-
-
-def _library_dirs() -> list[Path]:
-    dirs = [LLVM_PREFIX / "lib"]
-    runner = find_mlir_tool("mlir-runner")
-    if runner:
-        # .../llvm-22/bin/mlir-runner -> .../llvm-22/lib (follows the /usr/bin symlink).
-        dirs.append(Path(os.path.realpath(runner)).parent.parent / "lib")
-    unique: list[Path] = []
-    for d in dirs:
-        if d not in unique and d.is_dir():
-            unique.append(d)
-    return unique
-
-
-def _find_library(stem: str) -> str | None:
-    for d in _library_dirs():
-        exact = d / f"{stem}.so"
-        if exact.is_file():
-            return str(exact)
-        # Versioned only, e.g. libmlir_runner_utils.so.22.1; prefer this MLIR's version.
-        versioned = sorted(d.glob(f"{stem}.so.*"), reverse=True)
-        preferred = [p for p in versioned if p.name.startswith(f"{stem}.so.{MLIR_MAJOR}")]
-        for p in preferred or versioned:
-            if p.is_file():
-                return str(p)
-    return None
-
-
-def find_runner_utils() -> list[str]:
-    """Paths of the runner utility libraries for ``mlir-runner -shared-libs=``.
-
-    Returns ``[libmlir_runner_utils, libmlir_c_runner_utils]``, or ``[]`` if either is missing.
-    """
-    found = [_find_library(stem) for stem in RUNNER_UTILS_NAMES]
-    if any(p is None for p in found):
-        return []
-    return [p for p in found if p is not None]
+__all__ = [
+    "INSTALL_HINT",
+    "LLVM_PREFIX",
+    "LOWER_TO_LLVM",
+    "MLIR_MAJOR",
+    "NativeRunError",
+    "find_mlir_tool",
+    "find_runner_utils",
+    "lower_to_llvm",
+    "missing_tools",
+    "require",
+    "require_native_engine",
+    "run_native",
+]
 
 
 def missing_tools() -> list[str]:
@@ -109,6 +52,16 @@ def missing_tools() -> list[str]:
     return missing
 
 
+def require_native_engine() -> None:
+    """Skip the current test (fail it when CI=true) unless the native engine can build:
+    MLIR 22 and a C compiler."""
+    from heterolayout.native import missing
+
+    reason = missing()
+    if reason is not None:
+        _skip_or_fail(reason)
+
+
 def require(path, what: str):
     """Return `path`, or skip the current test (fail it when CI=true) if it is missing.
 
@@ -117,9 +70,12 @@ def require(path, what: str):
     """
     if path:
         return path
+    _skip_or_fail(f"{what} not found; {INSTALL_HINT}")
+
+
+def _skip_or_fail(message: str) -> None:
     import pytest
 
-    message = f"{what} not found; {INSTALL_HINT}"
     if os.environ.get("CI") == "true":
         pytest.fail(f"{message} (CI=true: MLIR cross-checks must not be skipped)", pytrace=False)
     pytest.skip(message)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from mlir_tools import find_mlir_tool, find_runner_utils, require
+from mlir_tools import find_mlir_tool, require, require_native_engine
 from numpy.lib.stride_tricks import sliding_window_view
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -73,9 +73,7 @@ def _matmul_checksum() -> int:
 
 
 def test_native_overhead_quick_run_prints_equal_checksums_and_index_op_counts() -> None:
-    require(find_mlir_tool("mlir-opt"), "mlir-opt")
-    require(find_mlir_tool("mlir-runner"), "mlir-runner")
-    require(find_runner_utils(), "MLIR runner utils")
+    require_native_engine()
     rows = _table_rows(_run_benchmark("native_overhead.py"))
     expected = {"conv2d": _conv2d_checksum(), "matmul": _matmul_checksum()}
     for kernel, checksum in expected.items():

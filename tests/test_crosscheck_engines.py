@@ -36,7 +36,7 @@ from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import parse_program
 from heterolayout.tools.run import main as layout_run
 
-ENGINES = ("interp", "compiled")
+ENGINES = ("interp", "compiled", "native")
 OPTION_SETS = {
     "default": "",
     "index-affine": "{index=affine}",
@@ -365,8 +365,13 @@ func.func @main() {
         "[[0,   0,   0], \n"
         " [0,   0,   9]]\n"
     )
-    for engine in ENGINES:
+    for engine in ("interp", "compiled"):
         assert printed(text, engine) == expected
+    # The native engine runs the program stripped of its layout: a plain 2x3 buffer, whose
+    # unwritten elements are whatever malloc left there (MLIR does not initialise allocs).
+    header, *rows = printed(text, "native").splitlines()
+    assert header == "Unranked Memref base@ = 0x1000 rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1] data = "
+    assert rows[1].endswith("9]]")
 
 
 # ---- the API and layout-run ---------------------------------------------------------------------

@@ -30,6 +30,8 @@ from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import parse_program
 
 ENGINES = ("interp", "compiled")
+CHECK_ENGINES = (*ENGINES, "native")
+"""`check` runs in the native engine too (stripped source against the lowered program)."""
 
 
 def bits(value: Any) -> Any:
@@ -292,7 +294,7 @@ func.func @main(%a: memref<3x5xi32>, %b: memref<5x3xi32>) -> i32 {
 }"""
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
 def test_check_accepts_a_correct_lowering(engine: str) -> None:
     report = check(TRANSPOSE, "lower-affine,canonicalize", seed=3, engine=engine)
     assert report.equal and bool(report)
@@ -380,7 +382,7 @@ func.func @main(%x: memref<1x2x2x2xi6>, %y: memref<1x2x2x12xi1>) {
 }"""
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
 def test_compare_programs_with_a_correct_packed_lowering(engine: str) -> None:
     source = parse_program(PACKED_SOURCE)
     lowered = parse_program(PACKED_LOWERED.replace("SHIFT", "d0 mod 6"))
@@ -442,7 +444,7 @@ func.func @main(%x: memref<1x2x2x2xvector<6xi1>>, %y: memref<1x2x2x12xi1>) {
 }"""
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
 def test_compare_programs_with_a_vector_container_lowering(engine: str) -> None:
     source = parse_program(PACKED_SOURCE.replace("pack = i6", "pack = vector<6xi1>"))
     report = compare_programs(source, parse_program(VECTOR_LOWERED), seed=2, engine=engine)
@@ -498,7 +500,7 @@ func.func @main(%x: memref<1x12x2x2xi1, #layout.tag<"NCHW->nChw6c", PACK>>, %y: 
 @pytest.mark.parametrize(
     "pack", ["pack = i6", "pack = vector<6xi1>", 'pack = i8, bit_order = "msb"']
 )
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
 def test_check_layout_lower_on_packed_arguments(pack: str, engine: str) -> None:
     report = check(PACKED_ARGUMENT.replace("PACK", pack), "layout-lower", seed=9, engine=engine)
     assert str(report) == "OK: 97 elements compared"  # the result, x and y (48 each)
@@ -538,7 +540,7 @@ class SwapLoweredLoadIndices(ModulePass):
         raise AssertionError("no 5-D load to break")
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
 def test_check_catches_a_broken_layout_lower(engine: str) -> None:
     assert check(BLOCKED, "layout-lower", seed=2, engine=engine).equal
     report = check(BLOCKED, ["layout-lower", SwapLoweredLoadIndices()], seed=2, engine=engine)

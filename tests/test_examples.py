@@ -1,6 +1,8 @@
 """Every program in examples/ (globbed: examples added later are covered too) runs under
-`layout-run --check` in both engines, `check` agrees in-process, and the two engines compute
-bit-identical outputs for the unlowered and for the lowered program.
+`layout-run --check` in every engine, `check` agrees in-process, and the engines compute
+bit-identical outputs for the unlowered and for the lowered program. An example whose
+`layout.flops` exceeds `PYTHON_ENGINE_FLOPS` (a real layer) is left to the native engine:
+the Python engines would take minutes on it (the skip says so).
 
 The number of compared elements is predicted independently of the checker: every element of
 every memref argument and result, plus one per printed line.
@@ -34,7 +36,9 @@ from heterolayout.tools.run import main as layout_run
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.mlir"))
-ENGINES = ("interp", "compiled")
+ENGINES = ("interp", "compiled", "native")
+PYTHON_ENGINE_FLOPS = 10_000_000
+"""The work (the entry's `layout.flops`) above which the Python engines skip an example."""
 OK_LINE = re.compile(r"OK: (\d+) elements compared")
 BIT_SEED = 1
 """The seed of the engine comparison (`--check` uses 0: two data sets in all)."""
@@ -66,11 +70,30 @@ def _elements(type_attr: Attribute) -> int:
     return math.prod(DYNAMIC_EXTENT if e < 0 else e for e in type_attr.get_shape())
 
 
-def printed_lines(module: ModuleOp) -> int:
+def printed_lines(module: ModuleOp, engine: str = "compiled") -> int:
     arguments = random_arguments(find_function(module, "main"), 0)
-    output = heterolayout.run(module, "main", arguments, engine="compiled", capture=True).output
+    output = heterolayout.run(module, "main", arguments, engine=engine, capture=True).output
     assert output is not None
     return len(output.splitlines())
+
+
+def flops(path: Path) -> int:
+    attribute = find_function(programs(path.name)[0], "main").attributes.get("layout.flops")
+    return 0 if attribute is None else attribute.value.data  # type: ignore[attr-defined]
+
+
+def engines_for(path: Path) -> tuple[str, ...]:
+    if flops(path) > PYTHON_ENGINE_FLOPS:
+        return ("native",)
+    return ENGINES
+
+
+def skip_python_engine_on_a_layer(path: Path, engine: str) -> None:
+    if engine not in engines_for(path):
+        pytest.skip(
+            f"{path.name}: layout.flops = {flops(path)} is above {PYTHON_ENGINE_FLOPS}: "
+            "the Python engines would take minutes (the native engine checks it)"
+        )
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
@@ -88,22 +111,28 @@ def test_the_examples_folder_is_not_empty() -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
 def test_layout_run_check_prints_ok_with_every_element_compared(path: Path, engine: str) -> None:
+    skip_python_engine_on_a_layer(path, engine)
     code, stdout, stderr = run_cli(str(path), "--check", "--engine", engine)
     assert (code, stderr) == (0, ""), stdout
     match = OK_LINE.fullmatch(stdout.strip())
     assert match is not None, stdout
     module, _ = programs(path.name)
-    expected = memref_elements(module) + printed_lines(module)
+    expected = memref_elements(module) + printed_lines(module, engines_for(path)[-1])
     assert int(match.group(1)) == expected > 0
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
 def test_check_in_process_reports_equal_with_the_cli_count(path: Path) -> None:
-    report = heterolayout.check(path.read_text(), pipeline="layout-lower", seed=0)
+    engine = engines_for(path)[-1]
+    if engine == "native":
+        from mlir_tools import require_native_engine
+
+        require_native_engine()
+    report = heterolayout.check(path.read_text(), pipeline="layout-lower", seed=0, engine=engine)
     module, _ = programs(path.name)
     assert report.equal, str(report)
     assert report.mismatch is None
-    assert report.compared == memref_elements(module) + printed_lines(module)
+    assert report.compared == memref_elements(module) + printed_lines(module, engine)
     assert str(report) == f"OK: {report.compared} elements compared"
 
 
@@ -116,10 +145,12 @@ def _fingerprint(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def run_both_engines(module: ModuleOp, arguments: list[Any]) -> dict[str, Any]:
+def run_engines(
+    module: ModuleOp, arguments: list[Any], engines: tuple[str, ...]
+) -> dict[str, Any]:
     """Each engine's results, arguments after the call and printed text, by their bits."""
     outcomes = {}
-    for engine in ENGINES:
+    for engine in engines:
         args = [a.copy() if isinstance(a, np.ndarray) else a for a in arguments]
         result = heterolayout.run(module, "main", args, engine=engine, capture=True)
         outcomes[engine] = (
@@ -131,7 +162,12 @@ def run_both_engines(module: ModuleOp, arguments: list[Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
-def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(path: Path) -> None:
+def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(
+    path: Path, native_engine: None
+) -> None:
+    engines = engines_for(path)
+    if engines == ("native",):
+        pytest.skip(f"{path.name}: only the native engine runs it (its --check compares both forms)")
     source, lowered = programs(path.name)
     source_function, lowered_function = (
         find_function(source, "main"),
@@ -150,8 +186,8 @@ def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(path: Pat
         )
     ]
     for module, arguments in ((source, logical), (lowered, physical)):
-        outcomes = run_both_engines(module, arguments)
-        assert outcomes["interp"] == outcomes["compiled"]
+        outcomes = run_engines(module, arguments, engines)
+        assert outcomes["interp"] == outcomes["compiled"] == outcomes["native"]
         results, after, _ = outcomes["compiled"]
         # The run did something: some output argument differs from what went in.
         assert after != [_fingerprint(a) for a in arguments] or results

@@ -31,7 +31,7 @@ from heterolayout.tools.run import main as layout_run
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
-ENGINES = ("interp", "compiled")
+ENGINES = ("interp", "compiled", "native")
 BIT_ORDERS = {"lsb": "little", "msb": "big"}
 """Our bit order → np.packbits' bitorder."""
 

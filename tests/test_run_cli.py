@@ -61,7 +61,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("engine", ["interp", "compiled"])
+@pytest.mark.parametrize("engine", ["interp", "compiled", "native"])
 def test_prints_results_one_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
 ) -> None:
@@ -86,7 +86,7 @@ def test_arguments_are_seeded_random_data(
     assert outputs[0][0] == f"{m}\n{n}\n"
 
 
-@pytest.mark.parametrize("engine", ["interp", "compiled"])
+@pytest.mark.parametrize("engine", ["interp", "compiled", "native"])
 def test_check_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str) -> None:
     code, out, err = run_cli(
         [write(tmp_path, TRANSPOSE), "--check", "-p", "canonicalize,cse", "--engine", engine],

@@ -78,11 +78,19 @@ def check(
     entry: str = "main",
     engine: str = "compiled",
     dynamic_extent: int = DYNAMIC_EXTENT,
+    reference_engine: str | None = None,
 ) -> CheckReport:
     """Lower a copy of the program with `pipeline` (a spec, or specs and pass instances) and compare it
     with the original on seeded random arguments (a `?` dim gets `dynamic_extent`
     elements): the results, every memref argument after the call, and the lines the
-    program printed (captured, not shown)."""
+    program printed (captured, not shown).
+
+    `engine` runs the lowered program and `reference_engine` (default: the same) the
+    original. The native engine runs a program with layouts as its stripped form
+    (`layout-strip`), or, where stripping is impossible, leaves the original to the
+    compiled engine (the report's `note` says so)."""
     module = load_module(module_or_text)
     lowered = apply_pipeline(module, pipeline)
-    return compare_programs(module, lowered, entry, seed, engine, dynamic_extent)
+    return compare_programs(
+        module, lowered, entry, seed, engine, dynamic_extent, reference_engine=reference_engine
+    )

@@ -171,6 +171,21 @@ def logical_of_physical(
     return layout.unpack(value.reshape(layout.physical_shape))
 
 
+def side_arguments(logical: Sequence[Any], source: FuncOp, side: FuncOp, entry: str) -> list[Any]:
+    """Each program's own copy of seeded logical arguments: the physical buffer where
+    `side` holds a layout's physical form, else the logical value as `side`'s type takes it."""
+    values = []
+    for i, (arg, s, t) in enumerate(
+        zip(logical, source.function_type.inputs, side.function_type.inputs, strict=True)
+    ):
+        what = f"argument {i} of @{entry}"
+        if holds_physical(s, t):
+            values.append(physical_argument(arg, s, t, what))
+        else:
+            values.append(to_value(arg.copy() if isinstance(arg, np.ndarray) else arg, t, what))
+    return values
+
+
 def holds_physical(source: Attribute, lowered: Attribute) -> bool:
     """Whether the lowered program holds the source layout's physical buffer (a plain memref)."""
     return (

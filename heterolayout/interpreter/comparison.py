@@ -16,9 +16,8 @@ from heterolayout.interpreter.arguments import (
     from_value,
     holds_physical,
     logical_of_physical,
-    physical_argument,
     random_arguments,
-    to_value,
+    side_arguments,
 )
 from heterolayout.interpreter.engines import engine_for
 from heterolayout.interpreter.errors import ExecutionError
@@ -46,6 +45,8 @@ class CheckReport:
 
     compared: int
     mismatch: Mismatch | None = None
+    note: str | None = None
+    """How the reference side ran, when not as asked (see `reference_engine`)."""
 
     @property
     def equal(self) -> bool:
@@ -55,9 +56,10 @@ class CheckReport:
         return self.equal
 
     def __str__(self) -> str:
+        suffix = f" ({self.note})" if self.note else ""
         if self.mismatch is None:
-            return f"OK: {self.compared} elements compared"
-        return f"MISMATCH in {self.mismatch}"
+            return f"OK: {self.compared} elements compared{suffix}"
+        return f"MISMATCH in {self.mismatch}{suffix}"
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -85,11 +87,6 @@ def first_difference(what: str, expected: Any, actual: Any) -> tuple[int, Mismat
     return expected.size, Mismatch(what, index, expected[index].item(), actual[index].item())
 
 
-def _copy(value: Any) -> Any:
-    """Each program gets buffers of its own (`to_value` may alias an array)."""
-    return value.copy() if isinstance(value, np.ndarray) else value
-
-
 def compare_programs(
     source: ModuleOp,
     lowered: ModuleOp,
@@ -97,9 +94,11 @@ def compare_programs(
     seed: int = 0,
     engine: str = "compiled",
     dynamic_extent: int = DYNAMIC_EXTENT,
+    reference_engine: str | None = None,
 ) -> CheckReport:
     """Run both programs on the same seeded data (`?` dims of `dynamic_extent`); compare
-    results, memref arguments and the printed output."""
+    results, memref arguments and the printed output. `engine` runs the lowered program,
+    `reference_engine` (default: the same) the source program."""
     source_function, lowered_function = find_function(source, entry), find_function(lowered, entry)
     source_types = source_function.function_type
     lowered_types = lowered_function.function_type
@@ -110,19 +109,11 @@ def compare_programs(
             f"@{entry} changed its signature from {source_types} to {lowered_types}: cannot compare"
         )
     logical = random_arguments(source_function, seed, dynamic_extent)
-    source_args, lowered_args = [], []
-    for i, (arg, s, t) in enumerate(
-        zip(logical, source_types.inputs, lowered_types.inputs, strict=True)
-    ):
-        what = f"argument {i} of @{entry}"
-        source_args.append(to_value(_copy(arg), s, what))
-        lowered_args.append(
-            physical_argument(arg, s, t, what)
-            if holds_physical(s, t)
-            else to_value(_copy(arg), t, what)
-        )
+    source_args = side_arguments(logical, source_function, source_function, entry)
+    lowered_args = side_arguments(logical, source_function, lowered_function, entry)
+    reference, note = reference_engine_for(source, reference_engine or engine)
     printed = (io.StringIO(), io.StringIO())
-    expected = engine_for(source, engine).call(entry, tuple(source_args), RunOutput(printed[0]))
+    expected = engine_for(source, reference).call(entry, tuple(source_args), RunOutput(printed[0]))
     actual = engine_for(lowered, engine).call(entry, tuple(lowered_args), RunOutput(printed[1]))
 
     def logical_form(value: Any, s: Attribute, t: Attribute, expected: Any) -> Any:
@@ -147,9 +138,23 @@ def compare_programs(
         count, mismatch = first_difference(what, from_value(e), logical_form(a, s, t, e))
         compared += count
         if mismatch is not None:
-            return CheckReport(compared, mismatch)
+            return CheckReport(compared, mismatch, note)
     count, mismatch = first_printed_difference(printed[0].getvalue(), printed[1].getvalue())
-    return CheckReport(compared + count, mismatch)
+    return CheckReport(compared + count, mismatch, note)
+
+
+def reference_engine_for(source: ModuleOp, engine: str) -> tuple[str, str | None]:
+    """The engine that runs the source program, and a note when it is not `engine`: the
+    native engine runs a program with layouts as its stripped form, and where stripping is
+    impossible the unlowered program runs in the compiled engine instead."""
+    if engine != "native":
+        return engine, None
+    from heterolayout.native.engine import unstrippable_reason
+
+    reason = unstrippable_reason(source)
+    if reason is None:
+        return engine, None
+    return "compiled", f"reference: the unlowered program in the compiled engine, since {reason}"
 
 
 END_OF_OUTPUT = "<end of output>"

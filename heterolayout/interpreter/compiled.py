@@ -75,6 +75,7 @@ _HELPERS: dict[str, Any] = {
     "_dim": memory.dim,
     "_cast": memory.cast,
     "_rank": memory.rank,
+    "_address": memory.address,
     "_step_error": _step_error,
 }
 
@@ -300,6 +301,10 @@ def _rank(w: _Writer, op: Operation) -> None:
     w.line(f"{w.define(op.results[0])} = _rank({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
+def _address(w: _Writer, op: Operation) -> None:
+    w.line(f"{w.define(op.results[0])} = _address({w.use(op.operands[0])}, {w.bind(where(op))})")
+
+
 def _copy(w: _Writer, op: Operation) -> None:
     source, target = w.uses(op.operands)
     w.line(f"_copy({source}, {target}, {w.bind(where(op))})")
@@ -452,6 +457,7 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "memref.store": _memref_store,
     "memref.dim": _dim,
     "memref.rank": _rank,
+    "memref.extract_aligned_pointer_as_index": _address,
     "memref.copy": _copy,
     "memref.cast": _cast,
     "memref.get_global": _get_global,

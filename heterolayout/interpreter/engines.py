@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import ModuleOp
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.source import parse_program
 
-ENGINES = ("interp", "compiled")
+ENGINES = ("interp", "compiled", "native")
 _ENGINES_ATTRIBUTE = "_heterolayout_engines"
 """Where a module keeps its engines. An engine holds ops of its module (whose parents lead
 back to the module), so a cache outside the module, even a weak-keyed one, would keep every
@@ -35,6 +35,8 @@ def engine_for(module: ModuleOp, engine: str) -> Any:
     if engine not in per_module:
         if engine == "interp":
             from heterolayout.interpreter.interp import InterpreterEngine as Engine
+        elif engine == "native":
+            from heterolayout.native.engine import NativeEngine as Engine  # type: ignore[assignment]
         else:
             from heterolayout.interpreter.compiled import CompiledEngine as Engine  # type: ignore[assignment]
         per_module[engine] = Engine(module)

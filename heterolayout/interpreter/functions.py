@@ -239,6 +239,15 @@ class MemRefFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return (memory.rank(args[0], where(op)),)
 
+    @impl(memref.ExtractAlignedPointerAsIndexOp)
+    def run_address(
+        self,
+        interpreter: Interpreter,
+        op: memref.ExtractAlignedPointerAsIndexOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        return (memory.address(args[0], where(op)),)
+
     @impl(memref.CopyOp)
     def run_copy(
         self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues

@@ -401,6 +401,13 @@ def rank(memref: MemRef, where: str) -> int:
     return len(shape_of(memref))
 
 
+def address(memref: MemRef, where: str) -> int:
+    """memref.extract_aligned_pointer_as_index: where the buffer's data starts in memory
+    (the physical buffer's, for a layout-typed memref)."""
+    check_live(memref, where)
+    return int((memref.buffer if isinstance(memref, LayoutMemRef) else memref).ctypes.data)
+
+
 def cast_target(memref_type: Attribute) -> MemRefInfo | None:
     """What memref.cast checks a buffer against: the ranked result type's info, or None for
     an unranked result (`memref<*xf32>`, what the runner utils' printMemref* take)."""

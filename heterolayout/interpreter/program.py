@@ -23,6 +23,7 @@ MEMORY_AND_CONTROL = frozenset(
         "memref.store",
         "memref.dim",
         "memref.rank",
+        "memref.extract_aligned_pointer_as_index",
         "memref.copy",
         "memref.cast",
         "memref.get_global",

@@ -12,6 +12,7 @@ import numpy as np
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import Term, recognize_terms
+from heterolayout.layout.contiguity import contiguous_runs
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
@@ -126,7 +127,7 @@ class Layout:
 
     # ---- identity -------------------------------------------------------------------------
     def _key(self) -> tuple:
-        pad = self.pad
+        pad: int | float | str = self.pad
         if isinstance(pad, float) and math.isnan(pad):
             pad = "nan"
         return (
@@ -265,18 +266,8 @@ class Layout:
     @cached_property
     def _contiguous_runs(self) -> tuple[int, ...]:
         shape = self._static("contiguous_run", self.logical_shape)
-        offsets = self.offsets()
-        runs = []
-        for dim, extent in enumerate(shape):
-            if extent == 1:
-                runs.append(1)
-                continue
-            steps = np.diff(offsets, axis=dim) == 1
-            others = tuple(d for d in range(self.rank) if d != dim)
-            unit = np.all(steps, axis=others) if others else steps
-            broken = [t + 1 for t in np.flatnonzero(~unit).tolist()]
-            runs.append(math.gcd(*broken) if broken else extent)
-        return tuple(runs)
+        physical = self._static("contiguous_run", self.physical_shape)
+        return contiguous_runs(self.index_map.results, shape, physical)
 
     # ---- index queries --------------------------------------------------------------------
     def physical_index(self, index: Sequence[int]) -> tuple[int, ...]:
@@ -325,19 +316,23 @@ class Layout:
         return table
 
     # ---- numpy reference ------------------------------------------------------------------
-    def pack(self, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
-        """Logical array → physical buffer (C-contiguous; flattened order is memory order)."""
+    def pack(
+        self, array: np.ndarray, pad: int | float | None = None, *, native: bool | None = None
+    ) -> np.ndarray:
+        """Logical array → physical buffer (C-contiguous; flattened order is memory order).
+        Large arrays go through the compiled conversion when MLIR 22 is installed
+        (`native=None`); `native=False` forces numpy, `True` the compiled conversion."""
         from heterolayout.layout.reference import pack
 
         self._check_enumerable("pack")
-        return pack(self, array, pad)
+        return pack(self, array, pad, native)
 
-    def unpack(self, physical: np.ndarray) -> np.ndarray:
-        """Physical buffer → logical array."""
+    def unpack(self, physical: np.ndarray, *, native: bool | None = None) -> np.ndarray:
+        """Physical buffer → logical array (`native` as for `pack`)."""
         from heterolayout.layout.reference import unpack
 
         self._check_enumerable("unpack")
-        return unpack(self, physical)
+        return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
     def specialize(self, shape: Sequence[int]) -> Layout:

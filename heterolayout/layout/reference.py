@@ -21,7 +21,14 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout, format_shape
 
 
-def pack(layout: Layout, array: np.ndarray, pad: int | float | None = None) -> np.ndarray:
+def pack(
+    layout: Layout,
+    array: np.ndarray,
+    pad: int | float | None = None,
+    native: bool | None = False,
+) -> np.ndarray:
+    """The physical buffer of a logical array; `native` (see `heterolayout.native.packing`)
+    lets the compiled conversion do it: None where it pays off, True always."""
     logical = layout._static("pack", layout.logical_shape)
     array = np.asarray(array)
     if array.shape != logical:
@@ -35,6 +42,13 @@ def pack(layout: Layout, array: np.ndarray, pad: int | float | None = None) -> n
         if layout.dtype.is_integer:
             fill = layout.dtype.wrap(int(fill))
         array = array.astype(layout.dtype.numpy_dtype, copy=False)
+    if native is not False:
+        from heterolayout.native import packing
+
+        if packing.wants_native(
+            layout, packing.element_of_array(layout, array), array.size, native
+        ):
+            return packing.native_pack(layout, array, fill)
     physical = _scatter(layout, array, fill)
     if layout.packing is None or layout.packing.is_vector:
         return physical
@@ -42,7 +56,9 @@ def pack(layout: Layout, array: np.ndarray, pad: int | float | None = None) -> n
     return layout.packing.to_words(physical, layout.dtype)
 
 
-def unpack(layout: Layout, physical: np.ndarray) -> np.ndarray:
+def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) -> np.ndarray:
+    """The logical array of a physical buffer; `native` as for `pack` (the layout must
+    know its element type for the native path)."""
     physical = np.asarray(physical)
     expected = layout._static("unpack", layout.physical_shape)
     if layout.packing is not None and not layout.packing.is_vector:
@@ -53,13 +69,30 @@ def unpack(layout: Layout, physical: np.ndarray) -> np.ndarray:
                 f"storage shape {format_shape(storage)} of {layout.packing.container} containers"
             )
         assert layout.dtype is not None
+        if _native_unpack(layout, physical, native):
+            from heterolayout.native.packing import native_unpack
+
+            return native_unpack(layout, physical)
         physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
     if physical.shape != expected:
         raise LayoutError(
             f"unpack: buffer of shape {format_shape(physical.shape)} does not match the physical "
             f"shape {format_shape(expected)}"
         )
+    if _native_unpack(layout, physical, native):
+        from heterolayout.native.packing import native_unpack
+
+        return native_unpack(layout, physical)
     return _gather(layout, physical)
+
+
+def _native_unpack(layout: Layout, physical: np.ndarray, native: bool | None) -> bool:
+    if native is False:
+        return False
+    from heterolayout.native import packing
+
+    element = packing.element_of_array(layout, physical)
+    return packing.wants_native(layout, element, physical.size, native)
 
 
 def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:

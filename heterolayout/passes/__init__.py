@@ -33,6 +33,12 @@ def get_layout_simplify_index() -> type[ModulePass]:
     return SimplifyIndexPass
 
 
+def get_layout_strip() -> type[ModulePass]:
+    from heterolayout.passes.layout_strip import LayoutStripPass
+
+    return LayoutStripPass
+
+
 def get_layout_verify() -> type[ModulePass]:
     from heterolayout.passes.layout_verify import LayoutVerifyPass
 
@@ -46,5 +52,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "layout-lower": get_layout_lower,
         "layout-schedule": get_layout_schedule,
         "layout-simplify-index": get_layout_simplify_index,
+        "layout-strip": get_layout_strip,
         "layout-verify": get_layout_verify,
     }

@@ -20,10 +20,16 @@ from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.blocked import block_product
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert_packed import packed_convert, packs_whole_containers
+from heterolayout.passes.convert_tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 
 Insert = Callable[[Operation], None]
+
+VECTOR_MIN_SLOTS = 4096
+"""Conversions into fewer destination slots keep the compact scalar loop nest: tiles would
+multiply the code for a few microseconds."""
 
 
 class LoopNest:
@@ -55,9 +61,9 @@ class LoopNest:
             insert = _appender(block)
         body(ivs, insert)
         for iv in ivs:
-            block = iv.owner
-            assert isinstance(block, Block)
-            block.add_op(scf.YieldOp())
+            owner = iv.owner
+            assert isinstance(owner, Block)
+            owner.add_op(scf.YieldOp())
 
 
 def _appender(block: Block) -> Insert:
@@ -113,7 +119,10 @@ def convert(
     destination: ElementAccess,
     insert: Insert,
 ) -> None:
-    """Copy the logical contents of one physical buffer into another."""
+    """Copy the logical contents of one physical buffer into another. Into a destination of
+    at least `VECTOR_MIN_SLOTS` slots: tiles of vectors (`convert_tiles`) where both layouts
+    have unit-stride runs that fit, whole packed containers where the destination packs
+    integers; otherwise the scalar loop nest in the destination's memory order."""
     nest = LoopNest(insert)
     layout = destination.layout
     terms = layout.blocked_terms
@@ -130,46 +139,63 @@ def convert(
         nest.build(extents, logical_body)
         return
 
+    padded = [
+        d
+        for d, extent in enumerate(layout.logical_shape)
+        if extent is not None and extent % block_product(terms, d)
+    ]
+
+    def move(logical: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        _move_or_pad(source, destination, logical, leaves, add, padded)
+
+    def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
+        return _logical_from_digits(layout, digits)
+
+    large = not layout.is_dynamic and layout.size >= VECTOR_MIN_SLOTS
+    plan = tile_plan(source.layout, layout, destination.element) if large else None
+    if plan is not None:
+        Tiles(source, destination, plan, padded, logical_of, move, nest.index).emit(insert)
+        return
+    if large and packs_whole_containers(source.layout, layout):
+        packed_convert(source, destination, padded, logical_of, move, nest.index, insert)
+        return
     extents = extents_of(layout, destination.buffer, True, nest, insert)
 
     def blocked_body(ivs: list[SSAValue], add: Insert) -> None:
         leaves = IndexLeaves()
-        digits = [leaves.leaf(iv) for iv in ivs]
-        logical = _logical_from_digits(layout, digits)
-        padded = [
-            d
-            for d, extent in enumerate(layout.logical_shape)
-            if extent is not None and extent % block_product(terms, d)
-        ]
-        if not padded:
-            _move(source, destination, logical, leaves, add)
-            return
-        emitter = IndexEmitter(leaves, add, destination.mode)
-        condition: SSAValue | None = None
-        for d in padded:
-            inside = arith.CmpiOp(
-                emitter.emit(emitter.best_form(logical[d])),
-                emitter.emit(AffineExpr.constant(layout.logical_shape[d])),  # type: ignore[arg-type]
-                "ult",
-            )
-            add(inside)
-            if condition is None:
-                condition = inside.result
-            else:
-                both = arith.AndIOp(condition, inside.result)
-                add(both)
-                condition = both.result
-        assert condition is not None
-        then_block, else_block = Block(), Block()
-        add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
-        _move(source, destination, logical, leaves, then_block.add_op)
-        then_block.add_op(scf.YieldOp())
-        pad = scalar_constant(layout.pad, destination.element)
-        else_block.add_op(pad)
-        destination.store(pad.result, logical, leaves, else_block.add_op)
-        else_block.add_op(scf.YieldOp())
+        move(logical_of([leaves.leaf(iv) for iv in ivs]), leaves, add)
 
     nest.build(extents, blocked_body)
+
+
+def _move_or_pad(
+    source: ElementAccess,
+    destination: ElementAccess,
+    logical: Sequence[AffineExpr],
+    leaves: IndexLeaves,
+    add: Insert,
+    padded: Sequence[int],
+) -> None:
+    """One element of a blocked destination: moved when its logical index is inside the
+    logical shape, the pad value otherwise."""
+    layout = destination.layout
+    if not padded:
+        _move(source, destination, logical, leaves, add)
+        return
+    pairs = [(logical[d], layout.logical_shape[d]) for d in padded]
+
+    def pad(insert: Insert) -> None:
+        constant = scalar_constant(layout.pad, destination.element)
+        insert(constant)
+        destination.store(constant.result, logical, leaves, insert)
+
+    branch_below(
+        IndexEmitter(leaves, add, destination.mode),
+        pairs,
+        add,
+        lambda insert: _move(source, destination, logical, leaves, insert),
+        pad,
+    )
 
 
 def _move(

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from xdsl.dialects import arith, memref, vector
 from xdsl.dialects.builtin import (
+    BoolAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -168,6 +169,51 @@ class ElementAccess:
                 insert(op)
         insert(self._store(updated.results[0], indices))
 
+    def load_vector(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert, lanes: int
+    ) -> SSAValue:
+        """`lanes` elements from `logical` on, which the caller knows to be consecutive
+        along the innermost physical dim (an unpacked layout)."""
+        indices, lane = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        assert lane is None
+        loaded = vector.LoadOp(self.buffer, indices, VectorType(self.element, [lanes]))
+        insert(loaded)
+        return loaded.result
+
+    def store_vector(
+        self,
+        value: SSAValue,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        insert: Insert,
+        *,
+        streaming: bool = False,
+    ) -> None:
+        """Store a vector at `logical` on (consecutive along the innermost physical dim);
+        `streaming` marks the store nontemporal (it bypasses the caches)."""
+        indices, lane = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        assert lane is None
+        self._containers.clear()
+        hint = BoolAttr.from_bool(True) if streaming else None
+        insert(vector.StoreOp(value, self.buffer, indices, hint))
+
+    def load_container(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> SSAValue:
+        """The whole container where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        loaded = self._load(indices)
+        insert(loaded)
+        return loaded.res
+
+    def store_container(
+        self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> None:
+        """Store a whole container (all its lanes) where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        self._containers.clear()
+        insert(self._store(word, indices))
+
     def _load(self, indices: Sequence[SSAValue]) -> memref.LoadOp:
         """`memref.load`, built without the generic constructor's argument checking (a large
         part of the cost of lowering many accesses); the op is the same."""
@@ -198,20 +244,3 @@ class ElementAccess:
         return emitter.shared(
             (arith.IndexCastOp, index, word_type), lambda: arith.IndexCastOp(index, word_type)
         )
-
-    def load_container(
-        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
-    ) -> SSAValue:
-        """The whole container where the element at `logical` lives."""
-        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
-        loaded = self._load(indices)
-        insert(loaded)
-        return loaded.res
-
-    def store_container(
-        self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
-    ) -> None:
-        """Store a whole container (all its lanes) where the element at `logical` lives."""
-        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
-        self._containers.clear()
-        insert(self._store(word, indices))

@@ -1,8 +1,9 @@
 """`layout-run`: run a program's entry function on seeded random arguments, or check that a
 pipeline (by default `layout-lower`) preserves what it computes.
 
-    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled] [--check] [--seed N]
-               [--dynamic-extent N] [--timeout SECONDS]
+    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|native] [--check]
+               [--reference-engine interp|compiled|native] [--seed N] [--dynamic-extent N]
+               [--timeout SECONDS]
 
 Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
 elements (default 8). Without `--check` it runs the program (after PIPELINE when one is given): what the program
@@ -11,7 +12,10 @@ external) appears as mlir-runner prints it, then the entry function's results on
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
-first mismatch (exit 1); the programs' own printing is not shown.
+first mismatch (exit 1); the programs' own printing is not shown. `--engine` runs the
+program (with `--check`, the lowered one), `--reference-engine` the unlowered side of
+`--check` (default: `--engine`). `native` compiles with upstream MLIR 22 and runs a program
+that still has layouts as its `layout-strip` form.
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,8 +70,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "-p", "--pipeline", help="pass pipeline (with --check: the lowering, default layout-lower)"
     )
     parser.add_argument("--entry", default="main", help="function to run (default: main)")
+    engines = ("interp", "compiled", "native")
+    parser.add_argument("--engine", choices=engines, default="compiled", help="default: compiled")
     parser.add_argument(
-        "--engine", choices=("interp", "compiled"), default="compiled", help="default: compiled"
+        "--reference-engine",
+        choices=engines,
+        help="with --check: the engine of the unlowered side (default: --engine)",
     )
     parser.add_argument(
         "--check", action="store_true", help="compare the program with its lowered form"
@@ -115,6 +123,7 @@ def _run(args: argparse.Namespace) -> int:
             args.seed,
             entry=args.entry,
             engine=args.engine,
+            reference_engine=args.reference_engine,
             dynamic_extent=args.dynamic_extent,
         )
         print(report)
@@ -132,12 +141,18 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code."""
     args = _arguments(argv)
+    return report_errors("layout-run", lambda: _run(args), args.timeout)
+
+
+def report_errors(tool: str, body: Callable[[], int], timeout: float = 0) -> int:
+    """Run a tool's body (within `timeout` s of processor time; 0: no limit); an error
+    becomes one line on stderr and exit code 1."""
     try:
-        with deep_recursion(), processor_time_limit(args.timeout):
-            return _run(args)
+        with deep_recursion(), processor_time_limit(timeout):
+            return body()
     except Timeout:
         print(
-            f"layout-run: error: the run used more than {args.timeout:g} s of processor time "
+            f"{tool}: error: the run used more than {timeout:g} s of processor time "
             "(--timeout; 0 for no limit)",
             file=sys.stderr,
         )
@@ -145,21 +160,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        print(f"layout-run: error: {one_line(error)}", file=sys.stderr)
+        print(f"{tool}: error: {one_line(error)}", file=sys.stderr)
         return 1
     except RecursionError:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        print(f"layout-run: error: {too_deep('the program')}", file=sys.stderr)
+        print(f"{tool}: error: {too_deep('the program')}", file=sys.stderr)
         return 1
     except MemoryError:
-        print(f"layout-run: error: {OUT_OF_MEMORY}", file=sys.stderr)
+        print(f"{tool}: error: {OUT_OF_MEMORY}", file=sys.stderr)
         return 1
     except Exception as error:  # a bug (or a recursion too deep for Python): still one line
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(
-            f"layout-run: internal error: {type(error).__name__}: {one_line(error)} "
+            f"{tool}: internal error: {type(error).__name__}: {one_line(error)} "
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )

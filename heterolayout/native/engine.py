@@ -1,0 +1,75 @@
+"""The native engine: the engines' interface (`call(entry, values, out)`) over a compiled
+module.
+
+A program with layouts runs as its stripped form (`layout-strip`: plain logical memrefs,
+which a layout never changes the meaning of), so the engine computes what the program
+computes, like the other engines do on unlowered programs; layout-typed arguments cross in
+logical form and come back into their layout buffers. A lowered program runs as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute
+
+from heterolayout.interpreter import memref as memory
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.runner_utils import RunOutput
+from heterolayout.interpreter.source import apply_pipeline, where
+from heterolayout.native.library import NativeLibrary
+from heterolayout.native.module import compile_module, layout_user
+
+
+def unstrippable_reason(module: ModuleOp) -> str | None:
+    """Why `layout-strip` cannot take the module's layouts out, or None when it can (or
+    there are none)."""
+    if layout_user(module) is None:
+        return None
+    from heterolayout.passes.layout_strip import REFUSAL, unstrippable
+
+    view = unstrippable(module)
+    return None if view is None else f"{where(view)}: {REFUSAL}"
+
+
+def stripped(module: ModuleOp) -> ModuleOp:
+    """The module without layouts (itself when it has none)."""
+    if layout_user(module) is None:
+        return module
+    reason = unstrippable_reason(module)
+    if reason is not None:
+        raise ExecutionError(f"{reason} (lower it first: -p layout-lower)")
+    from heterolayout.passes.layout_strip import LayoutStripPass
+
+    return apply_pipeline(module, [LayoutStripPass()])
+
+
+class NativeEngine:
+    """Runs a module's functions natively (compiled once per module text)."""
+
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self.library: NativeLibrary = compile_module(stripped(module))
+
+    def call(self, entry: str, values: Sequence[Any], out: RunOutput) -> tuple[Any, ...]:
+        function = find_function(self.module, entry)
+        arguments = [v.logical() if isinstance(v, memory.LayoutMemRef) else v for v in values]
+        results = self.library.call(entry, arguments, out)
+        for value, argument in zip(values, arguments, strict=True):
+            if isinstance(value, memory.LayoutMemRef):
+                value.write_logical(argument)
+        outputs = function.function_type.outputs.data
+        return tuple(
+            _result(r, t, f"result {i} of @{entry}")
+            for i, (r, t) in enumerate(zip(results, outputs, strict=True))
+        )
+
+
+def _result(value: Any, type_attr: Attribute, what: str) -> Any:
+    """A layout-typed memref result goes back into its layout (the other engines' form)."""
+    if isinstance(type_attr, MemRefType) and memory.memref_info(type_attr).layout is not None:
+        return memory.from_logical(value, memory.memref_info(type_attr), what)
+    return value

@@ -1,0 +1,113 @@
+"""Vector accesses to memrefs of sub-byte integers, one element at a time.
+
+A `memref<…xi2>` holds one element per byte once lowered to LLVM (its GEPs step by the
+alloc size of i2, one byte), but LLVM lays a `vector<3xi2>` out bit-packed, so upstream's
+`vector.load`/`vector.store` of such a vector reads or writes the packed bits of the first
+bytes, not the elements the other engines (and the memref's own scalar accesses) see. Before
+compiling, the native engine rewrites those accesses into scalar `memref.load`/`store` of
+each lane, assembled with `vector.from_elements` / `vector.extract`. Accesses to memrefs of
+byte-sized elements, and to memrefs whose elements are vectors, are left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.source import where
+
+Insert = Callable[[Operation], None]
+ACCESSES = (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+
+
+def is_narrow(memref_type: object) -> bool:
+    """A memref of integers whose width is not a whole number of bytes."""
+    return (
+        isinstance(memref_type, MemRefType)
+        and isinstance(memref_type.element_type, IntegerType)
+        and memref_type.element_type.width.data % 8 != 0
+    )
+
+
+def scalarize_narrow_vector_accesses(module: ModuleOp) -> None:
+    for op in list(module.walk()):
+        if isinstance(op, ACCESSES) and is_narrow(op.operands[1 if _stores(op) else 0].type):
+            _scalarize(op)
+
+
+def _stores(op: Operation) -> bool:
+    return isinstance(op, vector.StoreOp | affine.VectorStoreOp)
+
+
+def _scalarize(op: Operation) -> None:
+    add = _inserter(op)
+    value = op.operands[0] if _stores(op) else None
+    buffer = op.operands[1] if _stores(op) else op.operands[0]
+    vector_type = value.type if value is not None else op.results[0].type
+    shape = vector_type.get_shape()  # type: ignore[attr-defined]
+    if len(shape) != 1:
+        raise ExecutionError(
+            f"{where(op)}: a {len(shape)}-D vector access to {buffer.type} (sub-byte "
+            "elements) cannot run natively"
+        )
+    indices = _indices(op, add)
+    element = buffer.type.element_type  # type: ignore[attr-defined]
+    lanes = []
+    for lane in range(shape[0]):
+        position = [*indices[:-1], _plus(indices[-1], lane, add)]
+        if value is None:
+            load = memref.LoadOp.get(buffer, position)
+            add(load)
+            lanes.append(load.res)
+        else:
+            extract = vector.ExtractOp(value, [lane], element)
+            add(extract)
+            add(memref.StoreOp.get(extract.result, buffer, position))
+    if value is None:
+        gathered = FromElementsOp(lanes, vector_type)
+        add(gathered)
+        op.results[0].replace_all_uses_with(gathered.result)
+    Rewriter.erase_op(op)
+
+
+def _indices(op: Operation, add: Insert) -> list[SSAValue]:
+    first = 2 if _stores(op) else 1
+    operands = list(op.operands[first:])
+    if isinstance(op, vector.LoadOp | vector.StoreOp):
+        return operands
+    access_map: AffineMap = op.properties["map"].data  # type: ignore[attr-defined]
+    results: list[SSAValue] = []
+    for result in access_map.results:
+        single = AffineMap(access_map.num_dims, access_map.num_symbols, (result,))
+        apply = affine.ApplyOp(operands, AffineMapAttr(single))
+        add(apply)
+        results.append(apply.result)
+    return results
+
+
+def _plus(index: SSAValue, lane: int, add: Insert) -> SSAValue:
+    if lane == 0:
+        return index
+    constant = arith.ConstantOp(IntegerAttr(lane, IndexType()))
+    total = arith.AddiOp(index, constant.result)
+    add(constant)
+    add(total)
+    return total.result
+
+
+def _inserter(op: Operation) -> Insert:
+    return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
