@@ -51,7 +51,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class _LocatingParser(UpstreamParser):
+class LocatingParser(UpstreamParser):
     """The parser of upstream syntax, recording where each op starts.
 
     Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
@@ -98,7 +98,7 @@ def parse_program(text: str, name: str = "<input>", ctx: Context | None = None) 
 
     check_source(text, name)
     ctx = ctx or make_context()
-    module = _LocatingParser(ctx, text, name).parse_module()
+    module = LocatingParser(ctx, text, name).parse_module()
     verify_program(module)
     return module
 

@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.conversion import with_layout
+from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
@@ -159,7 +159,7 @@ class Application:
         for use in list(value.uses):
             user, index = use.operation, use.index
             if isinstance(user, memref.CastOp):
-                self._retype(user.dest, with_layout(user.dest.type, layout))  # type: ignore[arg-type]
+                self._propagate_cast(user, layout)
             elif isinstance(user, (scf.ForOp, affine.ForOp)):
                 self._propagate_loop(user, index, value)
             elif isinstance(user, scf.WhileOp):
@@ -173,6 +173,17 @@ class Application:
                 self._propagate_yield(user, index, value)
             elif isinstance(user, func.ReturnOp):
                 self._propagate_return(user, index, value)
+
+    def _propagate_cast(self, cast: memref.CastOp, layout: Attribute) -> None:
+        wanted = with_layout(cast.dest.type, layout)  # type: ignore[arg-type]
+        if layout_of(wanted) is None and layout_of(cast.source.type) is not None:
+            fail(
+                cast,
+                f"layout-apply: {cast.name} to {cast.dest.type} would carry the layout "
+                f"{layout} onto a shape with '?', where a builtin strided layout is upstream's "
+                "view type, not a layout; a strided layout needs a static shape",
+            )
+        self._retype(cast.dest, wanted)
 
     def _propagate_loop(self, loop: scf.ForOp | affine.ForOp, index: int, value: SSAValue) -> None:
         inits = list(loop.iter_args if isinstance(loop, scf.ForOp) else loop.inits)

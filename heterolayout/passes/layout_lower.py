@@ -65,6 +65,7 @@ from heterolayout.passes.index_code import (
 from heterolayout.passes.index_simplify import IndexSimplifier
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
+from heterolayout.passes.translation_validation import Validator
 from heterolayout.passes.word_folding import fold_words
 
 ACCESS_OPS = (
@@ -135,6 +136,8 @@ class Lowering:
     """Functions that received loop nests (conversions, pad fills), to be canonicalized."""
     words: list[Operation] = field(default_factory=list)
     """Whole-container transfers' replacements: their bitwise lanes become word ops."""
+    validator: Validator | None = None
+    """Translation validation (`validate=true`): proves each rewritten access."""
 
     # ---- step 1: what cannot be lowered --------------------------------------------------
     def check(self, module: ModuleOp) -> None:
@@ -291,30 +294,37 @@ class Lowering:
         for op in list(module.walk()):
             if op.parent is None:
                 continue
-            if isinstance(op, arith.ConstantOp):
-                self.index_values.note_constant(op)
-            elif isinstance(op, (memref.LoadOp, memref.StoreOp)):
-                self._lower_memref_access(op)
-            elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
-                self._lower_affine_access(op)
-            elif isinstance(
-                op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
-            ):
-                self._lower_vector_access(op)
-            elif isinstance(op, (vector.TransferReadOp, vector.TransferWriteOp)):
-                self._lower_transfer(op)
-            elif isinstance(op, memref.DimOp):
-                self._lower_dim(op)
-            elif isinstance(op, ConvertOp):
-                self._lower_convert(op, op.source, op.destination)
-            elif isinstance(op, memref.CopyOp):
-                self._lower_copy(op)
-            elif isinstance(op, memref.CastOp):
-                self._lower_cast(op)
+            if self.validator is None:
+                self._rewrite_op(op)
+            else:  # translation validation reads the access before and checks it after
+                with self.validator.watch(op, self.layouts.get, self.flattened.__contains__):
+                    self._rewrite_op(op)
         for allocation, layout in self.pad_fills:
             fill(allocation.memref, layout, _inserter_after(allocation))
             self._loops_added(allocation)
         erase_dead_ops(self.maybe_dead)
+
+    def _rewrite_op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            self.index_values.note_constant(op)
+        elif isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            self._lower_memref_access(op)
+        elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
+            self._lower_affine_access(op)
+        elif isinstance(
+            op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+        ):
+            self._lower_vector_access(op)
+        elif isinstance(op, (vector.TransferReadOp, vector.TransferWriteOp)):
+            self._lower_transfer(op)
+        elif isinstance(op, memref.DimOp):
+            self._lower_dim(op)
+        elif isinstance(op, ConvertOp):
+            self._lower_convert(op, op.source, op.destination)
+        elif isinstance(op, memref.CopyOp):
+            self._lower_copy(op)
+        elif isinstance(op, memref.CastOp):
+            self._lower_cast(op)
 
     def _loops_added(self, op: Operation) -> None:
         function = op.parent_op()
@@ -725,16 +735,23 @@ class LayoutLowerPass(ModulePass):
     nothing there.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
-    buffers indexed by linear offsets)."""
+    buffers indexed by linear offsets), `validate=false|true|verbose` (translation
+    validation of every rewritten access: a summary line, or a remark per access, on
+    stderr; an access not proven fails the pass)."""
 
     name = "layout-lower"
 
     index: str = "arith"
     flatten: bool = False
+    validate: bool | str = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        if self.validate not in (False, True, "verbose"):
+            raise PassFailedException(
+                f"layout-lower: validate={self.validate}: expected false, true or verbose"
+            )
         with collector_paused():
             self._lower(ctx, op)
 
@@ -749,13 +766,16 @@ class LayoutLowerPass(ModulePass):
         from heterolayout.passes.convert_folding import fold_round_trip_converts
 
         fold_round_trip_converts(op)
-        lowering = Lowering(self.index, self.flatten)  # type: ignore[arg-type]
+        validator = Validator() if self.validate else None
+        lowering = Lowering(self.index, self.flatten, validator=validator)  # type: ignore[arg-type]
         try:
             lowering.check(op)
             lowering.retype(op)
             lowering.rewrite(op)
         except LayoutError as error:
             raise PassFailedException(f"layout-lower: {error}") from None
+        if validator is not None:
+            validator.finish(verbose=self.validate == "verbose")
         for region_op in dict.fromkeys(lowering.words):
             fold_words(region_op)
         canonicalize = GreedyRewritePatternApplier(

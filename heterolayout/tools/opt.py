@@ -27,8 +27,8 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from heterolayout import __version__
 from heterolayout.dialects import load_upstream_syntax
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
-from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.interpreter.source import LocatingParser
 from heterolayout.limits import (
     MAX_INPUT_BYTES,
     OUT_OF_MEMORY,
@@ -73,11 +73,13 @@ class LayoutOptMain(xDSLOptMain):
         load_upstream_syntax(self.ctx)
 
     def register_all_frontends(self) -> None:
-        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them."""
+        """MLIR text through `LocatingParser`, which reads shapes as MLIR 22 writes them,
+        keeping every op's line and column (xDSL keeps only the `loc(...)` the text spells)
+        so that diagnostics such as translation validation's can say where an op is."""
         super().register_all_frontends()
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            return UpstreamParser(self.ctx, io.read(), self.get_input_name()).parse_module(
+            return LocatingParser(self.ctx, io.read(), self.get_input_name()).parse_module(
                 not self.args.no_implicit_module
             )
 
