@@ -52,6 +52,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
+from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -67,6 +68,7 @@ from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
 from heterolayout.passes.translation_validation import Validator
+from heterolayout.passes.word_folding import fold_words
 
 ACCESS_OPS = (
     memref.LoadOp,
@@ -135,6 +137,8 @@ class Lowering:
     """Ops a rewrite may have left unused: the program's index code, loads nobody reads."""
     with_loops: dict[Operation, None] = field(default_factory=dict)
     """Functions that received loop nests (conversions, pad fills), to be canonicalized."""
+    words: list[Operation] = field(default_factory=list)
+    """Whole-container transfers' replacements: their bitwise lanes become word ops."""
     validator: Validator | None = None
     """Translation validation (`validate=true`): proves each rewritten access."""
 
@@ -462,6 +466,8 @@ class Lowering:
             )
             return
         access = self._access(base, layout, scope)
+        if self._whole_containers(op, access, logical, leaves, len(logical) - 1, length, stored):
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = [*logical[:-1], logical[-1] + lane]
@@ -588,6 +594,9 @@ class Lowering:
             Rewriter.replace_op(op, new)
             return
         access = self._access(op.source, layout, scope)
+        stored = None if is_load else op.vector  # type: ignore[union-attr]
+        if self._whole_containers(op, access, logical, leaves, dim, length, stored):
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = list(logical)
@@ -602,6 +611,31 @@ class Lowering:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
             Rewriter.erase_op(op)
+
+    def _whole_containers(
+        self,
+        op: Operation,
+        access: ElementAccess,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        dim: int,
+        length: int,
+        stored: SSAValue | None,
+    ) -> bool:
+        """A vector access along packed lanes that covers the first lanes of one container:
+        one container load or store (`container_access`)."""
+        if not whole_container(
+            access.layout, logical, leaves, dim, length, store=stored is not None
+        ):
+            return False
+        insert = _inserter_before(op)
+        self.words.append(_function_of(op))
+        if stored is None:
+            Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
+        else:
+            store_lanes(access, stored, logical, leaves, insert)
+            Rewriter.erase_op(op)
+        return True
 
     def _lower_dim(self, op: memref.DimOp) -> None:
         layout = self._layout_of(op.source)
@@ -648,6 +682,13 @@ class Lowering:
         if op.source.type == op.dest.type and op.source in self.layouts:
             op.dest.replace_all_uses_with(op.source)
             Rewriter.erase_op(op)
+
+
+def _function_of(op: Operation) -> Operation:
+    """The outermost op below the module around `op` (its function)."""
+    while (parent := op.parent_op()) is not None and not isinstance(parent, ModuleOp):
+        op = parent
+    return op
 
 
 def _plain_identity_allocation(op: memref.AllocOp | memref.AllocaOp) -> None:
@@ -757,6 +798,8 @@ class LayoutLowerPass(ModulePass):
             raise PassFailedException(f"layout-lower: {error}") from None
         if validator is not None:
             validator.finish(verbose=self.validate == "verbose")
+        for region_op in dict.fromkeys(lowering.words):
+            fold_words(region_op)
         canonicalize = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )
