@@ -300,7 +300,9 @@ def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
         "input.mlir:4:7: remark: layout.convert not checked: its loops have no constant bounds"
         in remarks
     )
-    assert "0 of 1 accesses proven" in remarks and "1 conversion(s) not checked" in remarks
+    assert (
+        "0 of 1 accesses proven" in remarks and "1 not checked (-v names each and why)" in remarks
+    )
 
 
 def test_a_tiled_vector_conversion_is_reported_unchecked_with_the_reason() -> None:
@@ -317,7 +319,24 @@ def test_a_tiled_vector_conversion_is_reported_unchecked_with_the_reason() -> No
     assert (
         "input.mlir:4:7: remark: layout.convert not checked: a tiled vector conversion" in remarks
     ), remarks
-    assert "0 of 1 accesses proven" in remarks and "1 conversion(s) not checked" in remarks
+    assert (
+        "0 of 1 accesses proven" in remarks and "1 not checked (-v names each and why)" in remarks
+    )
+
+
+def test_a_whole_container_access_is_reported_unchecked_with_the_reason() -> None:
+    text = """
+    func.func @copy_word(%a: memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>) -> vector<8xi1> {
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %v = vector.load %a[%c1, %c8] : memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>, vector<8xi1>
+      func.return %v : vector<8xi1>
+    }"""
+    _, remarks = lower(text)
+    assert "input.mlir:5:7: remark: vector.load not checked: a whole-container access" in remarks, (
+        remarks
+    )
+    assert "0 of 1 accesses proven" in remarks and "1 not checked" in remarks
 
 
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]
