@@ -63,6 +63,16 @@ class Summary:
             {(a.buffer, d) for a in self.accesses for d, u in enumerate(a.uses) if loop in u}
         )
 
+    def vector_loops(self) -> set[int]:
+        """Loops that index a dim of the leading buffer's stores alone."""
+        return {
+            loop
+            for a in self.accesses
+            if a.buffer == self.lead and a.write
+            for loop in a.loops
+            if loop is not None
+        }
+
     def reductions(self) -> set[int]:
         lead = [a for a in self.accesses if a.buffer == self.lead and a.write]
         used = set().union(*(u for a in lead for u in a.uses)) if lead else set()

@@ -27,7 +27,9 @@ from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.layout.errors import LayoutError
 from heterolayout.search.program import with_layouts
 
-PIPELINE = "layout-schedule{target=host},layout-lower"
+def pipeline(target: str) -> str:
+    return f"layout-schedule{{target={target}}},layout-lower"
+
 FAILURES = (LayoutError, ExecutionError, DiagnosticException, VerifyException)
 CACHE_VERSION = 1
 
@@ -71,29 +73,37 @@ def native_timer(repeat: int = 5, min_time: float = 0.02) -> Timer:
 
 
 def measure(
-    module: ModuleOp, entry: str, layouts: dict[str, str], timer: Timer, *, alone: bool
+    module: ModuleOp,
+    entry: str,
+    layouts: dict[str, str],
+    timer: Timer,
+    *,
+    alone: bool,
+    target: str = "host",
 ) -> Measurement:
     """Time the program with `layouts` (buffer name → attribute text), and the kernel alone
     when `alone` (some tuned buffer is an argument); a candidate the passes or the compiler
     refuse is a Measurement with the one-line reason."""
     try:
-        sides = [_side(module, entry, layouts, typed=False)]
+        sides = [_side(module, entry, layouts, target, typed=False)]
         if alone:
-            sides.append(_side(module, entry, layouts, typed=True))
+            sides.append(_side(module, entry, layouts, target, typed=True))
         times = timer(sides, entry)
     except FAILURES as error:
         return Measurement(None, None, _first_line(error))
     return Measurement(times[0], times[1] if len(times) > 1 else None)
 
 
-def measure_input(module: ModuleOp, entry: str, timer: Timer) -> float:
+def measure_input(module: ModuleOp, entry: str, timer: Timer, target: str = "host") -> float:
     """Seconds per call of the program as it is, through the same pipeline."""
-    return timer([(module, apply_pipeline(module, PIPELINE))], entry)[0]
+    return timer([(module, apply_pipeline(module, pipeline(target)))], entry)[0]
 
 
-def _side(module: ModuleOp, entry: str, layouts: dict[str, str], typed: bool) -> tuple[ModuleOp, ModuleOp]:
+def _side(
+    module: ModuleOp, entry: str, layouts: dict[str, str], target: str, *, typed: bool
+) -> tuple[ModuleOp, ModuleOp]:
     source = with_layouts(module, entry, layouts, typed=typed)
-    return source, apply_pipeline(source, PIPELINE)
+    return source, apply_pipeline(source, pipeline(target))
 
 
 def _first_line(error: BaseException) -> str:

@@ -18,7 +18,15 @@ from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
 from heterolayout.search.cost import summarize
-from heterolayout.search.measure import PIPELINE, Cache, Measurement, Timer, measure, measure_input, native_timer
+from heterolayout.search.measure import (
+    Cache,
+    Measurement,
+    Timer,
+    measure,
+    measure_input,
+    native_timer,
+    pipeline,
+)
 from heterolayout.search.program import Buffer, _values, find_buffers, hot_nest, with_layouts
 from heterolayout.search.space import Joint, joint_space, tied_dims
 from heterolayout.interpreter.program import find_function
@@ -95,6 +103,8 @@ def tune(
     """Search layouts of `buffers` (default: every buffer the hot loop nest touches) of
     `entry`; measure the `budget` cheapest joint candidates by the cost model (default a
     quarter of the space). Returns the ranked table and the winning program."""
+    if target != "host" and target not in TARGETS:
+        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
     module = load_module(program)
     chosen = find_buffers(module, entry, list(buffers) if buffers is not None else None)
     function = find_function(module, entry)
@@ -123,9 +133,9 @@ def tune(
         raise LayoutError(f"budget must be at least 1, got {count}")
     timer = timer or native_timer()
     cache = cache or Cache()
-    settings = f"{PIPELINE}|{target}|{getattr(timer, '__qualname__', '')}"
+    settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
     text = str(module)
-    input_ms = _cached_input(cache, text, entry, settings, module, timer) * 1e3
+    input_ms = _cached_input(cache, text, entry, settings, module, timer, target) * 1e3
     rows: list[Row] = []
     alone = any(b.argument is not None for b in chosen)
     for index, joint in enumerate(space[:count]):
@@ -133,7 +143,7 @@ def tune(
         key = cache.key(text, entry, layouts, settings)
         result = cache.get(key)
         if result is None:
-            result = measure(module, entry, layouts, timer, alone=alone)
+            result = measure(module, entry, layouts, timer, alone=alone, target=target)
             cache.put(key, result)
         if result.seconds is None:
             skipped.append(Skipped(", ".join(f"{n}={c.label}" for n, c in zip(layouts, joint.choice)), "measurement", result.error or ""))
@@ -148,12 +158,14 @@ def tune(
     return TuneResult(entry, [b.name for b in chosen], input_ms, summary.flops, len(space), rows, skipped, winner)
 
 
-def _cached_input(cache: Cache, text: str, entry: str, settings: str, module: ModuleOp, timer: Timer) -> float:
+def _cached_input(
+    cache: Cache, text: str, entry: str, settings: str, module: ModuleOp, timer: Timer, target: str
+) -> float:
     key = cache.key(text, entry, {}, settings)
     found = cache.get(key)
     if found is not None and found.seconds is not None:
         return found.seconds
-    seconds = measure_input(module, entry, timer)
+    seconds = measure_input(module, entry, timer, target)
     cache.put(key, Measurement(seconds, None))
     return seconds
 

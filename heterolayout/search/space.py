@@ -7,6 +7,9 @@ The space holds
 - the product of each buffer's best candidates alone (its `shortlist`: the ones with the
   longest contiguous run up to the vector lanes, the least padding, no conversion first),
   as many per buffer as keep the product under `cap`;
+- for each loop that indexes the leading buffer's store alone (a candidate vector loop),
+  the combinations where every buffer it walks stores that dim innermost, unblocked
+  (channels-last: `nhwc` input and output with `hwio` weights);
 - for each block size, the combinations where every buffer blocks its tied dims by that
   size (`nChw16c` input and output with `OIhw16i16o` weights), again capped;
 - the input program's own layouts.
@@ -24,7 +27,7 @@ from heterolayout.search.candidates import Candidate
 from heterolayout.search.cost import Estimate, Summary, estimate
 from heterolayout.search.program import Buffer
 
-DEFAULT_CAP = 48
+DEFAULT_CAP = 8
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,20 @@ def block_of(layout: Layout, dim: int) -> int:
 def _standalone(candidate: Candidate, lanes: int, argument: bool) -> tuple[float, ...]:
     layout = candidate.layout
     run = max(min(layout.contiguous_run(d), lanes) for d in range(layout.rank))
-    plain = not argument or candidate.kind == "plain" and layout.linear is not None
-    return (-run, layout.padding_share, not plain)
+    converts = argument and layout.linear != _row_major(layout)
+    return (-run, layout.padding_share, converts)
+
+
+def _row_major(layout: Layout) -> tuple[tuple[int, ...], int]:
+    shape = layout.logical_shape
+    return tuple(math.prod(shape[d + 1 :]) for d in range(len(shape))), 0  # type: ignore[misc]
+
+
+def _innermost(layout: Layout, dim: int, lanes: int) -> bool:
+    """Dim `dim` is stored unblocked and contiguous for at least a vector (or all of it)."""
+    return block_of(layout, dim) == 1 and layout.contiguous_run(dim) >= min(
+        lanes, layout.logical_shape[dim] or 1
+    )
 
 
 def shortlist(candidates: list[Candidate], lanes: int, argument: bool, size: int) -> list[Candidate]:
@@ -99,11 +114,24 @@ def joint_space(
 ) -> list[Joint]:
     """The joint candidates, cheapest estimate first (ties keep generation order)."""
     short = [
-        shortlist(candidates[b.name], lanes, b.argument is not None, len(candidates[b.name]))
+        [inputs[b.name]]
+        + [
+            c
+            for c in shortlist(candidates[b.name], lanes, b.argument is not None, len(candidates[b.name]))
+            if c.layout != inputs[b.name].layout
+        ]
         for b in buffers
     ]
     choices: list[tuple[Candidate, ...]] = [tuple(inputs[b.name] for b in buffers)]
     choices += _capped(short, cap)
+    for loop in sorted(summary.vector_loops()):
+        walked = summary.walked(loop)
+        per_buffer = [
+            [c for c in options if all(_innermost(c.layout, d, lanes) for n, d in walked if n == b.name)]
+            for b, options in zip(buffers, short, strict=True)
+        ]
+        if all(per_buffer):
+            choices += _capped(per_buffer, cap)
     tied = tied_dims(summary)
     for size in _tied_sizes(buffers, candidates, tied):
         per_buffer = [
@@ -114,7 +142,7 @@ def joint_space(
         ]
         if all(per_buffer):
             choices += _capped(per_buffer, cap)
-    unique = list(dict.fromkeys(choices))
+    unique = list({tuple(c.layout for c in choice): choice for choice in reversed(choices)}.values())[::-1]
     joints = []
     for choice in unique:
         layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}
