@@ -95,7 +95,9 @@ def summarize(nest: Nest, names: dict[object, str]) -> Summary:
         if name is None:
             continue
         loops = tuple(_unit_loop(e, nest.rank) for e in access.exprs)
-        uses = tuple(frozenset(d for d in e.used_dims() if d < len(nest.loops)) for e in access.exprs)
+        uses = tuple(
+            frozenset(d for d in e.used_dims() if d < len(nest.loops)) for e in access.exprs
+        )
         accesses.append(Access(name, access.write, loops, uses))
     stores = sorted((a for a in nest.accesses.values() if a.write), key=lambda a: -a.depth)
     lead = names.get(storage_root(stores[0].buffer), "") if stores else ""
@@ -166,7 +168,7 @@ def estimate(
     converted = 0
     for buffer in buffers:
         layout = layouts[buffer.name]
-        if buffer.argument is None or layout.linear == _row_major(buffer.shape):
+        if buffer.argument is None or is_row_major(layout):
             continue
         converted += (layout.nbytes + layout.logical_size * layout.dtype.nbytes) * (  # type: ignore[union-attr]
             2 if buffer.written else 1
@@ -175,6 +177,8 @@ def estimate(
     return Estimate(compute + conversion, compute, conversion, vector, lead.padding_share)
 
 
-def _row_major(shape: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
-    strides = [math.prod(shape[d + 1 :]) for d in range(len(shape))]
-    return tuple(strides), 0
+def is_row_major(layout: Layout) -> bool:
+    """Whether the layout stores the buffer as its plain memref does (no conversion)."""
+    shape = [extent or 1 for extent in layout.logical_shape]
+    strides = tuple(math.prod(shape[d + 1 :]) for d in range(len(shape)))
+    return layout.linear == (strides, 0) and layout.packing is None

@@ -27,8 +27,10 @@ from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.layout.errors import LayoutError
 from heterolayout.search.program import with_layouts
 
+
 def pipeline(target: str) -> str:
     return f"layout-schedule{{target={target}}},layout-lower"
+
 
 FAILURES = (LayoutError, ExecutionError, DiagnosticException, VerifyException)
 CACHE_VERSION = 1

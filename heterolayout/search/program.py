@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 
@@ -49,7 +49,7 @@ def _name(value: SSAValue, fallback: str) -> str:
     return value.name_hint or fallback
 
 
-def _values(function: func.FuncOp) -> dict[str, SSAValue]:
+def buffer_values(function: func.FuncOp) -> dict[str, SSAValue]:
     """Every candidate buffer of the function by name: arguments, then allocations."""
     values: dict[str, SSAValue] = {}
     for position, argument in enumerate(function.body.block.args):
@@ -89,14 +89,12 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
     """The named buffers (default: every buffer the hot nest loads or stores), in the
     function's order. Unknown names, dynamic shapes and layout-typed buffers are errors."""
     function = find_function(module, entry)
-    values = _values(function)
+    values = buffer_values(function)
     nest = hot_nest(function)
     touched = (
         {storage_root(a.buffer) for a in nest.accesses.values()} if nest is not None else set()
     )
-    written = (
-        {storage_root(a.buffer) for a in nest.accesses.values() if a.write} if nest else set()
-    )
+    written = {storage_root(a.buffer) for a in nest.accesses.values() if a.write} if nest else set()
     if names is None:
         if nest is None:
             raise LayoutError(
@@ -123,7 +121,9 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
                 name,
                 shape,
                 str(memref_type.element_type),
-                arguments.index(value) if value in arguments else None,
+                arguments.index(value)
+                if isinstance(value, BlockArgument) and value in arguments
+                else None,
                 value in written,
                 assigned.get(value),
             )
@@ -143,20 +143,21 @@ def with_layouts(
     ctx = make_context()
     copy = module.clone()
     function = find_function(copy, entry)
-    values = _values(function)
+    values = buffer_values(function)
     tuned = {values[name] for name in layouts}
     for op in [op for op in function.walk() if isinstance(op, AssignOp)]:
         if storage_root(op.memref) in tuned:
             Rewriter.erase_op(op)
     block = function.body.block
     for name, text in layouts.items():
-        value = _values(function)[name]
+        value = buffer_values(function)[name]
         attribute = Parser(ctx, text).parse_attribute()
         if typed and value in block.args:
             old = value.type
             assert isinstance(old, MemRefType)
             Rewriter.replace_value_with_new_type(
-                value, MemRefType(old.element_type, old.shape, attribute)  # type: ignore[arg-type]
+                value,
+                MemRefType(old.element_type, old.shape, attribute),  # type: ignore[arg-type]
             )
             continue
         assign = AssignOp(value, attribute)  # type: ignore[arg-type]

@@ -19,7 +19,17 @@ def _percent(value: float | None) -> str:
 
 
 def table_text(result: TuneResult) -> str:
-    header = ["#", *result.buffers, "ms", "ms alone", "GFLOP/s", "padding", "conversion", "speed-up", "est. ms"]
+    header = [
+        "#",
+        *result.buffers,
+        "ms",
+        "ms alone",
+        "GFLOP/s",
+        "padding",
+        "conversion",
+        "speed-up",
+        "est. ms",
+    ]
     rows = [
         [
             str(rank),
@@ -39,7 +49,10 @@ def table_text(result: TuneResult) -> str:
         f"@{result.entry}: input program {result.input_ms:.4g} ms; {len(result.rows)} of "
         f"{result.space} joint candidates measured, {len(result.skipped)} skipped"
     ]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
+    lines += [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
     return "\n".join(lines)
 
 
@@ -73,7 +86,11 @@ def plot_svg(result: TuneResult) -> str:
 def write_report(result: TuneResult, directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "table.md").write_text(table_text(result) + "\n", encoding="utf-8")
-    (directory / "table.json").write_text(json.dumps(result.table(), indent=1) + "\n", encoding="utf-8")
+    (directory / "table.json").write_text(
+        json.dumps(result.table(), indent=1) + "\n", encoding="utf-8"
+    )
     (directory / "plot.svg").write_text(plot_svg(result), encoding="utf-8")
     skipped = [f"{s.buffer}: {s.spec}: {s.reason}" for s in result.skipped]
-    (directory / "skipped.txt").write_text("".join(line + "\n" for line in skipped), encoding="utf-8")
+    (directory / "skipped.txt").write_text(
+        "".join(line + "\n" for line in skipped), encoding="utf-8"
+    )

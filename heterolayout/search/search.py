@@ -6,18 +6,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
 from heterolayout.interpreter.engines import load_module
+from heterolayout.interpreter.program import find_function
+from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
-from heterolayout.search.cost import summarize
+from heterolayout.search.cost import Summary, summarize
 from heterolayout.search.measure import (
     Cache,
     Measurement,
@@ -27,9 +28,8 @@ from heterolayout.search.measure import (
     native_timer,
     pipeline,
 )
-from heterolayout.search.program import Buffer, _values, find_buffers, hot_nest, with_layouts
+from heterolayout.search.program import Buffer, buffer_values, find_buffers, hot_nest, with_layouts
 from heterolayout.search.space import Joint, joint_space, tied_dims
-from heterolayout.interpreter.program import find_function
 
 DEFAULT_SHARE = 0.25
 """Share of the joint space measured when no budget is given."""
@@ -83,10 +83,58 @@ def _lanes(element_bits: int, target: str) -> tuple[int, tuple[int, ...]]:
 
 def _input_candidate(buffer: Buffer) -> Candidate:
     if buffer.assigned is not None:
-        return Candidate("input", buffer.assigned, parse_layout(buffer.assigned, buffer.shape, dtype=buffer.element))
+        return Candidate(
+            "input",
+            buffer.assigned,
+            parse_layout(buffer.assigned, buffer.shape, dtype=buffer.element),
+        )
     source = LETTERS[: len(buffer.shape)]
     spec = f'#layout.tag<"{source}->{source}">'
     return Candidate("input", spec, parse_layout(spec, buffer.shape, dtype=buffer.element))
+
+
+@dataclass
+class Space:
+    """The tuned buffers, the hot nest's summary, the ranked joint candidates, and the
+    candidates that did not verify."""
+
+    module: ModuleOp
+    buffers: list[Buffer]
+    summary: Summary
+    joints: list[Joint]
+    skipped: list[Skipped]
+
+
+def search_space(module: ModuleOp, entry: str, names: list[str] | None, target: str) -> Space:
+    """Candidates per buffer and the joint space, ranked by the cost model."""
+    if target != "host" and target not in TARGETS:
+        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
+    chosen = find_buffers(module, entry, names)
+    function = find_function(module, entry)
+    nest = hot_nest(function)
+    if nest is None:
+        raise LayoutError(f"@{entry}: no loop nest layout-schedule can read")
+    values = buffer_values(function)
+    summary = summarize(nest, {storage_root(values[b.name]): b.name for b in chosen})
+    if summary.lead not in {b.name for b in chosen}:
+        raise LayoutError(
+            f"@{entry}: tune the buffer the hot nest stores to ('{summary.lead or '?'}') too"
+        )
+    tied = tied_dims(summary)
+    candidates: dict[str, list[Candidate]] = {}
+    skipped: list[Skipped] = []
+    lanes = 1
+    for buffer in chosen:
+        vector, all_lanes = _lanes(element_type(buffer.element).bits, target)
+        if buffer.name == summary.lead:
+            lanes = vector
+        dims = tuple(sorted(tied.get(buffer.name, ())))
+        found, refused = generate(buffer.name, buffer.shape, buffer.element, all_lanes, dims)
+        candidates[buffer.name] = found
+        skipped += refused
+    inputs = {b.name: _input_candidate(b) for b in chosen}
+    joints = joint_space(chosen, candidates, inputs, summary, lanes)
+    return Space(module, chosen, summary, joints, skipped)
 
 
 def tune(
@@ -103,59 +151,40 @@ def tune(
     """Search layouts of `buffers` (default: every buffer the hot loop nest touches) of
     `entry`; measure the `budget` cheapest joint candidates by the cost model (default a
     quarter of the space). Returns the ranked table and the winning program."""
-    if target != "host" and target not in TARGETS:
-        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
+    if budget is not None and budget < 1:
+        raise LayoutError(f"budget must be at least 1, got {budget}")
     module = load_module(program)
-    chosen = find_buffers(module, entry, list(buffers) if buffers is not None else None)
-    function = find_function(module, entry)
-    nest = hot_nest(function)
-    if nest is None:
-        raise LayoutError(f"@{entry}: no loop nest layout-schedule can read")
-    values = _values(function)
-    summary = summarize(nest, {storage_root(values[b.name]): b.name for b in chosen})
-    if summary.lead not in {b.name for b in chosen}:
-        raise LayoutError(f"@{entry}: tune the buffer the hot nest stores to ('{summary.lead or '?'}') too")
-    tied = tied_dims(summary)
-    candidates: dict[str, list[Candidate]] = {}
-    skipped: list[Skipped] = []
-    lanes = 1
-    for buffer in chosen:
-        bits = parse_layout(f"{LETTERS[:len(buffer.shape)]}->{LETTERS[:len(buffer.shape)]}", buffer.shape, dtype=buffer.element).dtype.bits  # type: ignore[union-attr]
-        vector, all_lanes = _lanes(bits, target)
-        if buffer.name == summary.lead:
-            lanes = vector
-        found, refused = generate(buffer.name, buffer.shape, buffer.element, all_lanes, tuple(sorted(tied.get(buffer.name, ()))))
-        candidates[buffer.name], skipped = found, skipped + refused
-    inputs = {b.name: _input_candidate(b) for b in chosen}
-    space = joint_space(chosen, candidates, inputs, summary, lanes)
-    count = max(1, math.ceil(DEFAULT_SHARE * len(space))) if budget is None else budget
-    if count < 1:
-        raise LayoutError(f"budget must be at least 1, got {count}")
+    space = search_space(module, entry, list(buffers) if buffers is not None else None, target)
+    count = budget or max(1, math.ceil(DEFAULT_SHARE * len(space.joints)))
     timer = timer or native_timer()
     cache = cache or Cache()
     settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
     text = str(module)
     input_ms = _cached_input(cache, text, entry, settings, module, timer, target) * 1e3
     rows: list[Row] = []
-    alone = any(b.argument is not None for b in chosen)
-    for index, joint in enumerate(space[:count]):
-        layouts = joint.layouts(chosen)
+    skipped = list(space.skipped)
+    alone = any(b.argument is not None for b in space.buffers)
+    for index, joint in enumerate(space.joints[:count]):
+        layouts = joint.layouts(space.buffers)
         key = cache.key(text, entry, layouts, settings)
         result = cache.get(key)
         if result is None:
             result = measure(module, entry, layouts, timer, alone=alone, target=target)
             cache.put(key, result)
         if result.seconds is None:
-            skipped.append(Skipped(", ".join(f"{n}={c.label}" for n, c in zip(layouts, joint.choice)), "measurement", result.error or ""))
+            labels = (
+                f"{b.name}={c.label}" for b, c in zip(space.buffers, joint.choice, strict=True)
+            )
+            skipped.append(Skipped(", ".join(labels), "measurement", result.error or ""))
         else:
-            rows.append(_row(joint, chosen, result, summary.flops, input_ms))
+            rows.append(_row(joint, space.buffers, result, space.summary.flops, input_ms))
             rows.sort(key=lambda r: r.ms)
         if progress is not None:
             progress(index + 1, count, rows[0] if rows else None)
-    winner = ""
-    if rows:
-        winner = str(with_layouts(module, entry, rows[0].specs))
-    return TuneResult(entry, [b.name for b in chosen], input_ms, summary.flops, len(space), rows, skipped, winner)
+    winner = str(with_layouts(module, entry, rows[0].specs)) if rows else ""
+    names = [b.name for b in space.buffers]
+    flops = space.summary.flops
+    return TuneResult(entry, names, input_ms, flops, len(space.joints), rows, skipped, winner)
 
 
 def _cached_input(
@@ -170,7 +199,9 @@ def _cached_input(
     return seconds
 
 
-def _row(joint: Joint, buffers: list[Buffer], result: Measurement, flops: int, input_ms: float) -> Row:
+def _row(
+    joint: Joint, buffers: list[Buffer], result: Measurement, flops: int, input_ms: float
+) -> Row:
     assert result.seconds is not None
     layouts = [c.layout for c in joint.choice]
     slots = sum(layout.size for layout in layouts)

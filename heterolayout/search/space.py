@@ -18,13 +18,12 @@ The space holds
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from heterolayout.layout.model import Layout
 from heterolayout.search.candidates import Candidate
-from heterolayout.search.cost import Estimate, Summary, estimate
+from heterolayout.search.cost import Estimate, Summary, estimate, is_row_major
 from heterolayout.search.program import Buffer
 
 DEFAULT_CAP = 8
@@ -65,13 +64,8 @@ def block_of(layout: Layout, dim: int) -> int:
 def _standalone(candidate: Candidate, lanes: int, argument: bool) -> tuple[float, ...]:
     layout = candidate.layout
     run = max(min(layout.contiguous_run(d), lanes) for d in range(layout.rank))
-    converts = argument and layout.linear != _row_major(layout)
+    converts = argument and not is_row_major(layout)
     return (-run, layout.padding_share, converts)
-
-
-def _row_major(layout: Layout) -> tuple[tuple[int, ...], int]:
-    shape = layout.logical_shape
-    return tuple(math.prod(shape[d + 1 :]) for d in range(len(shape))), 0  # type: ignore[misc]
 
 
 def _innermost(layout: Layout, dim: int, lanes: int) -> bool:
@@ -81,7 +75,9 @@ def _innermost(layout: Layout, dim: int, lanes: int) -> bool:
     )
 
 
-def shortlist(candidates: list[Candidate], lanes: int, argument: bool, size: int) -> list[Candidate]:
+def shortlist(
+    candidates: list[Candidate], lanes: int, argument: bool, size: int
+) -> list[Candidate]:
     return sorted(candidates, key=lambda c: _standalone(c, lanes, argument))[:size]
 
 
@@ -117,7 +113,9 @@ def joint_space(
         [inputs[b.name]]
         + [
             c
-            for c in shortlist(candidates[b.name], lanes, b.argument is not None, len(candidates[b.name]))
+            for c in shortlist(
+                candidates[b.name], lanes, b.argument is not None, len(candidates[b.name])
+            )
             if c.layout != inputs[b.name].layout
         ]
         for b in buffers
@@ -127,7 +125,11 @@ def joint_space(
     for loop in sorted(summary.vector_loops()):
         walked = summary.walked(loop)
         per_buffer = [
-            [c for c in options if all(_innermost(c.layout, d, lanes) for n, d in walked if n == b.name)]
+            [
+                c
+                for c in options
+                if all(_innermost(c.layout, d, lanes) for n, d in walked if n == b.name)
+            ]
             for b, options in zip(buffers, short, strict=True)
         ]
         if all(per_buffer):
@@ -142,7 +144,9 @@ def joint_space(
         ]
         if all(per_buffer):
             choices += _capped(per_buffer, cap)
-    unique = list({tuple(c.layout for c in choice): choice for choice in reversed(choices)}.values())[::-1]
+    unique = list(
+        {tuple(c.layout for c in choice): choice for choice in reversed(choices)}.values()
+    )[::-1]
     joints = []
     for choice in unique:
         layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}

@@ -52,12 +52,13 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.budget is not None and args.budget < 1:
         raise LayoutError(f"--budget must be at least 1, got {args.budget}")
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        text = Path(args.file).read_text(encoding="utf-8")
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     result = tune(
-        text, args.buffer, entry=args.entry, budget=args.budget, target=args.target,
+        text,
+        args.buffer,
+        entry=args.entry,
+        budget=args.budget,
+        target=args.target,
         progress=_progress,
     )
     if result.best is None:
