@@ -17,9 +17,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from heterolayout.search.search import tune
+from heterolayout.search.search import TuneResult, tune
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import onednn
+from schedule import Sizes, run_onednn
 
 CONV = """
 func.func @main(%input: memref<1x{C}x{H}x{H}xf32>, %weights: memref<{C}x{C}x3x3xf32>,
@@ -108,6 +114,24 @@ def _progress(index: int, count: int, best: object) -> None:
     print(f"  [{index}/{count}] best {ms:.3f} ms" if ms else f"  [{index}/{count}]", file=sys.stderr)
 
 
+def compare_onednn(result: TuneResult, small: bool, repeat: int = 20) -> None:
+    """oneDNN's direct convolution on the same sizes, one thread, best of `repeat` calls
+    (benchmarks/schedule.py's harness), against the chosen layouts' best times."""
+    why_not = onednn.missing()
+    best = result.best
+    if why_not or best is None:
+        print(f"  oneDNN: not run ({why_not})")
+        return
+    sizes = Sizes(16, 18) if small else Sizes()
+    with tempfile.TemporaryDirectory() as scratch:
+        binary = onednn.build("onednn_conv.cpp", Path(scratch) / "onednn_conv")
+        measured = run_onednn(binary, sizes, repeat)
+    alone, boundary = min(measured.times["alone"]), min(measured.times["boundary"])
+    print(f"  oneDNN direct conv {alone * 1e3:.3f} ms, with reorders {boundary * 1e3:.3f} ms; "
+          f"oneDNN/chosen time: {boundary * 1e3 / best.ms:.2f} with conversions"
+          + (f", {alone * 1e3 / best.alone_ms:.2f} kernels alone" if best.alone_ms else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kernel", action="append", choices=["conv", "depthwise", "matmul"])
@@ -126,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  input program {guided.input_ms:.3f} ms; chosen {guided.best.layouts} "
               f"{guided.best.ms:.3f} ms ({guided.best.gflops:.1f} GFLOP/s, "
               f"{guided.best.speedup:.1f}x the input program)")
+        if name == "conv":
+            compare_onednn(guided, args.small)
         if args.all:
             start = time.perf_counter()
             everything = tune(text, budget=guided.space, progress=_progress)

@@ -155,7 +155,7 @@ def tune(
         raise LayoutError(f"budget must be at least 1, got {budget}")
     module = load_module(program)
     space = search_space(module, entry, list(buffers) if buffers is not None else None, target)
-    count = budget or max(1, math.ceil(DEFAULT_SHARE * len(space.joints)))
+    count = budget or max(1, math.floor(DEFAULT_SHARE * len(space.joints)))
     timer = timer or native_timer()
     cache = cache or Cache()
     settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
