@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from unittest.mock import patch
 
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 from xdsl.passes import ModulePass
+
+from heterolayout.layout.model import Layout
+from heterolayout.passes import convert_loops, element_access, index_code, layout_lower, physical
+from heterolayout.passes.index_code import IndexEmitter
 
 
 @dataclass(frozen=True)
@@ -22,3 +32,95 @@ class SwapStoreIndices(ModulePass):
                 value, target, first, second = store.operands
                 store.operands = [value, target, second, first]
                 return
+
+
+# ---- wrong index code inside layout-lower, for translation validation --------------------------
+# Each context manager makes `layout-lower` emit wrong index code of one kind while it is
+# active; `layout-lower{validate=true}` must name the access and give a counterexample.
+
+
+def _shifted(results: list[AffineExpr]) -> list[AffineExpr]:
+    return [*results[:-1], results[-1] + 1]
+
+
+@contextmanager
+def innermost_index_off_by_one() -> Iterator[None]:
+    """The innermost physical index one too far, in every access path (element accesses,
+    affine maps, kept vectors)."""
+    real = physical.physical_exprs
+
+    def wrong(layout: Layout, flatten: bool) -> list[AffineExpr]:
+        return _shifted(real(layout, flatten))
+
+    with patch.object(element_access, "physical_exprs", wrong), patch.object(layout_lower, "physical_exprs", wrong):
+        yield
+
+
+@contextmanager
+def division_emitted_as_remainder() -> Iterator[None]:
+    """`arith` index code computes `x mod k` where it should compute `x floordiv k`."""
+    real = IndexEmitter._arith
+
+    def wrong(self: IndexEmitter, expr: AffineExpr) -> SSAValue:
+        if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.FloorDiv:
+            return real(self, expr.lhs % expr.rhs)
+        return real(self, expr)
+
+    with patch.object(IndexEmitter, "_arith", wrong):
+        yield
+
+
+@contextmanager
+def bit_order_ignored() -> Iterator[None]:
+    """Packed lanes placed LSB-first whatever the layout's bit order says."""
+    real = element_access.ElementAccess._shift
+
+    def wrong(self: element_access.ElementAccess, lane: AffineExpr, emitter: IndexEmitter) -> SSAValue:
+        packing = self.layout.packing
+        assert packing is not None
+        lsb = dataclasses.replace(packing, bit_order="lsb")
+        with patch.object(self, "layout", dataclasses.replace(self.layout, packing=lsb)):
+            return real(self, lane, emitter)
+
+    with patch.object(element_access.ElementAccess, "_shift", wrong):
+        yield
+
+
+@contextmanager
+def every_vector_kept_whole() -> Iterator[None]:
+    """Vector accesses kept whole even where they cross a block boundary."""
+    with patch.object(layout_lower.Lowering, "_contiguous", lambda *args: True):
+        yield
+
+
+@contextmanager
+def simplifier_drops_remainders() -> Iterator[None]:
+    """An unsound simplification: `x mod k` becomes `x` in every best form of an index."""
+    real = index_code._best_form
+
+    def wrong(expr: AffineExpr, *args: object) -> AffineExpr:
+        return _drop_mod(real(expr, *args))  # type: ignore[arg-type]
+
+    with patch.object(index_code, "_best_form", wrong):
+        yield
+
+
+def _drop_mod(expr: AffineExpr) -> AffineExpr:
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return expr
+    if expr.kind == AffineBinaryOpKind.Mod:
+        return _drop_mod(expr.lhs)
+    return AffineBinaryOpExpr(expr.kind, _drop_mod(expr.lhs), _drop_mod(expr.rhs))
+
+
+@contextmanager
+def conversion_swaps_two_dims() -> Iterator[None]:
+    """A conversion's loop nest rebuilds the logical index with its last two dims swapped."""
+    real = convert_loops._logical_from_digits
+
+    def wrong(layout: Layout, digits: list[AffineExpr]) -> list[AffineExpr]:
+        logical = real(layout, digits)
+        return [*logical[:-2], logical[-1], logical[-2]] if len(logical) > 1 else logical
+
+    with patch.object(convert_loops, "_logical_from_digits", wrong):
+        yield

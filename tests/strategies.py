@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import elementwise_reference as reference
 import numpy as np
+from fuzz.choices import Choices, DrawnChoices
 from hypothesis import strategies as st
 
 from heterolayout import Layout, parse_layout
@@ -183,14 +184,16 @@ def blocked_size(terms: Terms) -> Callable[[tuple[int, ...]], int]:
     return lambda shape: math.prod(reference.physical_shape(reference.Blocked(terms), shape))
 
 
+def choose_block_terms(c: Choices, rank: int, max_blocks: int = 4, max_size: int = 8) -> Terms:
+    """Every dim's rest once, random blocks (several per dim allowed), random physical order."""
+    blocks = [(c.integer(0, rank - 1), c.integer(1, max_size)) for _ in range(c.integer(0, max_blocks))]
+    rests: list[tuple[int, int | None]] = [(d, None) for d in range(rank)]
+    return tuple(c.permutation(rests + blocks))
+
+
 @st.composite
 def block_terms(draw: st.DrawFn, rank: int, max_blocks: int = 4, max_size: int = 8) -> Terms:
-    """Every dim's rest once, random blocks (several per dim allowed), random physical order."""
-    blocks = draw(
-        st.lists(st.tuples(st.integers(0, rank - 1), st.integers(1, max_size)), max_size=max_blocks)
-    )
-    rests: list[tuple[int, int | None]] = [(d, None) for d in range(rank)]
-    return tuple(draw(st.permutations(rests + blocks)))
+    return choose_block_terms(DrawnChoices(draw), rank, max_blocks, max_size)
 
 
 @st.composite
@@ -211,28 +214,32 @@ def blocked_layout(
     return terms, fit_shape(shape, size, MAX_PHYSICAL)
 
 
+def choose_dim_letters(c: Choices, rank: int) -> str:
+    """Distinct random letters naming the logical dims of a tag."""
+    return "".join(c.permutation(string.ascii_uppercase)[:rank])
+
+
 @st.composite
 def dim_letters(draw: st.DrawFn, rank: int) -> str:
-    """Distinct random letters naming the logical dims of a tag."""
-    unique = st.lists(
-        st.sampled_from(string.ascii_uppercase), min_size=rank, max_size=rank, unique=True
+    return choose_dim_letters(DrawnChoices(draw), rank)
+
+
+def _letter_case(c: Choices, letter: str) -> str:
+    return letter.upper() if c.boolean() else letter.lower()
+
+
+def choose_tag_text(c: Choices, letters: str, terms: Terms) -> str:
+    """`SRC->DST` with letters in random case (case is ignored) and optional spaces."""
+    source = "".join(_letter_case(c, letter) for letter in letters)
+    target = "".join(
+        ("" if size is None else str(size)) + _letter_case(c, letters[dim]) for dim, size in terms
     )
-    return "".join(draw(unique))
-
-
-def _letter_case(draw: st.DrawFn, letter: str) -> str:
-    return letter.upper() if draw(st.booleans()) else letter.lower()
+    arrow = c.choice(["->", " -> ", "->  "])
+    return f"{source}{arrow}{target}"
 
 
 def render_tag(draw: st.DrawFn, letters: str, terms: Terms) -> str:
-    """`SRC->DST` with letters in random case (case is ignored) and optional spaces."""
-    source = "".join(_letter_case(draw, letter) for letter in letters)
-    target = "".join(
-        ("" if size is None else str(size)) + _letter_case(draw, letters[dim])
-        for dim, size in terms
-    )
-    arrow = draw(st.sampled_from(["->", " -> ", "->  "]))
-    return f"{source}{arrow}{target}"
+    return choose_tag_text(DrawnChoices(draw), letters, terms)
 
 
 def tag_terms(source: str, target: str) -> Terms:
@@ -490,32 +497,36 @@ def digit_map_results(terms: Terms) -> list[str]:
     return results
 
 
-@st.composite
-def injective_component(draw: st.DrawFn, dims: list[int], shape: tuple[int, ...]) -> list[str]:
+def choose_injective_component(ch: Choices, dims: list[int], shape: tuple[int, ...]) -> list[str]:
     """Results that depend on `dims` only and are injective on them; consumes 1 or 2 dims."""
     a = dims.pop(0)
-    c = draw(st.integers(0, 3))
+    c = ch.integer(0, 3)
     kinds = ["scaled", "split"] + (["skew", "linearized", "linearized_split"] if dims else [])
-    kind = draw(st.sampled_from(kinds))
+    kind = ch.choice(kinds)
     if kind == "scaled":
-        k = draw(st.integers(1, 3))
-        term = f"d{a}" if k == 1 else draw(st.sampled_from([f"d{a} * {k}", f"{k} * d{a}"]))
+        k = ch.integer(1, 3)
+        term = f"d{a}" if k == 1 else ch.choice([f"d{a} * {k}", f"{k} * d{a}"])
         return [term if c == 0 else f"{term} + {c}"]
     if kind == "split":
-        k = draw(st.integers(1, 5))
+        k = ch.integer(1, 5)
         base = f"d{a}" if c == 0 else f"(d{a} + {c})"
-        return list(draw(st.permutations([f"{base} floordiv {k}", f"{base} mod {k}"])))
+        return ch.permutation([f"{base} floordiv {k}", f"{base} mod {k}"])
     b = dims.pop(0)
     if kind == "skew":
-        m = draw(st.integers(1, 3))
+        m = ch.integer(1, 3)
         skewed = f"d{a} + d{b}" if m == 1 else f"d{a} * {m} + d{b}"
-        return list(draw(st.permutations([f"d{a}" if c == 0 else f"d{a} + {c}", skewed])))
-    gap = draw(st.integers(0, 2))
+        return ch.permutation([f"d{a}" if c == 0 else f"d{a} + {c}", skewed])
+    gap = ch.integer(0, 2)
     linear = f"d{a} * {shape[b] + gap} + d{b}"
     if kind == "linearized":
         return [linear if c == 0 else f"{linear} + {c}"]
-    k = draw(st.integers(2, 6))
-    return list(draw(st.permutations([f"({linear}) floordiv {k}", f"({linear}) mod {k}"])))
+    k = ch.integer(2, 6)
+    return ch.permutation([f"({linear}) floordiv {k}", f"({linear}) mod {k}"])
+
+
+@st.composite
+def injective_component(draw: st.DrawFn, dims: list[int], shape: tuple[int, ...]) -> list[str]:
+    return choose_injective_component(DrawnChoices(draw), dims, shape)
 
 
 def map_text(rank: int, results: Sequence[str]) -> str:

@@ -27,7 +27,7 @@ from heterolayout.interpreter.engines import engine_for, load_module
 from heterolayout.interpreter.functions import all_functions
 from heterolayout.interpreter.program import SUPPORTED_OPS, find_function
 from heterolayout.interpreter.semantics import VALUE_OPS
-from heterolayout.interpreter.source import parse_program
+from heterolayout.interpreter.source import apply_pipeline, parse_program
 
 ENGINES = ("interp", "compiled")
 CHECK_ENGINES = (*ENGINES, "native")
@@ -573,3 +573,27 @@ def test_running_a_module_does_not_keep_it_alive() -> None:
     del module
     gc.collect()
     assert [ref() for ref in held] == [None] * 5
+
+
+FLOOR_MOD_OF_A_DIFFERENCE = """
+func.func @main(%i: index) -> f32 {
+  %m = memref.alloc() : memref<12xf32, #layout.tag<"C->C4c">>
+  %c3 = arith.constant 3 : index
+  %j = arith.subi %i, %c3 : index
+  %v = arith.constant 2.5 : f32
+  memref.store %v, %m[%j] : memref<12xf32, #layout.tag<"C->C4c">>
+  %r = memref.load %m[%j] : memref<12xf32, #layout.tag<"C->C4c">>
+  memref.dealloc %m : memref<12xf32, #layout.tag<"C->C4c">>
+  func.return %r : f32
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_module_lowered_in_memory_runs_its_xdsl_op_classes(engine: str) -> None:
+    """`layout-lower` builds ops with xDSL's classes (`arith.select` for the floor modulo of
+    an index that may be negative), where parsed text gets heterolayout's upstream-syntax
+    classes of the same names: both engines run either (found by the fuzzer, seed 0)."""
+    lowered = apply_pipeline(parse_program(FLOOR_MOD_OF_A_DIFFERENCE), "layout-lower")
+    assert any(op.name == "arith.select" for op in lowered.walk())
+    assert run(lowered, args=(7,), engine=engine) == (2.5,)

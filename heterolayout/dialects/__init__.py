@@ -3,6 +3,7 @@
 
 from xdsl.context import Context
 
+from heterolayout.dialects import dense_printing
 from heterolayout.dialects.conversion import (
     element_dtype,
     layout_attr,
@@ -25,6 +26,8 @@ from heterolayout.dialects.layout import (
 from heterolayout.dialects.upstream import extend
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
+
+dense_printing.install()
 
 
 def load(ctx: Context) -> None:

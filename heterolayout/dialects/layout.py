@@ -476,8 +476,8 @@ class MapLayoutAttr(LayoutAttr):
                 f"{len(physical)} extents but the map has {len(index_map.results)} results"
             )
         for extent in physical:
-            if extent is not None and extent <= 0:
-                raise LayoutError(f"physical extent {extent} in shape = [...] must be positive")
+            if extent is not None and extent < 0:
+                raise LayoutError(f"physical extent {extent} in shape = [...] must not be negative")
 
     @classmethod
     def parse_body(cls, parser: AttrParser) -> dict[str, Attribute]:

@@ -17,18 +17,22 @@ from collections.abc import Iterator
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseIntOrFPElementsAttr,
     DictionaryAttr,
     MemRefType,
+    NoneAttr,
     TensorType,
 )
-from xdsl.dialects.memref import CastOp
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
+from xdsl.dialects.memref import CastOp, GlobalOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from heterolayout.dialects.conversion import layout_of, with_layout
+from heterolayout.dialects.conversion import is_builtin_strided, layout_of, with_layout
 from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.layout import AssignOp, LayoutAttr
 from heterolayout.dialects.names import op_name
+from heterolayout.dialects.views import VIEW_OPS, value_layout
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 
@@ -44,9 +48,12 @@ def verify_layouts(root: Operation) -> None:
     check_dominance(root)
     for op in root.walk():
         _check_tensors(op)
+        view = op_name(op) in VIEW_OPS
         for memref_type, where in _memref_types(op):
             if memref_type in checked or not _needs_check(memref_type):
                 continue
+            if view and is_builtin_strided(memref_type):
+                continue  # a view's strided type is its window, not a layout
             try:
                 layout_of(memref_type)
             except LayoutError as error:
@@ -55,6 +62,10 @@ def verify_layouts(root: Operation) -> None:
             checked.add(memref_type)
         if isinstance(op, AssignOp):
             _check_single_assign(op, assigned)
+        elif isinstance(op, CastOp):
+            _check_cast(op)
+        elif isinstance(op, GlobalOp):
+            _check_initializer(op)
 
 
 def buffer_root(value: SSAValue) -> SSAValue:
@@ -85,6 +96,81 @@ def _check_single_assign(
         f"two different layouts assigned to one buffer in {op.name}: {op.layout} here, "
         f"{first.layout} by an earlier layout.assign",
     )
+
+
+def _check_initializer(op: GlobalOp) -> None:
+    """A dense initializer has the global's shape and element type, as upstream requires
+    (a splat too: `dense<7> : tensor<2x3xi32>`)."""
+    initial = op.initial_value
+    memref_type = op.type
+    if not isinstance(initial, DenseIntOrFPElementsAttr) or not isinstance(memref_type, MemRefType):
+        return
+    given = initial.type
+    if (
+        tuple(given.get_shape()) != tuple(memref_type.get_shape())
+        or given.get_element_type() != memref_type.element_type
+    ):
+        _fail(
+            op,
+            f"{op.name} @{op.sym_name.data}: the initializer's type {given} does not match "
+            f"{memref_type} (expected tensor<{'x'.join(map(str, memref_type.get_shape()))}x"
+            f"{memref_type.element_type}>)",
+        )
+
+
+def _check_cast(op: CastOp) -> None:
+    """A `memref.cast` may change static and dynamic extents, never the layout: the engines
+    would see one logical buffer and the lowering a reinterpreted physical one. A cast to an
+    unranked memref (what printMemref* takes) passes the buffer on as it is."""
+    source, result = op.source.type, op.dest.type
+    if not isinstance(result, MemRefType):
+        return
+    before = _cast_layout(op.source) if isinstance(source, MemRefType) else None
+    after = _cast_layout(op.dest)
+    if before is None and after is None:
+        return
+    if before is not None and after is not None and _equivalent_under_cast(before, after):
+        return
+    _fail(
+        op,
+        f"{op.name} from {source} to {result} changes the layout ({_layout_text(op.source)} "
+        f"to {_layout_text(op.dest)}): a cast may change static and dynamic extents, never the "
+        "layout; use layout.convert into a new buffer",
+    )
+
+
+def _cast_layout(value: SSAValue) -> Layout | None:
+    """The layout a cast must keep: the value's own (none for an upstream view, whose strided
+    type is its window). An invalid layout is reported elsewhere."""
+    try:
+        return value_layout(value)
+    except LayoutError:
+        return None
+
+
+def _layout_text(value: SSAValue) -> str:
+    layout = value.type.layout if isinstance(value.type, MemRefType) else None
+    if layout is None or isinstance(layout, NoneAttr) or _cast_layout(value) is None:
+        return "no layout"
+    return str(layout)
+
+
+def _equivalent_under_cast(a: Layout, b: Layout) -> bool:
+    """Equal, or `Layout.equivalent` on the shape the cast fixes (dims `?` on both sides
+    take two stand-in extents)."""
+    if _same_layout(a, b):
+        return True
+    merged = [
+        x if x is not None else y for x, y in zip(a.logical_shape, b.logical_shape, strict=True)
+    ]
+    for stand_in in (2, 3):
+        shape = [stand_in if e is None else e for e in merged]
+        try:
+            if not a.specialize(shape).equivalent(b.specialize(shape)):
+                return False
+        except LayoutError:
+            return False
+    return True
 
 
 def _same_layout(a: Layout | None, b: Layout | None) -> bool:
@@ -129,6 +215,10 @@ def _needs_check(memref_type: MemRefType) -> bool:
     layout = memref_type.layout
     if isinstance(layout, LayoutAttr):
         return True
+    if isinstance(layout, BuiltinStridedLayoutAttr):
+        # Static strides may still address memory before the buffer (a negative stride
+        # without the offset to balance it) or overlap; dynamic ones are not a layout.
+        return layout.get_offset() is not None and None not in layout.get_strides()
     return isinstance(layout, AffineMapAttr) and not layout.data.num_symbols
 
 

@@ -82,7 +82,9 @@ def random_value(
     elements."""
     if isinstance(type_attr, MemRefType):
         info = memory.memref_info(type_attr)
-        shape = tuple(dynamic_extent if e is None else e for e in info.shape) + info.lanes
+        dims = tuple(dynamic_extent if e is None else e for e in info.shape)
+        memory.check_size(info, dims, f"a random argument of type {type_attr}")
+        shape = dims + info.lanes
         return _random_array(info.element, shape, rng, small=info.element.kind == "index")
     element = element_of(type_attr)
     if isinstance(type_attr, VectorType):

@@ -13,6 +13,7 @@ live stores pay nothing for the check. Inlined loads of a freed buffer read its 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
@@ -24,13 +25,14 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.conversion import is_builtin_strided
+from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
 from heterolayout.interpreter.compiled_extended import TERMINATORS as EXTENDED_TERMINATORS
 from heterolayout.interpreter.compiled_extended import emit_blocks, emitter_for
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.program import reachable_functions, too_deep
+from heterolayout.interpreter.program import find_function, reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
 from heterolayout.interpreter.semantics import (
     VALUE_OPS,
@@ -509,7 +511,18 @@ class CompiledEngine:
     ) -> tuple[Any, ...]:
         """Run `entry`; what it prints goes to `output` (default: standard output)."""
         if entry not in self._functions:
-            self._compile(reachable_functions(self.module, entry))
+            try:
+                with indexed_symbol_lookups():
+                    self._compile(reachable_functions(self.module, entry))
+            except SyntaxError:
+                # Python refuses code nested deeper than 20 loops or 100 indentation levels:
+                # such a function runs op by op, with the same semantics.
+                from heterolayout.interpreter.interp import InterpreterEngine
+
+                self._functions[entry] = functools.partial(
+                    _interpreted, InterpreterEngine(self.module), entry
+                )
+                self._outputs[entry] = find_function(self.module, entry).function_type.outputs.data
         state = RunState(
             output if output is not None else RunOutput(), memory.RunMemory(entry, args)
         )
@@ -551,6 +564,10 @@ class CompiledEngine:
             self._outputs.setdefault(function.sym_name.data, function.function_type.outputs.data)
         for name, python_name in names.items():
             self._functions.setdefault(name, writer.namespace[python_name])
+
+
+def _interpreted(engine: Any, entry: str, state: RunState, *args: Any) -> tuple[Any, ...]:
+    return engine.call(entry, args, state.output)
 
 
 def _identifier(name: str) -> str:

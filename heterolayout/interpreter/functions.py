@@ -130,8 +130,9 @@ def _register_value_ops(cls: type) -> type:
     Overrides xDSL's ArithFunctions, which computes f32 in double, compares to bool, lacks
     divui/remui/shrui/ceildivsi/trunci/extui/extsi/… and ignores the symbols of
     affine.apply's map."""
-    for op_type in _value_op_types():
-        setattr(cls, f"run_{op_type.name.replace('.', '_')}", impl(op_type)(_run_value))
+    for number, op_type in enumerate(_value_op_types()):
+        # one attribute per class: xDSL's and heterolayout's classes share op names
+        setattr(cls, f"run_{op_type.name.replace('.', '_')}_{number}", impl(op_type)(_run_value))
     return register_impls(cls)
 
 

@@ -11,6 +11,7 @@ from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import InterpretationError
 
+from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.functions import FuncFunctions, MemRefFunctions, all_functions
 from heterolayout.interpreter.program import find_function, reachable_functions, too_deep
@@ -148,7 +149,8 @@ class InterpreterEngine:
         interpreter.set_data(FuncFunctions, "output", output if output is not None else RunOutput())
         interpreter.set_data(MemRefFunctions, "memory", memory.RunMemory(entry, args))
         try:
-            results = tuple(interpreter.call_op(entry, args))
+            with indexed_symbol_lookups():
+                results = tuple(interpreter.call_op(entry, args))
         except RecursionError:
             raise too_deep(entry) from None
         memory.check_returned(entry, self._outputs[entry], results)

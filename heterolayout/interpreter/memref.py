@@ -30,6 +30,7 @@ from heterolayout.interpreter.values import element_of, vector_shape
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.limits import MAX_ELEMENTS
 
 
 @dataclass(frozen=True)
@@ -232,9 +233,24 @@ def allocate(info: MemRefInfo, dynamic_sizes: Sequence[int], where: str) -> MemR
     shape = tuple(next(sizes) if e is None else e for e in info.shape)
     if any(e < 0 for e in shape):
         raise ExecutionError(f"{where}: negative size in shape {_text(shape)}")
+    check_size(info, shape, where)
     if info.layout is None:
         return np.zeros(shape + info.lanes, dtype=info.element.numpy_dtype)
     return LayoutMemRef.allocate(specialized(info, shape), info.element)
+
+
+def check_size(info: MemRefInfo, shape: Sequence[int], where: str) -> None:
+    """Refuse a buffer beyond `MAX_ELEMENTS` slots (the physical ones of a layout) before
+    anything is allocated."""
+    elements = math.prod(shape) * math.prod(info.lanes)
+    if info.layout is not None:
+        layout = specialized(info, shape)
+        elements = max(elements, layout.size)
+    if elements > MAX_ELEMENTS:
+        raise ExecutionError(
+            f"{where}: a buffer of {elements} elements ({info.type}) is more than the limit of "
+            f"{MAX_ELEMENTS} elements that the engines allocate"
+        )
 
 
 def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
@@ -401,15 +417,28 @@ def cast_target(memref_type: Attribute) -> MemRefInfo | None:
 
 
 def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
-    """memref.cast: the same buffer, checked against the static dims of a ranked new type."""
+    """memref.cast: the same buffer, checked against the static dims of a ranked new type
+    (a buffer of vector elements holds them in its innermost numpy dims)."""
     if info is None:
         return memref
     shape = shape_of(memref)
-    if len(shape) != info.rank or any(
-        e is not None and e != s for e, s in zip(info.shape, shape, strict=True)
+    rank = len(shape) - len(info.lanes)
+    if (
+        rank != info.rank
+        or shape[rank:] != info.lanes
+        or any(e is not None and e != s for e, s in zip(info.shape, shape[:rank], strict=True))
     ):
         raise ExecutionError(
             f"{where}: a memref of shape {_text(shape)} does not match {info.type}"
+        )
+    before = memref.layout if isinstance(memref, LayoutMemRef) else None
+    after = None if info.layout is None else specialized(info, shape[:rank])
+    if (before is not None or after is not None) and (
+        before is None or after is None or not (before == after or before.equivalent(after))
+    ):
+        raise ExecutionError(
+            f"{where}: the cast to {info.type} changes the layout; a cast may change static "
+            "and dynamic extents, never the layout (use layout.convert into a new buffer)"
         )
     return memref
 
@@ -417,6 +446,7 @@ def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
 def global_value(info: MemRefInfo, initial: Any) -> MemRef:
     """The buffer of a memref.global: its dense initializer (splats broadcast), or zeros."""
     static: tuple[int, ...] = info.shape  # type: ignore[assignment]
+    check_size(info, static, "memref.global")
     if initial is None:
         return allocate(info, (), "memref.global")
     values = list(initial.get_values())

@@ -51,37 +51,54 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return passes
 
 
-class _LocatingParser(UpstreamParser):
+class LocatingParser(UpstreamParser):
     """The parser of upstream syntax, recording where each op starts.
 
     Workaround: xDSL keeps `loc(...)` when the text spells one, but leaves every other op at
     `loc(unknown)`, so a run-time error could not say where the failing op is.
     """
 
+    _counted: tuple[int, int] = (0, 1)
+    """(position, line there): ops start in increasing positions, so lines are counted on
+    from the last op (xDSL's `Span.get_location` counts from the start of the text, which
+    made locating every op quadratic in the file's size)."""
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
+        location = self._location(start.start, start.input.content, start.input.name)
         op = super().parse_operation()
         if isinstance(op.location, UnknownLoc):
-            location = start.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(location.file), IntAttr(location.line), IntAttr(location.col)
-            )
+            op.location = location
         return op
+
+    def _location(self, position: int, text: str, name: str) -> FileLineColLoc:
+        counted, line = self._counted
+        if position < counted:
+            counted, line = 0, 1
+        line += text.count("\n", counted, position)
+        self._counted = (position, line)
+        column = position - (text.rfind("\n", 0, position) + 1) + 1
+        return FileLineColLoc(StringAttr(name), IntAttr(line), IntAttr(column))
 
 
 def verify_program(module: ModuleOp) -> None:
     """xDSL's verifier, then the layout verification walk (the checks that need a memref's
     shape)."""
-    module.verify()
     from heterolayout.dialects import verify_layouts
+    from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 
+    with indexed_symbol_lookups():
+        module.verify()
     verify_layouts(module)
 
 
 def parse_program(text: str, name: str = "<input>", ctx: Context | None = None) -> ModuleOp:
     """Parse and verify a module; every op remembers its line and column in `name`."""
+    from heterolayout.limits import check_source
+
+    check_source(text, name)
     ctx = ctx or make_context()
-    module = _LocatingParser(ctx, text, name).parse_module()
+    module = LocatingParser(ctx, text, name).parse_module()
     verify_program(module)
     return module
 

@@ -16,6 +16,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import digit_of
+from heterolayout.limits import MAX_RANK
 
 MAX_EXTENT = 2**40
 """Largest extent or block accepted: index arithmetic stays far inside int64."""
@@ -36,6 +37,11 @@ def check_terms(terms: Sequence[Term], rank: int, where: str, names: str | None 
     def name(dim: int) -> str:
         return f"'{names[dim]}'" if names else str(dim)
 
+    if len(terms) > MAX_RANK:
+        raise LayoutError(
+            f"{where}: {len(terms)} physical dims, more than the limit of {MAX_RANK} "
+            "(numpy's, which holds the engines' buffers)"
+        )
     rests: dict[int, int] = {}
     for term in terms:
         if not 0 <= term.dim < rank:
@@ -50,7 +56,8 @@ def check_terms(terms: Sequence[Term], rank: int, where: str, names: str | None 
             )
         elif term.size > MAX_EXTENT:
             raise LayoutError(
-                f"{where}: block size {term.size} of dim {name(term.dim)} is too large"
+                f"{where}: block size {term.size} of dim {name(term.dim)} is too large "
+                f"(the limit is 2^40 = {MAX_EXTENT})"
             )
     missing = [d for d in range(rank) if d not in rests]
     if missing:

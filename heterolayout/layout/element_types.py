@@ -13,6 +13,15 @@ from heterolayout.layout.errors import LayoutError
 
 _FLOATS = {"f16": np.float16, "bf16": np.float32, "f32": np.float32, "f64": np.float64}
 _INT_NAME = re.compile(r"^(s|u)?i(\d+)$")
+_SIGNIFICANT_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
+_MAX_EXPONENT = {"f16": 15, "bf16": 127, "f32": 127, "f64": 1023}
+
+
+def _overflow_threshold(name: str) -> int:
+    """The smallest magnitude that rounds to infinity in a float type (round to nearest,
+    ties to even): its largest finite value plus half a unit in the last place."""
+    bits, exponent = _SIGNIFICANT_BITS[name], _MAX_EXPONENT[name]
+    return (2 ** (bits + 1) - 1) * 2 ** (exponent - bits)
 
 
 @dataclass(frozen=True)
@@ -71,9 +80,17 @@ class ElementType:
                 raise LayoutError(
                     f"{where}: pad {pad!r} is not a number for element type {self.name}"
                 )
-            if not math.isfinite(pad):
+            if isinstance(pad, float | np.floating) and not math.isfinite(pad):
                 raise LayoutError(
                     f"{where}: pad {pad} is not finite (MLIR's attribute text has no literal for it)"
+                )
+            if abs(pad) >= _overflow_threshold(self.name):
+                largest = (2 ** _SIGNIFICANT_BITS[self.name] - 1) * 2.0 ** (
+                    _MAX_EXPONENT[self.name] + 1 - _SIGNIFICANT_BITS[self.name]
+                )
+                raise LayoutError(
+                    f"{where}: pad {pad} does not fit element type {self.name} (largest finite "
+                    f"value {largest:g}): it would be stored as infinity"
                 )
             return float(pad) + 0.0  # -0.0 is the default pad 0 too
         if isinstance(pad, bool) or not isinstance(pad, (int, float, np.integer, np.floating)):
@@ -107,8 +124,16 @@ def element_type(spec: str | ElementType | np.dtype | type) -> ElementType:
     """Parse an MLIR element type name; numpy dtypes are accepted for convenience."""
     if isinstance(spec, ElementType):
         return spec
+    if spec is None:
+        raise LayoutError("element type None: expected a name such as f32 or i8")
     if not isinstance(spec, str):
-        return _from_numpy(np.dtype(spec))
+        try:
+            dtype = np.dtype(spec)
+        except TypeError:
+            raise LayoutError(
+                f"element type {spec!r} is neither a name nor a numpy dtype"
+            ) from None
+        return _from_numpy(dtype)
     name = spec.strip()
     if name in _FLOATS:
         return ElementType(name, "float", 16 if name in ("f16", "bf16") else int(name[1:]))

@@ -91,6 +91,18 @@ def index_grids(shape: Sequence[int]) -> list[np.ndarray]:
     ]
 
 
+def expression_depth(expr: AffineExpr) -> int:
+    """Operators on the longest path from the root to a leaf, counted without recursion (a
+    chain of thousands of `floordiv`s must not exhaust Python's stack to be measured)."""
+    deepest, stack = 0, [(expr, 0)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, AffineBinaryOpExpr):
+            stack += [(node.lhs, depth + 1), (node.rhs, depth + 1)]
+    return deepest
+
+
 def is_quasi_affine(expr: AffineExpr) -> bool:
     """Multiplications have a constant side; divisors and moduli are constants."""
     if not isinstance(expr, AffineBinaryOpExpr):

@@ -17,7 +17,9 @@ from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
     bounds,
+    digit_of,
     evaluate,
+    expression_depth,
     format_expr,
     format_map,
     index_grids,
@@ -25,6 +27,7 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.packing import Packing
+from heterolayout.limits import MAX_ELEMENTS, MAX_NESTING, MAX_RANK
 
 if TYPE_CHECKING:
     from heterolayout.layout.targets import TargetSpec
@@ -68,9 +71,15 @@ class Layout:
         caller's construction proves it (the digit model)."""
         shape = tuple(None if e is None else int(e) for e in logical_shape)
         for extent in shape:
-            if extent is not None and extent <= 0:
+            if extent is not None and extent < 0:
                 raise LayoutError(
-                    f"{where}: logical shape {format_shape(shape)} has a non-positive extent"
+                    f"{where}: logical shape {format_shape(shape)} has a negative extent"
+                )
+        for what, rank in (("logical", len(shape)), ("physical", len(index_map.results))):
+            if rank > MAX_RANK:
+                raise LayoutError(
+                    f"{where}: {rank} {what} dims, more than the limit of {MAX_RANK} "
+                    "(numpy's, which holds the engines' buffers)"
                 )
         if index_map.num_dims != len(shape):
             raise LayoutError(
@@ -90,6 +99,8 @@ class Layout:
                     f"{where}: physical shape {format_shape(physical)} has rank {len(physical)} "
                     f"but the map has {len(index_map.results)} results"
                 )
+            if 0 in shape:  # an empty box reaches no physical index: any extent holds it
+                exact = tuple(None if e is None else 0 for e in exact)
             for position, (given, needed) in enumerate(zip(physical, exact, strict=True)):
                 if (given is None) != (needed is None) or (
                     given is not None and needed is not None and given < needed
@@ -99,7 +110,10 @@ class Layout:
                         f"'{format_expr(index_map.results[position])}' reaches {_fmt(needed)}"
                     )
         if None not in physical and math.prod(physical) >= INDEX_LIMIT:  # type: ignore[arg-type]
-            raise LayoutError(f"{where}: the physical buffer {format_shape(physical)} is too large")
+            raise LayoutError(
+                f"{where}: the physical buffer {format_shape(physical)} is too large "
+                "(the limit is 2^62 slots)"
+            )
         if dtype is not None:
             pad = dtype.check_pad(pad, where)
         layout = Layout(shape, index_map, physical, pad, dtype, packing, dim_names)
@@ -203,8 +217,8 @@ class Layout:
 
     @property
     def padding_share(self) -> float:
-        """Fraction of physical slots that hold no logical element."""
-        return 1.0 - self.logical_size / self.size
+        """Fraction of physical slots that hold no logical element (0 for an empty buffer)."""
+        return 1.0 - self.logical_size / self.size if self.size else 0.0
 
     @cached_property
     def blocked_terms(self) -> tuple[Term, ...] | None:
@@ -272,6 +286,8 @@ class Layout:
 
     def logical_index(self, offset: int) -> tuple[int, ...] | None:
         """The logical index stored at `offset`, or None for a pad slot."""
+        if not isinstance(offset, int | np.integer) or isinstance(offset, bool):
+            raise LayoutError(f"offset {offset!r} is not an integer")
         if not 0 <= offset < self.size:
             raise LayoutError(
                 f"offset {offset} is outside the physical buffer of {self.size} slots"
@@ -284,6 +300,7 @@ class Layout:
     def offsets(self) -> np.ndarray:
         """Offsets of every logical index, as an array of the logical shape (int64)."""
         shape = self._static("offsets", self.logical_shape)
+        self._check_enumerable("offsets")
         grids = index_grids(shape)
         total: np.ndarray | int = 0
         for result, extent in zip(
@@ -307,17 +324,21 @@ class Layout:
         (`native=None`); `native=False` forces numpy, `True` the compiled conversion."""
         from heterolayout.layout.reference import pack
 
+        self._check_enumerable("pack")
         return pack(self, array, pad, native)
 
     def unpack(self, physical: np.ndarray, *, native: bool | None = None) -> np.ndarray:
         """Physical buffer → logical array (`native` as for `pack`)."""
         from heterolayout.layout.reference import unpack
 
+        self._check_enumerable("unpack")
         return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
     def specialize(self, shape: Sequence[int]) -> Layout:
         """The same layout on a static shape (fills in the `?` dims)."""
+        if not isinstance(shape, Sequence | np.ndarray):
+            raise LayoutError(f"shape {shape!r} is not a sequence of extents")
         if len(shape) != self.rank:
             raise LayoutError(f"shape {format_shape(tuple(shape))} does not have rank {self.rank}")
         for given, extent in zip(shape, self.logical_shape, strict=True):
@@ -374,7 +395,25 @@ class Layout:
             )
         return shape  # type: ignore[return-value]
 
+    def _strides_separate(self) -> bool:
+        linear = self.linear
+        return linear is not None and _separated(linear[0], self.logical_shape)  # type: ignore[arg-type]
+
+    def _check_enumerable(self, what: str) -> None:
+        """Refuse to materialise a layout beyond `MAX_ELEMENTS` slots one by one."""
+        slots = max(self.size, self.logical_size)
+        if slots > MAX_ELEMENTS:
+            raise LayoutError(
+                f"{what}: the layout's {slots} slots ({format_shape(self.physical_shape)}) are "
+                f"more than the limit of {MAX_ELEMENTS} slots that heterolayout materialises "
+                "one by one"
+            )
+
     def _check_index(self, index: Sequence[int]) -> None:
+        if not isinstance(index, Sequence | np.ndarray) or not all(
+            isinstance(v, int | np.integer) and not isinstance(v, bool) for v in index
+        ):
+            raise LayoutError(f"index {index!r} is not a sequence of integers")
         if len(index) != self.rank:
             raise LayoutError(f"index {tuple(index)} does not have rank {self.rank}")
         for value, extent in zip(index, self.logical_shape, strict=True):
@@ -384,6 +423,13 @@ class Layout:
                 )
 
     def _check_injective(self, where: str) -> None:
+        if self._strides_separate():
+            return
+        if max(self.size, self.logical_size) > MAX_ELEMENTS:
+            raise LayoutError(
+                f"{where}: the map's injectivity on {format_shape(self.logical_shape)} would be "
+                f"checked point by point, beyond the limit of {MAX_ELEMENTS} points"
+            )
         offsets = self.offsets().ravel()
         order = np.argsort(offsets, kind="stable")
         ordered = offsets[order]
@@ -399,6 +445,19 @@ class Layout:
             )
 
 
+def _separated(coefficients: Sequence[int], shape: Sequence[int]) -> bool:
+    """Whether a linear offset is injective because each dim's stride exceeds the span of
+    all smaller strides (the test for non-overlapping strided memory)."""
+    span = 0
+    for stride, extent in sorted(
+        (abs(c), e) for c, e in zip(coefficients, shape, strict=True) if e > 1
+    ):
+        if stride <= span:
+            return False
+        span += stride * (extent - 1)
+    return True
+
+
 def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
     """What a layout map must be before any shape is known: no symbols, some results, and
     each result quasi-affine. The dialect's `#layout.map` checks the same at parse time."""
@@ -407,6 +466,12 @@ def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
     if not index_map.results:
         raise LayoutError(f"{prefix}the map {format_map(index_map)} has no results")
     for result in index_map.results:
+        depth = expression_depth(result)
+        if depth > MAX_NESTING:
+            raise LayoutError(
+                f"{prefix}a result of the map nests {depth} operators deep, more than the "
+                f"nesting limit of {MAX_NESTING}"
+            )
         if not is_quasi_affine(result):
             raise LayoutError(
                 f"{prefix}'{format_expr(result)}' in {format_map(index_map)} is not quasi-affine"
@@ -458,24 +523,58 @@ def _check_magnitude(shape: Shape, index_map: AffineMap, where: str) -> None:
 
 
 def _exact_extents(shape: Shape, index_map: AffineMap, where: str) -> tuple[int | None, ...]:
-    """max + 1 of every result over the logical box; a negative minimum is an error."""
-    dynamic = {d for d, e in enumerate(shape) if e is None}
-    grids = index_grids([1 if e is None else e for e in shape])
+    """max + 1 of every result over the logical box (0 when a dim it uses is empty); a
+    negative minimum is an error. Digits and affine results are bounded in closed form,
+    others point by point over the dims they use, up to `MAX_ELEMENTS` points."""
     extents: list[int | None] = []
     for result in index_map.results:
-        if result.used_dims() & dynamic:
+        used = sorted(result.used_dims())
+        if any(shape[d] is None for d in used):
             extents.append(None)
             continue
-        values = np.asarray(evaluate(result, grids))
-        low, high = int(values.min()), int(values.max())
+        static: tuple[int, ...] = tuple(1 if e is None else e for e in shape)
+        if any(static[d] == 0 for d in used):
+            extents.append(0)
+            continue
+        low, high, at = _result_range(result, static, used, where)
         if low < 0:
-            full = np.broadcast_to(values, [1 if e is None else e for e in shape])
-            at = tuple(int(i) for i in np.unravel_index(int(np.argmin(full)), full.shape))
             raise LayoutError(
                 f"{where}: result '{format_expr(result)}' is negative ({low}) at logical index {at}"
             )
         extents.append(high + 1)
     return tuple(extents)
+
+
+def _result_range(
+    result: AffineExpr, shape: tuple[int, ...], used: list[int], where: str
+) -> tuple[int, int, tuple[int, ...]]:
+    """(min, max, a logical index where the min is reached) of `result` over the box."""
+    digit = digit_of(result)
+    if digit is not None:
+        dim, divisor, modulus = digit
+        top = (shape[dim] - 1) // divisor
+        return 0, top if modulus is None else min(top, modulus - 1), (0,) * len(shape)
+    form = linear_form(result, len(shape))
+    if form is not None:
+        coefficients, constant = form
+        spans = [c * (e - 1) for c, e in zip(coefficients, shape, strict=True)]
+        at = tuple(e - 1 if c < 0 else 0 for c, e in zip(coefficients, shape, strict=True))
+        low = constant + sum(min(0, v) for v in spans)
+        return low, constant + sum(max(0, v) for v in spans), at
+    points = math.prod(shape[d] for d in used)
+    if points > MAX_ELEMENTS:
+        raise LayoutError(
+            f"{where}: the extent of '{format_expr(result)}' would be computed point by point "
+            f"over {points} points, beyond the limit of {MAX_ELEMENTS}"
+        )
+    grids = index_grids([e if d in used else 1 for d, e in enumerate(shape)])
+    values = np.broadcast_to(
+        np.asarray(evaluate(result, grids)),
+        [shape[d] if d in used else 1 for d in range(len(shape))],
+    )
+    flat = int(np.argmin(values))
+    at = tuple(int(i) for i in np.unravel_index(flat, values.shape))
+    return int(values.min()), int(values.max()), at
 
 
 def _specialized_physical(layout: Layout, shape: Sequence[int]) -> tuple[int, ...] | None:

@@ -29,6 +29,14 @@ from heterolayout.layout.targets import (
     target_attribute,
     target_layout,
 )
+from heterolayout.limits import (
+    MAX_RANK,
+    LimitError,
+    check_nesting,
+    deep_recursion,
+    shorten,
+    too_deep,
+)
 
 ShapeSpec = str | Sequence[int | None]
 _PARAMETERS = {"pad", "pack", "bit_order", "shape", "offset"}
@@ -40,23 +48,33 @@ def parse_shape(shape: ShapeSpec) -> tuple[int | None, ...]:
         items: list[str | int | None] = (
             [s.strip() for s in shape.split("x")] if shape.strip() else []
         )
-    else:
+    elif isinstance(shape, Sequence | np.ndarray):
         items = list(shape)
+    else:
+        raise LayoutError(
+            f"shape {shape!r} is not a shape (expected a sequence of extents or text like '2x17')"
+        )
+    if len(items) > MAX_RANK:
+        raise LayoutError(f"shape: {len(items)} dims, more than the limit of {MAX_RANK}")
     dims: list[int | None] = []
     for item in items:
+        if isinstance(item, bool | np.bool_):
+            raise LayoutError(f"shape {shape!r}: {item} is not an extent")
         if item in ("?", None, -1):
             dims.append(None)
             continue
         try:
             value = int(item)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise LayoutError(f"shape {shape!r}: '{item}' is not an extent") from None
         if isinstance(item, float) and not item.is_integer():
             raise LayoutError(f"shape {shape!r}: extent {item} is not an integer")
-        if value <= 0:
-            raise LayoutError(f"shape {shape!r}: extent {value} must be positive")
+        if value < 0:
+            raise LayoutError(f"shape {shape!r}: extent {value} must not be negative")
         if value > MAX_EXTENT:
-            raise LayoutError(f"shape {shape!r}: extent {value} is too large")
+            raise LayoutError(
+                f"shape {shape!r}: extent {value} is too large (the limit is 2^40 = {MAX_EXTENT})"
+            )
         dims.append(value)
     return tuple(dims)
 
@@ -77,6 +95,24 @@ def parse_layout(
     text or an alias, `affine_map<…>`, `strided<[…], offset: …>`, or `#layout.…` attribute
     text. Parameters given here and in the spec must agree.
     """
+    try:
+        with deep_recursion():
+            return _parse_layout(spec, shape, dtype, pad, pack, bit_order, physical_shape)
+    except (LimitError, LayoutError) as error:
+        raise LayoutError(shorten(str(error))) from None
+    except RecursionError:
+        raise LayoutError(too_deep(f"layout {str(spec)[:60]!r}")) from None
+
+
+def _parse_layout(
+    spec: str | Layout,
+    shape: ShapeSpec,
+    dtype: str | ElementType | np.dtype | type | None,
+    pad: int | float | None,
+    pack: str | None,
+    bit_order: str | None,
+    physical_shape: ShapeSpec | None,
+) -> Layout:
     logical = parse_shape(shape)
     element = None if dtype is None else element_type(dtype)
     if isinstance(spec, Layout):
@@ -86,6 +122,7 @@ def parse_layout(
     spec = " ".join(spec.split())
     if not spec:
         raise LayoutError("empty layout spec")
+    check_nesting(spec, "layout spec")
     _check_pad_argument(pad)
     text = "#layout." + spec if is_target_spec(spec) else spec
     params: dict[str, str] = {}
@@ -98,8 +135,8 @@ def parse_layout(
         if unknown and attribute.kind not in TARGET_KINDS:
             raise LayoutError(f"#layout.{attribute.kind}: unknown parameter '{sorted(unknown)[0]}'")
         kind, text, params = attribute.kind, attribute.body, attribute.params
-        if kind == "tag":
-            text = unquote(text, "#layout.tag")
+        if kind == "tag" or (kind == "chunked" and text.startswith('"')):
+            text = unquote(text, f"#layout.{kind}")
     where = f"layout '{spec.strip()}'"
     resolved_pad = _merge(pad, params.get("pad"), "pad", where, lambda v: parse_number(v, where))
     resolved_pack = _merge(pack, params.get("pack"), "pack", where, lambda v: v.strip())
@@ -168,7 +205,7 @@ def parse_layout(
 def _check_pad_argument(pad: object) -> None:
     if pad is not None and (isinstance(pad, bool) or not isinstance(pad, (int, float, np.number))):
         raise LayoutError(f"pad {pad!r} is not a number")
-    if pad is not None and not math.isfinite(pad):
+    if isinstance(pad, float | np.floating) and not math.isfinite(pad):
         raise LayoutError(f"pad {pad} is not finite (MLIR's attribute text has no literal for it)")
 
 
@@ -212,6 +249,8 @@ def _merge(argument, from_spec, name: str, where: str, convert):  # type: ignore
 
 
 def _packing(pack: str | None, bit_order: str | None, where: str) -> Packing | None:
+    if pack is not None and not isinstance(pack, str):
+        raise LayoutError(f"pack {pack!r} is not a container type (iK or vector<LxT>)")
     if pack is None:
         if bit_order is not None:
             raise LayoutError(f'{where}: bit_order = "{bit_order}" needs a pack = <container>')

@@ -6,6 +6,10 @@ carried values, calls and returns. A boundary that cannot take the new type (a p
 external function's signature, a call site that disagrees) gets explicit `layout.convert`s:
 into a buffer of the callee's type before the call and, when the callee may write it, back
 after the call. Signatures that others may rely on never change silently.
+
+An assigned parameter of a private function keeps its layout: call sites convert to it (the
+callee indexes the physical buffer directly), unless the function may return the parameter,
+which would hand the caller a temporary; such a function converts at its entry instead.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.conversion import with_layout
+from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.passes.simplify_index import erase_dead_ops
@@ -48,6 +52,8 @@ class Application:
         self.globals = {
             op.sym_name.data: op for op in module.walk() if isinstance(op, memref.GlobalOp)
         }
+        self.assigned_arguments: set[tuple[str, int]] = set()
+        """Private parameters a `layout.assign` retyped: their call sites convert to them."""
 
     def run(self) -> None:
         assigns = [op for op in self.module.walk() if isinstance(op, AssignOp)]
@@ -79,9 +85,10 @@ class Application:
         if isinstance(root, BlockArgument):
             function = root.block.parent_op()
             if isinstance(function, func.FuncOp) and root.block is function.body.blocks[0]:
-                if is_public(function):
+                if is_public(function) or _may_return(function):
                     self._convert_at_entry(function, root, wanted)
                 else:
+                    self.assigned_arguments.add((function.sym_name.data, root.index))
                     self._retype_argument(function, root.index, wanted)
                 return
         fail(
@@ -152,7 +159,7 @@ class Application:
         for use in list(value.uses):
             user, index = use.operation, use.index
             if isinstance(user, memref.CastOp):
-                self._retype(user.dest, with_layout(user.dest.type, layout))  # type: ignore[arg-type]
+                self._propagate_cast(user, layout)
             elif isinstance(user, (scf.ForOp, affine.ForOp)):
                 self._propagate_loop(user, index, value)
             elif isinstance(user, scf.WhileOp):
@@ -166,6 +173,17 @@ class Application:
                 self._propagate_yield(user, index, value)
             elif isinstance(user, func.ReturnOp):
                 self._propagate_return(user, index, value)
+
+    def _propagate_cast(self, cast: memref.CastOp, layout: Attribute) -> None:
+        wanted = with_layout(cast.dest.type, layout)  # type: ignore[arg-type]
+        if layout_of(wanted) is None and layout_of(cast.source.type) is not None:
+            fail(
+                cast,
+                f"layout-apply: {cast.name} to {cast.dest.type} would carry the layout "
+                f"{layout} onto a shape with '?', where a builtin strided layout is upstream's "
+                "view type, not a layout; a strided layout needs a static shape",
+            )
+        self._retype(cast.dest, wanted)
 
     def _propagate_loop(self, loop: scf.ForOp | affine.ForOp, index: int, value: SSAValue) -> None:
         inits = list(loop.iter_args if isinstance(loop, scf.ForOp) else loop.inits)
@@ -190,7 +208,7 @@ class Application:
                 )
         elif isinstance(parent, scf.IfOp):
             yielded = {
-                block.last_op.operands[index].type  # type: ignore[union-attr]
+                block.last_op.operands[index].type
                 for region in parent.regions
                 for block in region.blocks
             }
@@ -234,7 +252,8 @@ class Application:
 
     # ---- call boundaries -------------------------------------------------------------------
     def _retype_agreeing_callees(self) -> bool:
-        """Retype a private callee's parameter when every call site passes one new type."""
+        """Retype a private callee's parameter when every call site passes one new type; a
+        parameter a `layout.assign` retyped keeps its layout (its callers convert to it)."""
         passed: dict[tuple[str, int], set[Attribute]] = {}
         for call in self.module.walk():
             if isinstance(call, func.CallOp):
@@ -245,6 +264,8 @@ class Application:
         for (name, index), types in passed.items():
             callee = self.functions.get(name)
             if callee is None or is_public(callee) or callee.is_declaration or len(types) != 1:
+                continue
+            if (name, index) in self.assigned_arguments:
                 continue
             (wanted,) = types
             current = callee.function_type.inputs.data[index]
@@ -278,6 +299,14 @@ class Application:
         wanted: MemRefType,
         callee: func.FuncOp,
     ) -> None:
+        if not callee.is_declaration and _may_return(callee) and _returns_used(call):
+            fail(
+                call,
+                f"layout-apply: {call.name} @{callee.sym_name.data} passes {operand.type} where "
+                f"the callee takes {wanted} and may return that buffer: a converted copy would "
+                "be returned, and writes through it lost. Give every buffer passed to "
+                f"@{callee.sym_name.data} one layout",
+            )
         temporary = _allocate_like(operand, wanted, call)
         Rewriter.insert_op(ConvertOp(operand, temporary.memref), InsertPoint.before(call))
         call.operands[index] = temporary.memref
@@ -374,6 +403,22 @@ def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
         if isinstance(user, (func.CallOp, scf.ForOp, affine.ForOp, scf.YieldOp, func.ReturnOp)):
             return True
     return False
+
+
+def _may_return(function: func.FuncOp) -> bool:
+    """Whether `function` may return a buffer it did not allocate (a parameter, or a view of
+    one): a caller's converted temporary would then outlive the call as the result."""
+    fresh = (memref.AllocOp, memref.AllocaOp, memref.GetGlobalOp)
+    return any(
+        isinstance(operand.type, MemRefType) and not isinstance(buffer_root(operand).owner, fresh)
+        for op in function.walk()
+        if isinstance(op, func.ReturnOp)
+        for operand in op.operands
+    )
+
+
+def _returns_used(call: func.CallOp) -> bool:
+    return any(isinstance(r.type, MemRefType) and r.uses for r in call.results)
 
 
 def _describe(value: SSAValue) -> str:

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     VectorType,
 )
+from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -37,16 +38,18 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.conversion import layout_of, with_layout
 from heterolayout.dialects.layout import AssignOp, ConvertOp
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.schedule_hint import ScheduleOp
+from heterolayout.dialects.upstream.memref import CastOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
+from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
@@ -61,6 +64,7 @@ from heterolayout.passes.index_code import (
 from heterolayout.passes.index_simplify import IndexSimplifier
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
+from heterolayout.passes.translation_validation import Validator
 
 ACCESS_OPS = (
     memref.LoadOp,
@@ -128,6 +132,8 @@ class Lowering:
     """Ops a rewrite may have left unused: the program's index code, loads nobody reads."""
     with_loops: dict[Operation, None] = field(default_factory=dict)
     """Functions that received loop nests (conversions, pad fills), to be canonicalized."""
+    validator: Validator | None = None
+    """Translation validation (`validate=true`): proves each rewritten access."""
 
     # ---- step 1: what cannot be lowered --------------------------------------------------
     def check(self, module: ModuleOp) -> None:
@@ -226,6 +232,7 @@ class Lowering:
     def _retype_alloc(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         layout = _layout(op.memref.type)
         if layout is None:
+            _plain_identity_allocation(op)
             return
         physical = self._physical(op.memref.type)
         dynamic = list(op.dynamic_sizes)
@@ -265,6 +272,7 @@ class Lowering:
             logical = _dense_array(initial, layout)
         elif layout.has_pad_slots or layout.packing is not None:
             # An uninitialised global still has defined pad slots and unused bits.
+            check_elements(layout.size, f"memref.global @{op.sym_name.data}")
             logical = np.full(layout.logical_shape, layout.pad)  # type: ignore[arg-type]
         else:
             logical = None
@@ -282,30 +290,37 @@ class Lowering:
         for op in list(module.walk()):
             if op.parent is None:
                 continue
-            if isinstance(op, arith.ConstantOp):
-                self.index_values.note_constant(op)
-            elif isinstance(op, (memref.LoadOp, memref.StoreOp)):
-                self._lower_memref_access(op)
-            elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
-                self._lower_affine_access(op)
-            elif isinstance(
-                op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
-            ):
-                self._lower_vector_access(op)
-            elif isinstance(op, (vector.TransferReadOp, vector.TransferWriteOp)):
-                self._lower_transfer(op)
-            elif isinstance(op, memref.DimOp):
-                self._lower_dim(op)
-            elif isinstance(op, ConvertOp):
-                self._lower_convert(op, op.source, op.destination)
-            elif isinstance(op, memref.CopyOp):
-                self._lower_copy(op)
-            elif isinstance(op, memref.CastOp):
-                self._lower_cast(op)
+            if self.validator is None:
+                self._rewrite_op(op)
+            else:  # translation validation reads the access before and checks it after
+                with self.validator.watch(op, self.layouts.get, self.flattened.__contains__):
+                    self._rewrite_op(op)
         for allocation, layout in self.pad_fills:
             fill(allocation.memref, layout, _inserter_after(allocation))
             self._loops_added(allocation)
         erase_dead_ops(self.maybe_dead)
+
+    def _rewrite_op(self, op: Operation) -> None:
+        if isinstance(op, arith.ConstantOp):
+            self.index_values.note_constant(op)
+        elif isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            self._lower_memref_access(op)
+        elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
+            self._lower_affine_access(op)
+        elif isinstance(
+            op, (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+        ):
+            self._lower_vector_access(op)
+        elif isinstance(op, (vector.TransferReadOp, vector.TransferWriteOp)):
+            self._lower_transfer(op)
+        elif isinstance(op, memref.DimOp):
+            self._lower_dim(op)
+        elif isinstance(op, ConvertOp):
+            self._lower_convert(op, op.source, op.destination)
+        elif isinstance(op, memref.CopyOp):
+            self._lower_copy(op)
+        elif isinstance(op, memref.CastOp):
+            self._lower_cast(op)
 
     def _loops_added(self, op: Operation) -> None:
         function = op.parent_op()
@@ -615,6 +630,25 @@ class Lowering:
             Rewriter.erase_op(op)
 
 
+def _plain_identity_allocation(op: memref.AllocOp | memref.AllocaOp) -> None:
+    """An allocation typed with an identity builtin `strided<…>` layout becomes a plain one
+    cast to that type: upstream's LLVM lowering allocates only identity-layout memrefs."""
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    strided = memref_type.layout
+    if not isinstance(strided, BuiltinStridedLayoutAttr):
+        return
+    if strided.get_offset() is None or None in strided.get_strides():
+        return
+    plain = with_layout(memref_type, None)
+    new = type(op).build(
+        operands=[list(op.dynamic_sizes), list(op.symbol_operands)],
+        result_types=[plain],
+        properties={"alignment": op.alignment} if op.alignment is not None else {},
+    )
+    Rewriter.replace_op(op, [new, CastOp(operands=[new.memref], result_types=[memref_type])])
+
+
 def _inserter_before(op: Operation):  # type: ignore[no-untyped-def]
     return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
 
@@ -630,7 +664,12 @@ def _inserter_after(op: Operation):  # type: ignore[no-untyped-def]
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
+    """The logical initializer; integers as their element type holds them (xDSL reads an
+    i1 `true` as -1, which the layout's numpy type would store as 255)."""
     values = np.array(initial.get_values())
+    dtype = layout.dtype
+    if dtype is not None and dtype.is_integer:
+        values = np.array([dtype.wrap(int(v)) for v in values.ravel()])
     shape = tuple(layout.logical_shape)
     if values.size == 1 and int(np.prod(shape)) != 1:  # splat
         return np.full(shape, values.ravel()[0])
@@ -655,16 +694,23 @@ class LayoutLowerPass(ModulePass):
     nothing there.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
-    buffers indexed by linear offsets)."""
+    buffers indexed by linear offsets), `validate=false|true|verbose` (translation
+    validation of every rewritten access: a summary line, or a remark per access, on
+    stderr; an access not proven fails the pass)."""
 
     name = "layout-lower"
 
     index: str = "arith"
     flatten: bool = False
+    validate: bool | str = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
+        if self.validate not in (False, True, "verbose"):
+            raise PassFailedException(
+                f"layout-lower: validate={self.validate}: expected false, true or verbose"
+            )
         with collector_paused():
             self._lower(ctx, op)
 
@@ -679,13 +725,16 @@ class LayoutLowerPass(ModulePass):
         from heterolayout.passes.convert_folding import fold_round_trip_converts
 
         fold_round_trip_converts(op)
-        lowering = Lowering(self.index, self.flatten)  # type: ignore[arg-type]
+        validator = Validator() if self.validate else None
+        lowering = Lowering(self.index, self.flatten, validator=validator)  # type: ignore[arg-type]
         try:
             lowering.check(op)
             lowering.retype(op)
             lowering.rewrite(op)
         except LayoutError as error:
             raise PassFailedException(f"layout-lower: {error}") from None
+        if validator is not None:
+            validator.finish(verbose=self.validate == "verbose")
         canonicalize = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )

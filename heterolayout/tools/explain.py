@@ -18,6 +18,7 @@ from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.targets import Placement, placement
 from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots, format_index
+from heterolayout.limits import MAX_ELEMENTS, OUT_OF_MEMORY, deep_recursion, too_deep
 from heterolayout.tools.svg import render_svg
 
 PROG = "layout-explain"
@@ -90,6 +91,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        with deep_recursion():
+            return _explain_to_stdout(args)
+    except RecursionError:
+        return _fail(too_deep("the layout"))
+    except MemoryError:
+        return _fail(OUT_OF_MEMORY)
+
+
+def _explain_to_stdout(args: argparse.Namespace) -> int:
+    try:
         layout = parse_layout(
             args.spec,
             args.shape,
@@ -106,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         target = placement(layout)
         walk = MemoryWalk(layout, target.slots_per_unit if target else None)
         report = explain(layout, args.spec.strip(), walk, args.walk_limit or None, target)
+        if args.svg and not _listable(layout):
+            raise LayoutError(f"--svg: {_too_large(layout)}")
         if args.svg:
             units = (target.unit, target.units) if target else None
             write_file(args.svg, render_svg(layout, args.spec.strip(), walk, units=units))
@@ -155,6 +168,8 @@ def explain(
     lines.append(f"padding:        {layout.padding_share * 100:.2f}% ({pad_slots} pad slots)")
     lines.append(f"pad value:      {format_number(layout.pad)}")
     lines.append(f"index map:      {format_map(layout.index_map)}")
+    if not _listable(layout):
+        return [*lines, f"memory walk:    not listed: {_too_large(layout)}"]
     if target is not None:
         lines += target_report(layout, target, walk_limit)
     rows = f" (one per {target.unit})" if target is not None else ""
@@ -167,8 +182,21 @@ def explain(
         lines.append(f"{target.unit_label(row)}: {line}" if target is not None else line)
     if walk_limit is not None and walk.row_count > walk_limit:
         lines.append(f"... {walk.row_count - walk_limit} more lines")
+    if layout.size == 0:
+        return [*lines, "picture:        none (the buffer is empty)"]
     lines += picture(layout, walk) if target is None else target_picture(layout, walk, target)
     return lines
+
+
+def _listable(layout: Layout) -> bool:
+    return max(layout.size, layout.logical_size) <= MAX_ELEMENTS
+
+
+def _too_large(layout: Layout) -> str:
+    return (
+        f"{max(layout.size, layout.logical_size)} slots are more than the limit of "
+        f"{MAX_ELEMENTS} that {PROG} lists one by one"
+    )
 
 
 def target_report(layout: Layout, target: Placement, limit: int | None) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import os
 import sys
 import tempfile
@@ -25,10 +26,20 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heterolayout import __version__
 from heterolayout.dialects import load_upstream_syntax
-from heterolayout.dialects.upstream.parser import UpstreamParser
+from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.interpreter.source import LocatingParser
+from heterolayout.limits import (
+    MAX_INPUT_BYTES,
+    OUT_OF_MEMORY,
+    check_input_size,
+    check_source,
+    deep_recursion,
+    too_deep,
+)
 from heterolayout.passes import get_all_passes
 from heterolayout.passes.remarks import show_remarks
+from heterolayout.tools.messages import one_line
 from heterolayout.universe import get_layout_dialect
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -62,11 +73,13 @@ class LayoutOptMain(xDSLOptMain):
         load_upstream_syntax(self.ctx)
 
     def register_all_frontends(self) -> None:
-        """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them."""
+        """MLIR text through `LocatingParser`, which reads shapes as MLIR 22 writes them,
+        keeping every op's line and column (xDSL keeps only the `loc(...)` the text spells)
+        so that diagnostics such as translation validation's can say where an op is."""
         super().register_all_frontends()
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            return UpstreamParser(self.ctx, io.read(), self.get_input_name()).parse_module(
+            return LocatingParser(self.ctx, io.read(), self.get_input_name()).parse_module(
                 not self.args.no_implicit_module
             )
 
@@ -101,11 +114,33 @@ class LayoutOptMain(xDSLOptMain):
             previous_pass: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
         ) -> None:
             if upstream is not None:
-                upstream(previous_pass, module, next_pass)  # verifies the ops
+                with indexed_symbol_lookups():
+                    upstream(previous_pass, module, next_pass)  # verifies the ops
             if not self.args.disable_verify:
                 verify_layouts(module)
 
         self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input, refused beyond the input size limit before anything is read."""
+        stream, extension = super().get_input_stream()
+        name = self.args.input_file or "<stdin>"
+        if self.args.input_file is not None:
+            check_input_size(os.path.getsize(self.args.input_file), name)
+            return stream, extension
+        data = stream.read(MAX_INPUT_BYTES + 1)
+        check_input_size(len(data), name)
+        return io.BytesIO(data), extension
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        """xDSL's parser recurses per level: nesting beyond the limit is refused first."""
+        data = chunk.read()
+        text = data.decode() if isinstance(data, bytes) else data
+        check_source(text, self.args.input_file or "<stdin>", start_offset + 1)
+        rewound = io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(text)
+        return super().parse_chunk(rewound, file_extension, start_offset)
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
@@ -158,9 +193,16 @@ def _print_diagnostic(error: DiagnosticException) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code (0 success, 1 any error)."""
     try:
-        LayoutOptMain(args=argv).run()
+        with deep_recursion():
+            LayoutOptMain(args=argv).run()
+    except RecursionError:
+        print(f"layout-opt: error: {too_deep('the input')}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"layout-opt: error: {OUT_OF_MEMORY}", file=sys.stderr)
+        return 1
     except ParseError as error:
-        print(error, file=sys.stderr)
+        print(f"layout-opt: error: {one_line(error)}", file=sys.stderr)
         return 1
     except DiagnosticException as error:
         _print_diagnostic(error)
@@ -169,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"layout-opt: error: {error}", file=sys.stderr)
         return 1
     except (ValueError, OSError) as error:
-        print(f"layout-opt: error: {error}", file=sys.stderr)
+        print(f"layout-opt: error: {one_line(error)}", file=sys.stderr)
         return 1
     except Exception as error:
         if os.environ.get(TRACEBACK_VARIABLE):

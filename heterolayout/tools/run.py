@@ -3,6 +3,7 @@ pipeline (by default `layout-lower`) preserves what it computes.
 
     layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|native] [--check]
                [--reference-engine interp|compiled|native] [--seed N] [--dynamic-extent N]
+               [--timeout SECONDS]
 
 Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
 elements (default 8). Without `--check` it runs the program (after PIPELINE when one is given): what the program
@@ -31,6 +32,17 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from heterolayout.layout.errors import LayoutError
+from heterolayout.limits import (
+    DEFAULT_TIMEOUT,
+    MAX_INPUT_BYTES,
+    OUT_OF_MEMORY,
+    Timeout,
+    check_input_size,
+    deep_recursion,
+    processor_time_limit,
+    too_deep,
+)
+from heterolayout.tools.messages import one_line
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -78,6 +90,15 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="N",
         help="extent of every '?' dim of a memref argument (default: 8)",
     )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="stop a run that has used more than SECONDS of processor time, with an error "
+        f"(default: {DEFAULT_TIMEOUT:g}; 0: no limit). Processor time, not wall-clock time, "
+        "so that a run passes or fails the same way on a loaded machine",
+    )
     return parser.parse_args(argv)
 
 
@@ -88,8 +109,10 @@ def _run(args: argparse.Namespace) -> int:
     from heterolayout.interpreter.source import apply_pipeline, parse_program
 
     if args.file == "-":
-        text, name = sys.stdin.read(), "<stdin>"
+        text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"
+        check_input_size(len(text.encode()), name)
     else:
+        check_input_size(os.path.getsize(args.file), args.file)
         with open(args.file, encoding="utf-8") as stream:
             text, name = stream.read(), args.file
     module = parse_program(text, name)
@@ -118,33 +141,44 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code."""
     args = _arguments(argv)
-    return report_errors("layout-run", lambda: _run(args))
+    return report_errors("layout-run", lambda: _run(args), args.timeout)
 
 
-def report_errors(tool: str, body: Callable[[], int]) -> int:
-    """Run a tool's body; an error becomes one line on stderr and exit code 1."""
+def report_errors(tool: str, body: Callable[[], int], timeout: float = 0) -> int:
+    """Run a tool's body (within `timeout` s of processor time; 0: no limit); an error
+    becomes one line on stderr and exit code 1."""
     try:
-        return body()
+        with deep_recursion(), processor_time_limit(timeout):
+            return body()
+    except Timeout:
+        print(
+            f"{tool}: error: the run used more than {timeout:g} s of processor time "
+            "(--timeout; 0 for no limit)",
+            file=sys.stderr,
+        )
+        return 1
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        message = str(error) if isinstance(error, ParseError) else _first_line(error)
-        print(f"{tool}: error: {message}", file=sys.stderr)
+        print(f"{tool}: error: {one_line(error)}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        if os.environ.get(TRACEBACK_VARIABLE):
+            raise
+        print(f"{tool}: error: {too_deep('the program')}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"{tool}: error: {OUT_OF_MEMORY}", file=sys.stderr)
         return 1
     except Exception as error:  # a bug (or a recursion too deep for Python): still one line
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(
-            f"{tool}: internal error: {type(error).__name__}: {_first_line(error)} "
+            f"{tool}: internal error: {type(error).__name__}: {one_line(error)} "
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
             file=sys.stderr,
         )
         return 1
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else ""
 
 
 if __name__ == "__main__":

@@ -96,6 +96,11 @@ class LayoutSchedulePass(ModulePass):
                 f"layout-schedule: vector_width={self.vector_width} registers={self.registers}: "
                 "expected a multiple of 8 bits and a register count (0: the target's)"
             )
+        if self.tile != (0,) and any(size < 1 for size in self.tile):
+            raise PassFailedException(
+                f"layout-schedule: tile={','.join(map(str, self.tile))}: expected positive "
+                "sizes, or tile=0 (no register tiling)"
+            )
         if self.remarks:
             show_remarks()
         verify_layouts(op)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from heterolayout.passes.schedule.nest import Access, NotScheduled, storage_root
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
 from heterolayout.passes.schedule.statements import Instance
-from heterolayout.passes.schedule.vectorization import buffer_layout, element_bits
+from heterolayout.passes.schedule.vectorization import buffer_layout, contiguous_run, element_bits
 
 
 def register_tile(
@@ -94,7 +94,7 @@ def _block_vectors(plan: Plan, length: int) -> int:
         if access.write or len(walked) != 1:
             continue
         layout = buffer_layout(access.buffer)
-        run = layout.contiguous_run(walked[0])
+        run = contiguous_run(layout, walked[0])
         if run < (layout.logical_shape[walked[0]] or 0):
             blocks.append(math.ceil(run / length))
     return max(blocks)

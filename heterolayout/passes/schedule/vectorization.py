@@ -35,6 +35,12 @@ def buffer_layout(buffer: SSAValue) -> Layout:
     return layout_of(memref_type) or identity_layout(memref_type)
 
 
+def contiguous_run(layout: Layout, dim: int) -> int:
+    """The layout's contiguous run along `dim`; 1 (none known) where it has a `?` dim: its
+    runs are known only at run time, so such a buffer is never vectorized along."""
+    return 1 if layout.is_dynamic else layout.contiguous_run(dim)
+
+
 def element_bits(buffer: SSAValue) -> int:
     element = buffer.type.element_type  # type: ignore[attr-defined]
     try:
@@ -65,7 +71,9 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     layout = buffer_layout(lead.buffer)
     if layout.packing is not None:
         raise NotScheduled(lead.op, "the leading buffer is packed")
-    runs = [(layout.contiguous_run(dim), dim) for dim in range(layout.rank)]
+    if layout.is_dynamic:
+        raise NotScheduled(lead.op, "the leading buffer has a dynamic shape")
+    runs = [(contiguous_run(layout, dim), dim) for dim in range(layout.rank)]
     run, dim = max(runs)
     if run < 2:
         raise NotScheduled(lead.op, "no logical dim of the leading buffer is contiguous")
@@ -116,7 +124,7 @@ def _run_along(nest: Nest, access: Access, loop: int) -> int:
     if len(walked) != 1:
         return 0
     layout = buffer_layout(access.buffer)
-    run = layout.contiguous_run(walked[0])
+    run = contiguous_run(layout, walked[0])
     return 0 if run == layout.logical_shape[walked[0]] else run
 
 
@@ -133,7 +141,7 @@ def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> Non
     layout = buffer_layout(access.buffer)
     if layout.packing is not None:
         raise NotScheduled(access.op, f"{buffer} is packed")
-    run = layout.contiguous_run(dim)
+    run = contiguous_run(layout, dim)
     extent = layout.logical_shape[dim]
     coefficients, constant = forms[dim]
     others = [c for i, c in enumerate(coefficients) if i != loop] + [constant]

@@ -7,7 +7,7 @@
 // INDEX-NOT: Traceback
 // FLATTEN: layout-opt: error: Incompatible types: given ('maybe',), expected <class 'bool'>
 // FLATTEN-NOT: Traceback
-// UNKNOWN: ["tile"] not found in expected arguments ["index", "flatten"]
+// UNKNOWN: ["tile"] not found in expected arguments ["index", "flatten", "validate"]
 func.func @f(%m: memref<16xf32, #layout.tag<"W->W4w">>) {
   func.return
 }

@@ -1,0 +1,489 @@
+"""Translation validation of `layout-lower{validate=true}`: every rewritten access, proven.
+
+For each load, store and vector access of a layout-typed memref (memref, affine and vector
+ops, and 1-D `vector.transfer_read/write` along any dim; packed lanes included), the
+validator reads the logical index the program wrote before the rewrite and, after it, the physical index the lowered code computes: the operands of the
+new access, and for packed layouts the shift or the position that selects the lane. It then
+proves, over the access's iteration domain (the enclosing loops' bounds and steps; `scf.if`
+conditions are ignored, which only adds points), that the physical index is the layout's
+index map applied to the logical index (flattened to one offset in memory order when the
+buffer is flat; the lane's bit offset as the bit order places it):
+
+- exhaustively where the domain has at most `EXHAUSTIVE_LIMIT` points, on numpy arrays with
+  every op's exact semantics (`validation_terms.evaluate`);
+- otherwise symbolically: both sides in the index simplifier's normal form, their difference
+  zero (loop variables that step also written `first + step·k`), and random points of the
+  domain tried for a counterexample.
+
+Points where the logical index is out of bounds are left out (the access is undefined there).
+A vector access kept whole is proven lane by lane (lane t at the start plus t); a split one
+is proven for each scalar access it became. An access that is not proven fails the pass with
+its op, its place, and a counterexample (logical index, the physical index the layout gives,
+the one the code computes) when there is one.
+
+The lowering calls `watch` around each op it rewrites (`Lowering.rewrite`): the one seam.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.utils.exceptions import PassFailedException
+
+from heterolayout.dialects.layout import ConvertOp
+from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.layout.model import Layout
+from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.validation_conversions import (
+    Conversion,
+    check_conversion,
+    conversion_moves,
+)
+from heterolayout.passes.validation_domain import Access, Lane, Verdict, prove
+from heterolayout.passes.validation_terms import Term, TermReader, constant
+
+LOADS = (memref.LoadOp, affine.LoadOp)
+STORES = (memref.StoreOp, affine.StoreOp)
+VECTORS = (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+TRANSFERS = (vector.TransferReadOp, vector.TransferWriteOp)
+
+
+@dataclass
+class ValidationReport:
+    verdicts: list[Verdict] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[Verdict]:
+        return [v for v in self.verdicts if v.how == "failed"]
+
+    def count(self, how: str) -> int:
+        return sum(v.how == how for v in self.verdicts)
+
+    def summary(self) -> str:
+        exhaustive = [v for v in self.verdicts if v.how == "exhaustive"]
+        points = sum(v.points for v in exhaustive)
+        proven = len(exhaustive) + self.count("symbolic")
+        unchecked = self.count("unchecked")
+        if unchecked:
+            return (
+                f"layout-lower: translation validation: {proven} of {len(self.verdicts)} accesses "
+                f"proven ({len(exhaustive)} exhaustively, {points} element accesses checked; "
+                f"{self.count('symbolic')} symbolically), {unchecked} conversion(s) of dynamic "
+                "shape not checked"
+            )
+        return (
+            f"layout-lower: translation validation: {proven} of {len(self.verdicts)} accesses "
+            f"proven ({len(exhaustive)} exhaustively, {points} element accesses checked; "
+            f"{self.count('symbolic')} symbolically)"
+        )
+
+    def remarks(self) -> list[str]:
+        lines = []
+        for v in self.verdicts:
+            if v.how == "exhaustive":
+                lines.append(
+                    f"{v.where}: remark: {v.name} proven exhaustively over {v.points} element accesses"
+                )
+            elif v.how == "symbolic":
+                lines.append(f"{v.where}: remark: {v.name} proven symbolically")
+            elif v.how == "unchecked":
+                lines.append(f"{v.where}: remark: {v.name} not checked: {v.message}")
+            else:
+                lines.append(f"{v.where}: error: {v.name} not proven: {v.message}")
+        return lines
+
+
+LayoutOf = Callable[[SSAValue], Layout | None]
+"""The logical layout of a buffer the lowering rewrites (None: a plain memref)."""
+IsFlat = Callable[[SSAValue], bool]
+"""Whether a buffer becomes a 1-D physical buffer (`flatten=true`)."""
+
+
+class Validator:
+    """Collects a verdict for every access the lowering rewrites."""
+
+    def __init__(self) -> None:
+        self.report = ValidationReport()
+
+    @contextmanager
+    def watch(self, op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Iterator[None]:
+        """Around the rewrite of `op`: an access of a layout-typed memref (or a conversion)
+        is read before and checked after. The seam with the lowering: call it with the op
+        still in place and its index operands unchanged, rewrite the op into new ops that
+        take its place (between its neighbours), and leave dead code for later."""
+        access = _access(op, layout_of, is_flat)
+        conversion = _conversion(op, layout_of, is_flat)
+        yield
+        if access is not None:
+            self.report.verdicts.append(check(access))
+        elif conversion is not None and op.parent is None:  # rewritten into loop nests
+            ops = _new_ops(conversion.destination)
+            moves = conversion_moves(conversion, ops, _moved)
+            if isinstance(moves, str):
+                verdict = Verdict(conversion.name, conversion.where, "failed", message=moves)
+            else:
+                verdict = check_conversion(conversion, moves)
+            self.report.verdicts.append(verdict)
+
+    def finish(self, verbose: bool) -> None:
+        if verbose:
+            for line in self.report.remarks():
+                print(line, file=sys.stderr)
+        failed = self.report.failed
+        if failed:
+            first = failed[0]
+            more = f" ({len(failed) - 1} more not proven)" if len(failed) > 1 else ""
+            raise PassFailedException(
+                f"layout-lower: translation validation: {first.name} at {first.where} is not "
+                f"proven: {first.message}{more}"
+            )
+        print(self.report.summary(), file=sys.stderr)
+
+
+def _where(op: Operation) -> str:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    parent = op.parent_op()
+    while parent is not None and not hasattr(parent, "sym_name"):
+        parent = parent.parent_op()
+    return f"@{parent.sym_name.data}" if parent is not None else "<unknown>"
+
+
+def _access(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Access | None:
+    if isinstance(op, TRANSFERS):
+        return _transfer(op, layout_of, is_flat)
+    if not isinstance(op, LOADS + STORES + VECTORS):
+        return None
+    buffer = op.base if isinstance(op, (vector.LoadOp, vector.StoreOp)) else op.memref
+    layout = layout_of(buffer)
+    block = op.parent_block()
+    if layout is None or block is None:
+        return None
+    reader = TermReader()
+    if isinstance(op, (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
+        index_map = op.map.data
+        logical = reader.access_map(index_map.results, list(op.indices), index_map.num_dims)
+    else:
+        logical = [reader.term_of(i) for i in op.indices]
+    is_load = isinstance(op, (*LOADS, vector.LoadOp, affine.VectorLoadOp))
+    stored = None if is_load else op.operands[0]
+    length = 0
+    if isinstance(op, VECTORS):
+        vector_type = op.results[0].type if is_load else op.operands[0].type
+        length = vector_type.get_shape()[0]  # type: ignore[attr-defined]
+    return Access(
+        op.name,
+        _where(op),
+        layout,
+        is_flat(buffer),
+        buffer,
+        logical,
+        length,
+        is_load,
+        stored,
+        block,
+        op.prev_op,
+        op.next_op,
+    )
+
+
+def _transfer(
+    op: vector.TransferReadOp | vector.TransferWriteOp, layout_of: LayoutOf, is_flat: IsFlat
+) -> Access | None:
+    """A 1-D transfer along the one logical dim its permutation map names (what the
+    lowering supports; it refuses any other before this is checked)."""
+    layout = layout_of(op.source)
+    block = op.parent_block()
+    results = op.permutation_map.data.results
+    if layout is None or block is None or len(results) != 1:
+        return None
+    (along,) = results
+    if not isinstance(along, AffineDimExpr):
+        return None
+    is_load = isinstance(op, vector.TransferReadOp)
+    value = op.results[0] if is_load else op.operands[0]
+    length = value.type.get_shape()[0]  # type: ignore[attr-defined]
+    reader = TermReader()
+    return Access(
+        op.name,
+        _where(op),
+        layout,
+        is_flat(op.source),
+        op.source,
+        [reader.term_of(i) for i in op.indices],
+        length,
+        is_load,
+        None if is_load else value,
+        block,
+        op.prev_op,
+        op.next_op,
+        along.position,
+    )
+
+
+def _side(op: Operation, buffer: SSAValue, layout_of: LayoutOf, is_flat: IsFlat) -> Access:
+    layout = layout_of(buffer) or identity_layout(buffer.type)  # type: ignore[arg-type]
+    block = op.parent_block()
+    assert block is not None
+    return Access(
+        op.name,
+        _where(op),
+        layout,
+        is_flat(buffer),
+        buffer,
+        [],
+        0,
+        False,
+        None,
+        block,
+        op.prev_op,
+        op.next_op,
+    )
+
+
+def _conversion(op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Conversion | None:
+    if not isinstance(op, (ConvertOp, memref.CopyOp)):
+        return None
+    source, destination = op.operands
+    if (layout_of(source) is None and layout_of(destination) is None) or op.parent_block() is None:
+        return None
+    return Conversion(
+        op.name,
+        _where(op),
+        _side(op, source, layout_of, is_flat),
+        _side(op, destination, layout_of, is_flat),
+    )
+
+
+def _moved(
+    op: Operation, conversion: Conversion, reader: TermReader
+) -> tuple[Lane, Lane | None] | str | None:
+    """A store of a conversion's destination: the lane it writes, and the source lane the
+    value comes from (None for a constant: the pad)."""
+    destination = conversion.destination
+    if not (isinstance(op, STORES) and _on_buffer(op, destination)):
+        return None
+    indices = _indices(op, reader)
+    written = op.operands[0]
+    value: SSAValue = written
+    lane: Term | None = None
+    packed = _owner(written)
+    if isinstance(packed, arith.OrIOp) and isinstance(placed := _owner(packed.rhs), arith.ShLIOp):
+        extended = _owner(placed.lhs)
+        value = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
+        lane = _masked_shift(packed, value, indices, destination, reader)
+        if lane is None:
+            return "a packed store of the destination does not keep the other lanes"
+    elif isinstance(packed, vector.InsertOp):
+        value, lane = packed.source, _position(packed, reader)
+    if isinstance(_owner(value), arith.ConstantOp):
+        return Lane(0, indices, lane), None
+    read = _loaded(value, conversion.source, reader, 0)
+    if isinstance(read, str):
+        return "a store of the destination writes a value not loaded from the source"
+    return Lane(0, indices, lane), read
+
+
+# ---- what the lowering emitted --------------------------------------------------------------
+def _new_ops(access: Access) -> list[Operation]:
+    ops = []
+    op = access.before.next_op if access.before is not None else access.block.first_op
+    while op is not None and op is not access.after:
+        ops.append(op)
+        op = op.next_op
+    return ops
+
+
+def _on_buffer(op: Operation | None, access: Access) -> bool:
+    if isinstance(op, (memref.LoadOp, memref.StoreOp, affine.LoadOp, affine.StoreOp)):
+        return op.memref is access.buffer
+    if isinstance(op, (vector.LoadOp, vector.StoreOp)):
+        return op.base is access.buffer
+    if isinstance(op, (affine.VectorLoadOp, affine.VectorStoreOp)):
+        return op.memref is access.buffer
+    return False
+
+
+def _indices(op: Operation, reader: TermReader) -> list[Term]:
+    if isinstance(op, (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
+        index_map = op.map.data
+        return reader.access_map(index_map.results, list(op.indices), index_map.num_dims)
+    return [reader.term_of(i) for i in op.indices]  # type: ignore[attr-defined]
+
+
+def _owner(value: SSAValue) -> Operation | None:
+    owner = value.owner
+    return owner if isinstance(owner, Operation) else None
+
+
+def _position(op: vector.ExtractOp | vector.InsertOp, reader: TermReader) -> Term | None:
+    static = list(op.static_position.iter_values())
+    if len(static) != 1:
+        return None
+    if static[0] >= 0:
+        return constant(static[0])
+    dynamic = list(op.dynamic_position)
+    return reader.term_of(dynamic[0]) if len(dynamic) == 1 else None
+
+
+def _loaded(value: SSAValue, access: Access, reader: TermReader, offset: int) -> Lane | str:
+    """The element a loaded value comes from: a load, or a lane of a loaded container."""
+    op = _owner(value)
+    if isinstance(op, arith.TruncIOp):
+        op = _owner(op.input)
+    if _on_buffer(op, access) and isinstance(op, LOADS):
+        return Lane(offset, _indices(op, reader))
+    if isinstance(op, arith.ShRUIOp):
+        container = _owner(op.lhs)
+        if _on_buffer(container, access):
+            return Lane(offset, _indices(container, reader), reader.term_of(op.rhs))  # type: ignore[arg-type]
+    if isinstance(op, vector.ExtractOp):
+        container = _owner(op.vector)
+        position = _position(op, reader)
+        if _on_buffer(container, access) and position is not None:
+            return Lane(offset, _indices(container, reader), position)  # type: ignore[arg-type]
+    return f"the value loaded for lane {offset} does not come from the buffer ({value})"
+
+
+def _stored(
+    store: Operation, value: SSAValue, access: Access, reader: TermReader, offset: int
+) -> Lane | str:
+    """The element `store` writes `value` to (directly, or into its lane of a container)."""
+    if not (_on_buffer(store, access) and isinstance(store, STORES)):
+        return f"lane {offset} is not stored to the buffer"
+    indices = _indices(store, reader)
+    written = store.operands[0]
+    if written is value:
+        return Lane(offset, indices)
+    op = _owner(written)
+    if isinstance(op, vector.InsertOp):
+        container, position = _owner(op.dest), _position(op, reader)
+        if (
+            op.source is value
+            and _same_container(container, indices, access, reader)
+            and position is not None
+        ):
+            return Lane(offset, indices, position)
+    if isinstance(op, arith.OrIOp):
+        shift = _masked_shift(op, value, indices, access, reader)
+        if shift is not None:
+            return Lane(offset, indices, shift)
+    return f"lane {offset} stores something other than the value written"
+
+
+def _same_container(
+    op: Operation | None, indices: list[Term], access: Access, reader: TermReader
+) -> bool:
+    return isinstance(op, LOADS) and _on_buffer(op, access) and _indices(op, reader) == indices
+
+
+def _masked_shift(
+    op: arith.OrIOp, value: SSAValue, indices: list[Term], access: Access, reader: TermReader
+) -> Term | None:
+    """`(container & ~(field << s)) | (ext(value) << s)` with field all ones over the
+    element's bits: the shift s, or None when the word is built any other way."""
+    cleared, placed = _owner(op.lhs), _owner(op.rhs)
+    if not (isinstance(cleared, arith.AndIOp) and isinstance(placed, arith.ShLIOp)):
+        return None
+    extended = _owner(placed.lhs)
+    source = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
+    keep = _owner(cleared.rhs)
+    mask = _owner(keep.lhs) if isinstance(keep, arith.XOrIOp) else None
+    layout = access.layout
+    if layout.dtype is None or layout.packing is None or not isinstance(mask, arith.ShLIOp):
+        return None
+    width = layout.packing.container_bits
+    field = _constant(mask.lhs)
+    if (
+        source is not value
+        or not _same_container(_owner(cleared.lhs), indices, access, reader)
+        or not isinstance(keep, arith.XOrIOp)
+        or _constant(keep.rhs) not in (-1, (1 << width) - 1)
+        or reader.term_of(mask.rhs) != reader.term_of(placed.rhs)
+        or field is None
+        or field % (1 << width) != (1 << layout.dtype.bits) - 1
+    ):
+        return None
+    return reader.term_of(placed.rhs)
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = _owner(value)
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def emitted_lanes(access: Access) -> list[Lane] | str:
+    """Every element the lowered code accesses for `access`, or what could not be traced."""
+    ops = _new_ops(access)
+    if not ops:
+        return "the rewrite left no op in its place"
+    reader = TermReader()
+    last = ops[-1]
+    if access.length and _on_buffer(last, access) and isinstance(last, VECTORS):
+        return [Lane(0, _indices(last, reader), None, access.length)]
+    if access.is_load:
+        if access.length:
+            if not isinstance(last, FromElementsOp):
+                return "a split vector load is not assembled with vector.from_elements"
+            lanes = [_loaded(v, access, reader, t) for t, v in enumerate(last.operands)]
+        else:
+            lanes = [_loaded(last.results[0], access, reader, 0)]
+    elif not access.length:
+        assert access.stored is not None
+        lanes = [_stored(last, access.stored, access, reader, 0)]
+    else:
+        lanes = _split_stores(ops, access, reader)
+    problems = [lane for lane in lanes if isinstance(lane, str)]
+    return problems[0] if problems else lanes  # type: ignore[return-value]
+
+
+def _split_stores(ops: list[Operation], access: Access, reader: TermReader) -> list[Lane | str]:
+    lanes: list[Lane | str] = []
+    for op in ops:
+        if isinstance(op, vector.ExtractOp) and op.vector is access.stored:
+            position = _position(op, reader)
+            if position is None or position.kind != "const":
+                return ["a split vector store extracts a lane at a computed position"]
+            store = _store_of(op.result, ops)
+            lanes.append(
+                _stored(store, op.result, access, reader, position.value)
+                if store is not None
+                else f"lane {position.value} is never stored"
+            )
+    if sorted(lane.offset for lane in lanes if isinstance(lane, Lane)) != list(
+        range(access.length)
+    ):
+        lanes.append(f"the lanes stored are not the vector's {access.length} lanes")
+    return lanes
+
+
+def _store_of(value: SSAValue, ops: list[Operation]) -> Operation | None:
+    """The store among `ops` that writes `value`, directly or packed into a container."""
+    frontier = [value]
+    while frontier:
+        current = frontier.pop()
+        for use in current.uses:
+            user = use.operation
+            if isinstance(user, STORES) and use.index == 0 and user in ops:
+                return user
+            if isinstance(user, (arith.ExtUIOp, arith.ShLIOp, arith.OrIOp, vector.InsertOp)):
+                frontier.extend(user.results)
+    return None
+
+
+# ---- the check ------------------------------------------------------------------------------
+def check(access: Access) -> Verdict:
+    lanes = emitted_lanes(access)
+    if isinstance(lanes, str):
+        return Verdict(access.name, access.where, "failed", message=lanes)
+    return prove(access, lanes)

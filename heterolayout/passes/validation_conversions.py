@@ -1,0 +1,209 @@
+"""Translation validation of conversions: `layout.convert` and `memref.copy` across layouts.
+
+The lowering turns a conversion into loop nests it builds whole (the destination's pad fill,
+then a walk in its memory order), so there is no logical index of the program to compare
+with. What must hold instead: over every iteration where a store of the destination writes
+an element loaded from the source, the pair (source slot, destination slot) in memory order
+is (source.offset(x), destination.offset(x)) for some logical index x, each x exactly once;
+and a store of the pad value inside that walk (the else branch of a padded dim's guard)
+writes only pad slots. Checked exhaustively on the loops' points, with each `scf.if` guard
+evaluated; a conversion whose loops have no constant bounds (a dynamic shape) is reported as
+unchecked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from heterolayout.layout.model import Layout
+from heterolayout.passes.validation_domain import (
+    EXHAUSTIVE_LIMIT,
+    Access,
+    Lane,
+    Verdict,
+    loop_points,
+)
+from heterolayout.passes.validation_terms import Array, Term, TermReader, atoms_of, evaluate
+
+
+@dataclass
+class Conversion:
+    """A conversion as it was before the rewrite: its two sides as accesses."""
+
+    name: str
+    where: str
+    source: Access
+    destination: Access
+
+
+@dataclass
+class Move:
+    """One store of the destination in the lowered loops: what it writes where, where the
+    value comes from (None: a constant, the pad), and the guards it runs under."""
+
+    written: Lane
+    read: Lane | None
+    guards: list[tuple[Term, bool]]
+
+
+def _ancestors(op: Operation, top: Sequence[Operation]) -> list[Operation]:
+    chain = []
+    parent = op.parent_op()
+    while parent is not None:
+        chain.append(parent)
+        if parent in top:
+            break
+        parent = parent.parent_op()
+    return chain
+
+
+def _guards(op: Operation, top: Sequence[Operation], reader: TermReader) -> list[tuple[Term, bool]]:
+    guards = []
+    child: Operation = op
+    for parent in _ancestors(op, top):
+        if isinstance(parent, scf.IfOp):
+            region = child.parent_region()
+            guards.append((reader.term_of(parent.cond), region is parent.true_region))
+        child = parent
+    return guards
+
+
+def _element_offset(
+    layout: Layout, flat: bool, lane: Lane, values: dict[Term, Array], memo: dict[Term, Array | int]
+) -> Array:
+    """The slot a lane of the code addresses, in memory order over the physical shape."""
+    indices = [np.asarray(evaluate(t, values, memo)) for t in lane.physical]
+    offset: Array = indices[0]
+    if not flat:
+        for index, extent in zip(indices[1:], layout.storage_shape[1:], strict=True):
+            assert extent is not None
+            offset = offset * extent + index
+    packing = layout.packing
+    if packing is None:
+        return offset
+    assert lane.lane is not None and layout.dtype is not None
+    lanes = layout.physical_shape[-1]
+    assert lanes is not None
+    selector = np.asarray(evaluate(lane.lane, values, memo))
+    if packing.is_vector:
+        number = selector
+    elif packing.bit_order == "lsb":
+        number = selector // layout.dtype.bits
+    else:
+        number = (packing.container_bits - layout.dtype.bits - selector) // layout.dtype.bits
+    return offset * lanes + number
+
+
+def _terms(move: Move) -> list[Term]:
+    terms = [*move.written.physical, *(g for g, _ in move.guards)]
+    if move.read is not None:
+        terms += move.read.physical
+    return terms + [t for t in (move.written.lane, move.read.lane if move.read else None) if t]
+
+
+def _points(move: Move) -> tuple[dict[Term, Array], int] | str:
+    """The values of the loop variables a move runs over, point by point."""
+    leaves: dict[Term, None] = {}
+    for term in _terms(move):
+        atoms_of(term, lambda t: t.kind == "leaf", leaves)
+    points: list[np.ndarray] = []
+    for term in leaves:
+        found = loop_points(term.leaf) if term.leaf is not None else None
+        if found is None:
+            return "its loops have no constant bounds (a dynamic shape)"
+        points.append(found)
+    count = math.prod(int(p.size) for p in points)
+    if count > EXHAUSTIVE_LIMIT:
+        return f"its loops run over more than {EXHAUSTIVE_LIMIT} points"
+    grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
+    return {t: g.ravel() for t, g in zip(leaves, grids, strict=True)}, max(1, count)
+
+
+def check_conversion(conversion: Conversion, moves: list[Move]) -> Verdict:
+    def verdict(how: str, points: int = 0, message: str = "") -> Verdict:
+        return Verdict(conversion.name, conversion.where, how, points, message)
+
+    source, destination = conversion.source, conversion.destination
+    pairs, pads = [], []
+    for move in moves:
+        if move.read is None and not move.guards:  # the destination's pad fill, overwritten
+            continue
+        found = _points(move)
+        if isinstance(found, str):
+            return verdict("unchecked", message=found)
+        values, count = found
+        memo: dict[Term, Array | int] = {}
+        mask = np.ones(count, dtype=bool)
+        for guard, taken in move.guards:
+            holds = np.broadcast_to(np.asarray(evaluate(guard, values, memo)) != 0, (count,))
+            mask &= holds if taken else ~holds
+        offset = _element_offset(destination.layout, destination.flat, move.written, values, memo)
+        written = np.broadcast_to(offset, (count,))[mask]
+        if move.read is None:
+            pads.append(written)
+            continue
+        offset = _element_offset(source.layout, source.flat, move.read, values, memo)
+        pairs.append(np.stack([written, np.broadcast_to(offset, (count,))[mask]], axis=1))
+    emitted = np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
+    wanted = np.stack(
+        [destination.layout.offsets().ravel(), source.layout.offsets().ravel()], axis=1
+    )
+    emitted = emitted[np.lexsort((emitted[:, 1], emitted[:, 0]))]
+    wanted = wanted[np.lexsort((wanted[:, 1], wanted[:, 0]))]
+    if emitted.shape != wanted.shape or not np.array_equal(emitted, wanted):
+        return verdict("failed", message=_difference(conversion, emitted, wanted))
+    logical_slots = set(destination.layout.offsets().ravel().tolist())
+    for written in pads:
+        wrong = [int(w) for w in written if int(w) in logical_slots]
+        if wrong:
+            x = destination.layout.logical_index(wrong[0])
+            return verdict(
+                "failed",
+                message=f"the pad value is stored over logical index {x} (slot {wrong[0]})",
+            )
+    return verdict("exhaustive", len(emitted))
+
+
+def _difference(conversion: Conversion, emitted: np.ndarray, wanted: np.ndarray) -> str:
+    destination = conversion.destination.layout
+    by_slot: dict[int, list[int]] = {}
+    for slot, read in emitted.tolist():
+        by_slot.setdefault(slot, []).append(read)
+    for slot, read in wanted.tolist():
+        x = destination.logical_index(slot)
+        got = by_slot.get(slot, [])
+        if got != [read]:
+            listed = ", ".join(str(g) for g in got[:4]) + (", …" if len(got) > 4 else "")
+            what = (
+                "never written"
+                if not got
+                else f"written {len(got)} time(s), from source slot(s) {listed}"
+            )
+            return f"logical index {x} (destination slot {slot}) should come from source slot {read}, but is {what}"
+    return f"{len(emitted)} elements moved, the layouts have {len(wanted)}"
+
+
+def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> list[Move] | str:  # type: ignore[no-untyped-def]
+    """Every store of the destination among `ops` (nested ones too), traced with
+    `lanes_of(op, conversion, reader)`: None for other ops, what it writes and reads, or
+    what could not be traced."""
+    reader = TermReader()
+    moves = []
+    for top in ops:
+        for op in top.walk():
+            found = lanes_of(op, conversion, reader)
+            if found is None:
+                continue
+            if isinstance(found, str):
+                return found
+            written, read = found
+            moves.append(Move(written, read, _guards(op, ops, reader)))
+    if not any(m.read is not None for m in moves):
+        return "no element of the source is stored into the destination"
+    return moves

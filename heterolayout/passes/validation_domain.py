@@ -1,0 +1,559 @@
+"""The proof of one access: its domain, then exhaustive enumeration or normal forms.
+
+The domain is spanned by the atoms the logical and physical indices are made of: loop
+variables (their loops' bounds and steps), remainders (0 to the divisor), and any other
+value bounded by the access being in bounds (an index used as `a·x + b` into a dim of extent
+D). Up to `EXHAUSTIVE_LIMIT` points every one is checked; beyond that, or where an atom is
+unbounded, both sides are compared in the index simplifier's normal form and random points
+are tried for a counterexample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+
+from heterolayout.layout.model import Layout
+from heterolayout.passes.index_simplify import IndexSimplifier, Range
+from heterolayout.passes.validation_terms import (
+    Array,
+    Symbolic,
+    Term,
+    atoms_of,
+    evaluate,
+    evaluate_affine,
+)
+
+EXHAUSTIVE_LIMIT = 1_000_000
+"""Points of a domain enumerated in full; larger ones are proven symbolically."""
+SAMPLES = 4096
+"""Random points tried for a counterexample where the domain is too large to enumerate."""
+UNBOUNDED_WINDOW = 64
+"""Values tried for an atom no bound is known for (an argument used through a remainder)."""
+
+
+@dataclass
+class Lane:
+    """Where the lowered code puts one logical element (or, with `length`, a whole vector
+    starting there): the physical index of the element or container, and for packed layouts
+    the shift or position of its lane."""
+
+    offset: int
+    physical: list[Term]
+    lane: Term | None = None
+    length: int = 0
+
+
+@dataclass
+class Access:
+    """A program access as it was before the rewrite."""
+
+    name: str
+    where: str
+    layout: Layout
+    flat: bool
+    buffer: SSAValue
+    logical: list[Term]
+    length: int
+    is_load: bool
+    stored: SSAValue | None
+    block: Block
+    before: Operation | None
+    after: Operation | None
+    along: int = -1
+    """The logical dim a vector access runs along (the last; a transfer names its own)."""
+
+    def shifted(self, logical: Sequence[Any], t: Any) -> list[Any]:
+        """The logical index of lane `t` of a vector access starting at `logical`."""
+        along = self.along % len(logical)
+        return [i + t if d == along else i for d, i in enumerate(logical)]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    name: str
+    where: str
+    how: str
+    """`exhaustive`, `symbolic`, or `failed`."""
+    points: int = 0
+    message: str = ""
+
+
+Value = Array | int | AffineExpr
+
+
+def expected_physical(
+    layout: Layout, flat: bool, logical: Sequence[Value]
+) -> tuple[list[Value], Value | None]:
+    """The layout's index map at `logical` (numbers, or expressions): the element (or
+    container) index, one offset in memory order when `flat`, and the lane when packed."""
+    if any(isinstance(x, AffineExpr) for x in logical):
+        exprs = [x if isinstance(x, AffineExpr) else AffineExpr.constant(int(x)) for x in logical]
+        results: list[Value] = [
+            r.replace_dims_and_symbols(exprs, []) for r in layout.index_map.results
+        ]
+    else:
+        results = [evaluate_affine(r, logical) for r in layout.index_map.results]  # type: ignore[arg-type]
+    lane = results.pop() if layout.packing is not None else None
+    if flat:
+        offset = results[0]
+        for value, extent in zip(results[1:], layout.storage_shape[1:], strict=True):
+            assert extent is not None
+            offset = offset * extent + value
+        results = [offset]
+    return results, lane
+
+
+def lane_selector(layout: Layout, lane: Value) -> Value:
+    """What the code must compute to pick the lane: its bit offset in an integer container
+    (LSB-first: lane·bits; MSB-first: width - bits - lane·bits), its position in a vector."""
+    packing = layout.packing
+    assert packing is not None
+    if packing.is_vector:
+        return lane
+    assert layout.dtype is not None
+    bits = layout.dtype.bits
+    if packing.bit_order == "lsb":
+        return lane * bits
+    return lane * -bits + (packing.container_bits - bits)
+
+
+def loop_points(value: SSAValue) -> np.ndarray | None:
+    """The values a loop variable takes, when its loop has constant bounds and step."""
+    block = value.owner
+    if not isinstance(block, Block) or block.parent_op() is None or value.index != 0:  # type: ignore[attr-defined]
+        return None
+    loop = block.parent_op()
+    if isinstance(loop, scf.ForOp):
+        bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]
+    elif isinstance(loop, affine.ForOp):
+        lower, upper = loop.lowerBoundMap.data, loop.upperBoundMap.data
+        if lower.num_dims + lower.num_symbols or upper.num_dims + upper.num_symbols:
+            return None
+        lows = [r.value for r in lower.results if isinstance(r, AffineConstantExpr)]
+        highs = [r.value for r in upper.results if isinstance(r, AffineConstantExpr)]
+        if len(lows) != len(lower.results) or len(highs) != len(upper.results):
+            return None
+        bounds = [max(lows), min(highs), loop.step.value.data]
+    else:
+        return None
+    if any(b is None for b in bounds) or bounds[2] <= 0:  # type: ignore[operator]
+        return None
+    return np.arange(bounds[0], bounds[1], bounds[2], dtype=np.int64)  # type: ignore[arg-type]
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def points_range(points: np.ndarray) -> Range | None:
+    return (int(points.min()), int(points.max())) if points.size else None
+
+
+def _atom_range(term: Term) -> Range | None:
+    if term.kind == "leaf" and term.leaf is not None:
+        points = loop_points(term.leaf)
+        return None if points is None else points_range(points)
+    divisor = term.args[1] if len(term.args) == 2 else None
+    if divisor is not None and divisor.kind == "const" and divisor.value > 0:
+        if term.kind == "remui":
+            return 0, divisor.value - 1
+        if term.kind == "remsi":
+            return -(divisor.value - 1), divisor.value - 1
+    if term.kind == "cmp":
+        return 0, 1
+    return None
+
+
+def _single_atom(expr: AffineExpr) -> tuple[int, int, int] | None:
+    """`expr` as a·d + b over one dim d (no division): (d, a, b)."""
+    dims = expr.used_dims()
+    if len(dims) != 1 or not _linear(expr):
+        return None
+    (dim,) = dims
+    b = _value_at(expr, dim, 0)
+    return dim, _value_at(expr, dim, 1) - b, b
+
+
+def _linear(expr: AffineExpr) -> bool:
+    if isinstance(expr, AffineBinaryOpExpr):
+        return (
+            expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+            and _linear(expr.lhs)
+            and _linear(expr.rhs)
+        )
+    return True
+
+
+def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
+    dims = [AffineExpr.constant(value if d == dim else 0) for d in range(dim + 1)]
+    folded = IndexSimplifier().simplify(expr.replace_dims_and_symbols(dims, []))
+    assert isinstance(folded, AffineConstantExpr)
+    return folded.value
+
+
+class Proof:
+    def __init__(self, access: Access, lanes: list[Lane]) -> None:
+        self.access = access
+        self.lanes = lanes
+        self.sym = Symbolic(_atom_range)
+        self.logical = [self.sym.expr(t) for t in access.logical]
+        self._narrow()
+        exprs = list(self.logical)
+        for lane in lanes:
+            for term in [*lane.physical, *([lane.lane] if lane.lane is not None else [])]:
+                exprs.append(self.sym.expr(term))
+        used = set().union(*(e.used_dims() for e in exprs))
+        # an op that stayed opaque registered its operands too: only atoms in use count
+        self.atoms = [t for t, position in self.sym.atoms.items() if position in used]
+        self.periods = {t: _period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
+
+    @property
+    def extents(self) -> tuple[int | None, ...]:
+        return self.access.layout.logical_shape
+
+    @property
+    def _along(self) -> int:
+        return self.access.along % len(self.extents)
+
+    def _last_limit(self, extent: int) -> int:
+        return extent - max(self.access.length, 1)
+
+    def _narrow(self) -> None:
+        """An access is in bounds: each dim's index in [0, D) (the whole vector, for the
+        last dim of a vector access)."""
+        for d, (expr, extent) in enumerate(zip(self.logical, self.extents, strict=True)):
+            found = _single_atom(expr)
+            if found is None or found[1] == 0:
+                continue
+            dim, a, b = found
+            if extent is None:  # a dynamic extent: at least not negative
+                high = 2**62
+            else:
+                high = self._last_limit(extent) if d == self._along else extent - 1
+            low_x, high_x = sorted(((0 - b) / a, (high - b) / a))
+            term = next(t for t, p in self.sym.atoms.items() if p == dim)
+            self.sym.narrow(term, (math.ceil(low_x), math.floor(high_x)))
+
+    # ---- points -------------------------------------------------------------------------------
+    def atom_points(self) -> list[np.ndarray | None]:
+        points = []
+        for term in self.atoms:
+            found = (
+                loop_points(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+            )
+            bounds = self.sym.ranges.get(self.sym.atoms[term])
+            if found is not None and bounds is not None:
+                found = found[(found >= bounds[0]) & (found <= bounds[1])]
+            elif found is None and bounds is not None and bounds[1] - bounds[0] < EXHAUSTIVE_LIMIT:
+                found = np.arange(bounds[0], bounds[1] + 1, dtype=np.int64)
+            period = self.periods[term]
+            if found is None and period is not None:  # only seen modulo: one period covers all
+                found = np.arange(period, dtype=np.int64)
+            points.append(found)
+        return points
+
+    def run(self) -> Verdict:
+        points = self.atom_points()
+        sizes = [p.size if p is not None else None for p in points]
+        enumerable = all(s is not None for s in sizes)
+        if enumerable and math.prod(sizes) <= EXHAUSTIVE_LIMIT:  # type: ignore[arg-type]
+            grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
+            values = dict(zip(self.atoms, (g.ravel() for g in grids), strict=True))
+            failure, checked = self.compare(values, max(1, math.prod(sizes)))  # type: ignore[arg-type]
+            if not failure:  # every point of a superset of the domain: proven
+                return self.verdict("exhaustive", checked)
+            if not self.correlated():
+                return self.verdict("failed", message=failure)
+            # atoms made from one value were enumerated apart: the point may not exist
+        failure, _ = self.compare(self.samples(), SAMPLES)
+        if failure:
+            return self.verdict("failed", message=failure)
+        difference = self.symbolic()
+        if difference:
+            return self.verdict(
+                "failed",
+                message=f"not proven symbolically ({difference}); no counterexample among {SAMPLES} sampled points",
+            )
+        return self.verdict("symbolic")
+
+    def correlated(self) -> bool:
+        """Two atoms made from one value (`x` and `x remsi 4`, say) cannot be enumerated
+        apart: every pair of values is not a point of the domain."""
+        seen: set[Term] = set()
+        for term in self.atoms:
+            leaves: dict[Term, None] = {}
+            atoms_of(term, lambda t: t.kind == "leaf", leaves)
+            if seen & leaves.keys():
+                return True
+            seen |= leaves.keys()
+        return False
+
+    def samples(self) -> dict[Term, Array]:
+        """Random values of every leaf (loop variables from their loops, other values from
+        a window around 0); everything else is computed from them, so points are real."""
+        leaves: dict[Term, None] = {}
+        for term in [*self.access.logical, *(t for lane in self.lanes for t in lane.physical)]:
+            atoms_of(term, lambda t: t.kind == "leaf", leaves)
+        rng = np.random.default_rng(0)
+        values = {}
+        for term in leaves:
+            points = loop_points(term.leaf) if term.leaf is not None else None
+            if points is not None and points.size:
+                values[term] = rng.choice(points, SAMPLES)
+            else:
+                values[term] = rng.integers(-UNBOUNDED_WINDOW, UNBOUNDED_WINDOW + 1, SAMPLES)
+        return values
+
+    def verdict(self, how: str, points: int = 0, message: str = "") -> Verdict:
+        name = self.access.name
+        if self.access.length and how != "failed":
+            whole = len(self.lanes) == 1 and self.lanes[0].length
+            name += ", kept whole," if whole else f", split into {len(self.lanes)} accesses,"
+        return Verdict(name, self.access.where, how, points, message)
+
+    def compare(self, values: dict[Term, Array], count: int) -> tuple[str, int]:
+        """The first point where the code and the layout disagree (described), and how many
+        in-bounds points were compared."""
+        memo: dict[Term, Array | int] = {}
+        logical = [
+            np.broadcast_to(evaluate(t, values, memo), (count,)) for t in self.access.logical
+        ]
+        checked = 0
+        for lane in self.lanes:
+            for t in range(lane.length) if lane.length else [lane.offset]:
+                shifted = self.access.shifted(logical, t)
+                mask = self._in_bounds(logical, shifted)
+                expected, expected_lane = expected_physical(
+                    self.access.layout, self.access.flat, shifted
+                )
+                emitted = [
+                    np.broadcast_to(evaluate(p, values, memo), (count,)) for p in lane.physical
+                ]
+                if lane.length:
+                    emitted[-1] = emitted[-1] + t
+                if len(emitted) != len(expected):
+                    return (
+                        f"the code indexes {len(emitted)} physical dims, the layout has {len(expected)}",
+                        checked,
+                    )
+                wrong = np.zeros(count, dtype=bool)
+                for e, x in zip(emitted, expected, strict=True):
+                    wrong |= np.asarray(e) != np.asarray(x)
+                if expected_lane is not None:
+                    assert lane.lane is not None, "a packed access without a lane"
+                    selector = np.broadcast_to(evaluate(lane.lane, values, memo), (count,))
+                    wrong |= selector != np.asarray(
+                        lane_selector(self.access.layout, expected_lane)
+                    )
+                wrong &= mask
+                checked += int(mask.sum())
+                if wrong.any():
+                    at = int(np.argmax(wrong))
+                    return self._counterexample(
+                        values, at, shifted, expected, emitted, expected_lane, lane, memo
+                    ), checked
+        return "", checked
+
+    def _in_bounds(self, start: Sequence[Array], shifted: Sequence[Array]) -> Array:
+        mask = np.ones(np.shape(shifted[0]), dtype=bool)
+        for d, extent in enumerate(self.extents):
+            mask &= np.asarray(shifted[d]) >= 0
+            if extent is not None:
+                mask &= np.asarray(shifted[d]) < extent
+            if d == self._along and self.access.length:  # the whole vector is in bounds
+                mask &= np.asarray(start[d]) >= 0
+                if extent is not None:
+                    mask &= np.asarray(start[d]) + self.access.length <= extent
+        return mask
+
+    def _counterexample(
+        self,
+        values: dict[Term, Array],
+        at: int,
+        logical: Sequence[Array | int],
+        expected: Sequence[Value],
+        emitted: Sequence[Array | int],
+        expected_lane: Value | None,
+        lane: Lane,
+        memo: dict[Term, Array | int],
+    ) -> str:
+        def value(array: Value) -> int:
+            return int(np.broadcast_to(cast(Array, array), np.shape(logical[0]))[at])
+
+        def pick(arrays: Sequence[Value]) -> str:
+            return "(" + ", ".join(str(value(a)) for a in arrays) + ")"
+
+        where = ", ".join(f"{describe(t)} = {int(values[t][at])}" for t in self.atoms)
+        wanted, got = pick(expected), pick(emitted)
+        packing = self.access.layout.packing
+        if expected_lane is not None and lane.lane is not None and packing is not None:
+            kind = "position" if packing.is_vector else "bit offset"
+            wanted += f" {kind} {value(lane_selector(self.access.layout, expected_lane))}"
+            got += f" {kind} {value(evaluate(lane.lane, values, memo))}"
+        prefix = f"at {where}: " if where else ""
+        return (
+            f"{prefix}logical index {pick(logical)} is physical {wanted} in the layout, "
+            f"but the code computes {got}"
+        )
+
+    # ---- normal forms -------------------------------------------------------------------------
+    def symbolic(self) -> str:
+        """'' when every lane is proven in normal form, else the first difference."""
+        for lane in self.lanes:
+            offset: AffineExpr = AffineExpr.constant(lane.offset)
+            if lane.length:
+                offset = self.sym.atom(Term("lane", value=lane.length))
+                self.sym.ranges[self.sym.atoms[Term("lane", value=lane.length)]] = (
+                    0,
+                    lane.length - 1,
+                )
+            shifted = self.access.shifted(self.logical, offset)
+            expected, expected_lane = expected_physical(
+                self.access.layout, self.access.flat, shifted
+            )
+            emitted = [self.sym.expr(p) for p in lane.physical]
+            if lane.length:
+                emitted[-1] = emitted[-1] + offset
+            pairs = list(zip(expected, emitted, strict=True))
+            if expected_lane is not None and lane.lane is not None:
+                pairs.append(
+                    (lane_selector(self.access.layout, expected_lane), self.sym.expr(lane.lane))
+                )
+            for wanted, got in pairs:
+                if not self._equal(wanted, got):  # type: ignore[arg-type]
+                    return f"the layout gives {wanted}, the code {got}"
+        return ""
+
+    def _equal(self, wanted: AffineExpr, got: AffineExpr) -> bool:
+        zero = AffineExpr.constant(0)
+        difference = wanted + got * -1
+        strided, ranges = self._strided()
+        forms = [
+            (difference.replace_dims_and_symbols(self._pinned(), []), self.sym.ranges),
+            (difference.replace_dims_and_symbols(strided, []), ranges),
+        ]
+        return any(
+            IndexSimplifier(bounds).simplify(variant) == zero
+            for form, bounds in forms
+            for variant in (form, reduce_mods(form))
+        )
+
+    def _pinned(self) -> list[AffineExpr]:
+        """Atoms that can take one value only, replaced by it."""
+        exprs = []
+        for position in range(len(self.sym.atoms)):
+            bounds = self.sym.ranges.get(position)
+            if bounds is not None and bounds[0] == bounds[1]:
+                exprs.append(AffineExpr.constant(bounds[0]))
+            else:
+                exprs.append(AffineExpr.dimension(position))
+        return exprs
+
+    def _strided(self) -> tuple[list[AffineExpr], dict[int, Range]]:
+        """Loop variables that step by s from b written b + s·k (k a fresh dim)."""
+        exprs: list[AffineExpr] = []
+        ranges = dict(self.sym.ranges)
+        fresh = len(self.sym.atoms)
+        for term, position in self.sym.atoms.items():
+            points = (
+                loop_points(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+            )
+            if points is not None and points.size == 1:
+                exprs.append(AffineExpr.constant(int(points[0])))
+                continue
+            if points is None or points.size < 2 or points[1] - points[0] == 1:
+                exprs.append(AffineExpr.dimension(position))
+                continue
+            step = int(points[1] - points[0])
+            exprs.append(AffineExpr.dimension(fresh) * step + int(points[0]))
+            ranges[fresh] = (0, points.size - 1)
+            fresh += 1
+        return exprs, ranges
+
+
+def _linear_parts(expr: AffineExpr, scale: int, into: dict[AffineExpr, int]) -> int:
+    """Adds `scale`·expr to `into` as coefficients of atoms (anything but a sum or a
+    product with a constant); returns the constant part."""
+    if isinstance(expr, AffineConstantExpr):
+        return scale * expr.value
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _linear_parts(expr.lhs, scale, into) + _linear_parts(expr.rhs, scale, into)
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        if isinstance(expr.rhs, AffineConstantExpr):
+            return _linear_parts(expr.lhs, scale * expr.rhs.value, into)
+        if isinstance(expr.lhs, AffineConstantExpr):
+            return _linear_parts(expr.rhs, scale * expr.lhs.value, into)
+    into[expr] = into.get(expr, 0) + scale
+    return 0
+
+
+def _period(expr: AffineExpr, dim: int) -> int | None:
+    """A period of `expr` in dim `dim` when the dim is only seen inside `… mod c` (1 where
+    it does not occur), else None."""
+    if dim not in expr.used_dims():
+        return 1
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    inner = [_period(expr.lhs, dim), _period(expr.rhs, dim)]
+    if None not in inner:
+        return math.lcm(*inner)  # type: ignore[arg-type]
+    if (
+        expr.kind == AffineBinaryOpKind.Mod
+        and isinstance(expr.rhs, AffineConstantExpr)
+        and _linear(expr.lhs)
+    ):
+        return abs(expr.rhs.value)
+    return None
+
+
+def _period_all(exprs: Sequence[AffineExpr], dim: int) -> int | None:
+    periods = [_period(e, dim) for e in exprs]
+    return None if None in periods else math.lcm(*periods)  # type: ignore[arg-type]
+
+
+def reduce_mods(expr: AffineExpr) -> AffineExpr:
+    """Every `e mod c` with e's coefficients and constant taken modulo c (so `(-x + 3) mod 5`
+    and `(4·x + 3) mod 5` read the same), inside out."""
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return expr
+    lhs, rhs = reduce_mods(expr.lhs), reduce_mods(expr.rhs)
+    if (
+        expr.kind != AffineBinaryOpKind.Mod
+        or not isinstance(rhs, AffineConstantExpr)
+        or rhs.value <= 0
+    ):
+        return AffineBinaryOpExpr(expr.kind, lhs, rhs)
+    divisor = rhs.value
+    parts: dict[AffineExpr, int] = {}
+    total: AffineExpr = AffineExpr.constant(_linear_parts(lhs, 1, parts) % divisor)
+    for atom, coefficient in parts.items():
+        if coefficient % divisor:
+            total = total + atom * (coefficient % divisor)
+    return total % divisor
+
+
+def describe(term: Term) -> str:
+    if term.kind == "leaf" and term.leaf is not None:
+        hint = term.leaf.name_hint
+        return f"%{hint}" if hint else "an index value"
+    if term.kind == "const":
+        return str(term.value)
+    if term.kind == "lane":
+        return "the vector lane"
+    return f"{term.kind}({', '.join(describe(a) for a in term.args)})"
+
+
+def prove(access: Access, lanes: list[Lane]) -> Verdict:
+    return Proof(access, lanes).run()

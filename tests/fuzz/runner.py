@@ -1,0 +1,368 @@
+"""One fuzz case: the program with layouts, run every way, against its plain twin.
+
+The plain program (no layouts) runs on the compiled engine: its printed output is the
+reference. The program with layouts must print exactly that when run unlowered on both
+engines (a layout never changes what a program computes), and after `layout-lower` with
+each option set (index=arith|affine × flatten=false|true, and `layout-schedule` first) on
+both engines and, for cases run natively, compiled by upstream MLIR 22 (`mlir-opt` +
+`mlir-runner`).
+
+Every configuration ends in one outcome class:
+- equal;
+- wrong value: printed output differs from the reference;
+- unproven access: `layout-lower{validate=true}` fails to prove a rewritten access (the
+  module is then lowered without validation and checked on);
+- internal error: a Python exception that is not a clean diagnostic (anything but xDSL's
+  DiagnosticException family, ParseError and heterolayout's LayoutError);
+- invalid output: the lowered module fails xDSL's verifier or the SSA dominance check,
+  keeps a layout, does not parse back, or upstream MLIR rejects it or crashes running it;
+- engine error: an engine refuses, with a diagnostic, a program the reference ran;
+- silent drop: a layout the program put somewhere (`layout.assign` or a type) is on no
+  value of that function after `layout-apply`, or its physical buffer type is on none after
+  `layout-lower`;
+- clean refusal: a one-line diagnostic from verification, `layout-apply` or `layout-lower`
+  (counted apart; the generator is meant to produce valid programs).
+- generator error: the plain program itself does not parse or run (a fuzzer bug);
+- known issue: one of the findings `known.py` lists, expected until its fix lands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+import io
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from mlir_tools import NativeRunError, run_native
+from xdsl.context import Context
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
+
+import heterolayout
+from fuzz.checks import dominance_violations, memref_types, non_identity
+from fuzz.functions import Site
+from fuzz.known import known_issue
+from fuzz.programs import Program
+from heterolayout.dialects.conversion import layout_of
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.source import make_context, parse_program
+from heterolayout.layout.errors import LayoutError
+from heterolayout.passes.layout_apply import LayoutApplyPass
+from heterolayout.passes.layout_lower import LayoutLowerPass
+from heterolayout.passes.physical import physical_type
+from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
+
+ENGINES = ("interp", "compiled")
+OPTIONS: dict[str, dict[str, object]] = {
+    "arith": {},
+    "affine": {"index": "affine"},
+    "flat": {"flatten": True},
+    "affine-flat": {"index": "affine", "flatten": True},
+    "schedule": {},
+}
+"""`layout-lower`'s options per option set; `schedule` runs `layout-schedule` first."""
+PIPELINES = {
+    "arith": "layout-lower",
+    "affine": "layout-lower{index=affine}",
+    "flat": "layout-lower{flatten=true}",
+    "affine-flat": "layout-lower{index=affine flatten=true}",
+    "schedule": "layout-schedule,layout-lower",
+}
+CLEAN = (DiagnosticException, ParseError, LayoutError)
+
+
+class Outcome(enum.Enum):
+    """Outcome classes, worst first."""
+
+    INTERNAL = "internal error"
+    WRONG = "wrong value"
+    UNPROVEN = "unproven access"
+    INVALID = "invalid output"
+    ENGINE = "engine error"
+    DROP = "silent drop"
+    GENERATOR = "generator error"
+    KNOWN = "known issue"
+    REFUSAL = "clean refusal"
+    EQUAL = "equal"
+
+    @property
+    def is_bug(self) -> bool:
+        return self not in (Outcome.EQUAL, Outcome.REFUSAL, Outcome.KNOWN)
+
+
+SEVERITY = list(Outcome)
+
+
+@dataclass(frozen=True)
+class Finding:
+    config: str
+    outcome: Outcome
+    detail: str = ""
+
+
+@dataclass
+class CaseResult:
+    program: Program
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def outcome(self) -> Outcome:
+        return min((f.outcome for f in self.findings), key=SEVERITY.index, default=Outcome.EQUAL)
+
+    def add(self, config: str, outcome: Outcome, detail: str = "") -> None:
+        finding = Finding(config, outcome, _one_line(detail))
+        issue = known_issue(self.program, finding)
+        if issue is not None:
+            finding = Finding(
+                config, Outcome.KNOWN, f"{issue}: {finding.outcome.value}: {finding.detail}"
+            )
+        self.findings.append(finding)
+
+    def bugs(self) -> list[Finding]:
+        return [f for f in self.findings if f.outcome.is_bug]
+
+
+def _one_line(text: str) -> str:
+    lines = [line for line in str(text).strip().splitlines() if line.strip()]
+    return lines[0][:300] if lines else ""
+
+
+def _failure(error: BaseException) -> tuple[Outcome, str]:
+    """A diagnostic is a clean refusal; anything else an internal error."""
+    if isinstance(error, CLEAN) and not isinstance(error, ExecutionError):
+        return Outcome.REFUSAL, f"{type(error).__name__}: {error}"
+    return Outcome.INTERNAL, f"{type(error).__name__}: {error}"
+
+
+@functools.cache
+def _context() -> Context:
+    return make_context()
+
+
+def printed(module_or_text: ModuleOp | str, engine: str) -> str:
+    output = heterolayout.run(module_or_text, "main", engine=engine, capture=True).output
+    assert output is not None
+    return output
+
+
+def compare(result: CaseResult, config: str, actual: str, expected: str) -> None:
+    if actual == expected:
+        result.add(config, Outcome.EQUAL)
+        return
+    got, want = actual.splitlines(), expected.splitlines()
+    line = next(
+        (i for i, (g, w) in enumerate(zip(got, want, strict=False)) if g != w),
+        min(len(got), len(want)),
+    )
+    seen = got[line] if line < len(got) else "<end>"
+    wanted = want[line] if line < len(want) else "<end>"
+    result.add(config, Outcome.WRONG, f"printed line {line + 1}: {seen!r}, reference {wanted!r}")
+
+
+def run_engines(
+    result: CaseResult,
+    config: str,
+    module: ModuleOp | str,
+    expected: str,
+    engines: tuple[str, ...] = ENGINES,
+) -> None:
+    for engine in engines:
+        name = f"{config}/{engine}"
+        try:
+            compare(result, name, printed(module, engine), expected)
+        except ExecutionError as error:
+            result.add(name, Outcome.ENGINE, f"{error}")
+        except Exception as error:
+            result.add(name, Outcome.INTERNAL, f"{type(error).__name__}: {error}")
+
+
+def reference_output(result: CaseResult) -> str | None:
+    """What the plain program prints (None, with a generator error, if it cannot run)."""
+    try:
+        return printed(parse_program(result.program.plain, "<plain>"), "compiled")
+    except Exception as error:
+        result.add("reference", Outcome.GENERATOR, f"{type(error).__name__}: {error}")
+        return None
+
+
+def parsed_program(result: CaseResult) -> ModuleOp | None:
+    """The program with layouts, parsed and verified (None, with a refusal, if it is not)."""
+    try:
+        return parse_program(result.program.text)
+    except Exception as error:
+        result.add("verify", *_failure(error))
+        return None
+
+
+def run_case(
+    program: Program, native: bool = False, options: Sequence[str] = tuple(OPTIONS)
+) -> CaseResult:
+    """The unlowered program on both engines, and each option set in `options` lowered and
+    run on the compiled engine (the first of them on the interpreter too); `native` adds
+    upstream MLIR and the printed-text round trip."""
+    start = time.perf_counter()
+    result = CaseResult(program)
+    expected = reference_output(result)
+    if expected is not None:
+        if native:
+            _native(result, "plain/native", program.plain, expected)
+        module = parsed_program(result)
+        if module is not None:
+            run_engines(result, "unlowered", module, expected)
+            _check_applied(result, module, program.sites)
+            for number, option in enumerate(options):
+                engines = ENGINES if number == 0 else ("compiled",)
+                run_option(result, module, option, expected, engines, native)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def rotating_options(seed: int) -> tuple[str, str]:
+    """Two option sets for one seed of a long run: the default, and each other in turn
+    (the interpreter runs the latter)."""
+    others = [o for o in OPTIONS if o != "arith"]
+    return others[seed % len(others)], "arith"
+
+
+def run_option(
+    result: CaseResult,
+    module: ModuleOp,
+    option: str,
+    expected: str,
+    engines: tuple[str, ...],
+    native: bool,
+) -> None:
+    """`layout-lower` with one option set, its output checked and run on `engines`."""
+    lowered = _lower(result, module, option, result.program.sites, reparse=native)
+    if lowered is None:
+        return
+    text, reparsed = lowered
+    run_engines(result, option, reparsed, expected, engines)
+    if native:
+        _native(result, f"{option}/native", text, expected)
+
+
+def _check_applied(result: CaseResult, module: ModuleOp, sites: tuple[Site, ...]) -> None:
+    """Every layout the program put somewhere is on a value of that function afterwards."""
+    applied = module.clone()
+    try:
+        LayoutApplyPass().apply(_context(), applied)
+    except Exception as error:
+        result.add("apply", *_failure(error))
+        return
+    functions = _functions(applied)
+    for site in sites:
+        wanted = _site_type(site)
+        if not any(t.layout == wanted.layout for t in memref_types(functions[site.function])):
+            result.add(
+                "apply",
+                Outcome.DROP,
+                f"{site.how} of {wanted.layout} in {site.function}: on no value after layout-apply",
+            )
+
+
+def _lowered(module: ModuleOp, option: str, validate: bool) -> ModuleOp:
+    lowered = module.clone()
+    with contextlib.redirect_stderr(io.StringIO()):  # the validation summary
+        if option == "schedule":
+            LayoutSchedulePass().apply(_context(), lowered)
+        LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
+    return lowered
+
+
+def _lower(
+    result: CaseResult, module: ModuleOp, option: str, sites: tuple[Site, ...], reparse: bool
+) -> tuple[str, ModuleOp] | None:
+    """The lowered module (translation validation on) and its text; with `reparse`, the
+    module parsed back from the text (what a user of `layout-opt` gets: slower, so done on
+    the cases also run natively). An access validation cannot prove is reported, and the
+    module lowered again without validation is checked on."""
+    try:
+        try:
+            lowered = _lowered(module, option, validate=True)
+        except PassFailedException as error:
+            if "translation validation" not in str(error):
+                raise
+            result.add(option, Outcome.UNPROVEN, str(error))
+            lowered = _lowered(module, option, validate=False)
+    except Exception as error:
+        result.add(option, *_failure(error))
+        return None
+    problems = _invalid(lowered)
+    if problems:
+        result.add(option, Outcome.INVALID, problems)
+        return None
+    text = str(lowered)
+    if reparse:
+        try:
+            lowered = parse_program(text, "<lowered>")
+        except Exception as error:
+            result.add(
+                option, Outcome.INVALID, f"the printed lowered module does not parse back: {error}"
+            )
+            return None
+    functions = _functions(lowered)
+    for site in sites:
+        memref_type = _site_type(site)
+        layout = layout_of(memref_type)
+        flatten = bool(OPTIONS[option].get("flatten"))
+        if layout is None or (flatten and layout.is_dynamic):  # refused, or dropped (seen by apply)
+            continue
+        physical = physical_type(memref_type, layout, flatten)
+        if physical not in memref_types(functions[site.function]):
+            result.add(
+                option,
+                Outcome.DROP,
+                f"{site.how} of {memref_type.layout} in {site.function}: no {physical} after lowering",
+            )
+    return text, lowered
+
+
+def _invalid(module: ModuleOp) -> str:
+    try:
+        module.verify()
+    except Exception as error:
+        return f"xDSL's verifier rejects the lowered module: {error}"
+    violations = dominance_violations(module)
+    if violations:
+        return f"use not dominated by its definition: {violations[0]}"
+    left = sorted({str(t) for t in memref_types(module) if non_identity(t)})
+    left += sorted({op.name for op in module.walk() if op.name.startswith("layout.")})
+    if left:
+        return f"layouts left after lowering: {left}"
+    return ""
+
+
+def _native(result: CaseResult, config: str, text: str, expected: str) -> None:
+    try:
+        output = run_native(text, timeout=120)
+    except NativeRunError as error:
+        result.add(config, Outcome.INVALID, str(error).replace("\n", " ")[:300])
+        return
+    compare(result, config, output, expected)
+
+
+def _functions(module: ModuleOp) -> dict[str, Operation]:
+    from xdsl.dialects import func
+
+    return {f"@{op.sym_name.data}": op for op in module.walk() if isinstance(op, func.FuncOp)}
+
+
+@functools.cache
+def _parsed_type(text: str) -> Attribute:
+    return Parser(_context(), text).parse_type()
+
+
+def _site_type(site: Site) -> MemRefType:
+    parsed = _parsed_type(site.memref_type)
+    assert isinstance(parsed, MemRefType)
+    return parsed
+
+
+Report = Callable[[CaseResult], None]
