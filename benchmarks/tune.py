@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from heterolayout.interpreter.engines import load_module
+from heterolayout.search.measure import measure, native_timer
 from heterolayout.search.search import TuneResult, tune
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -111,25 +113,43 @@ def programs(small: bool) -> dict[str, str]:
 
 def _progress(index: int, count: int, best: object) -> None:
     ms = getattr(best, "ms", None)
-    print(f"  [{index}/{count}] best {ms:.3f} ms" if ms else f"  [{index}/{count}]", file=sys.stderr)
+    print(
+        f"  [{index}/{count}] best {ms:.3f} ms" if ms else f"  [{index}/{count}]", file=sys.stderr
+    )
 
 
-def compare_onednn(result: TuneResult, small: bool, repeat: int = 20) -> None:
-    """oneDNN's direct convolution on the same sizes, one thread, best of `repeat` calls
-    (benchmarks/schedule.py's harness), against the chosen layouts' best times."""
+def compare_onednn(text: str, result: TuneResult, small: bool, rounds: int = 3) -> None:
+    """oneDNN's direct convolution on the same sizes (benchmarks/schedule.py's harness, one
+    thread), side by side with the chosen program timed again: rounds alternate the two,
+    the best call of each counts."""
     why_not = onednn.missing()
     best = result.best
     if why_not or best is None:
         print(f"  oneDNN: not run ({why_not})")
         return
     sizes = Sizes(16, 18) if small else Sizes()
+    module = load_module(text)
+    ours: list[float] = []
+    ours_alone: list[float] = []
+    theirs: list[float] = []
+    theirs_alone: list[float] = []
     with tempfile.TemporaryDirectory() as scratch:
         binary = onednn.build("onednn_conv.cpp", Path(scratch) / "onednn_conv")
-        measured = run_onednn(binary, sizes, repeat)
-    alone, boundary = min(measured.times["alone"]), min(measured.times["boundary"])
-    print(f"  oneDNN direct conv {alone * 1e3:.3f} ms, with reorders {boundary * 1e3:.3f} ms; "
-          f"oneDNN/chosen time: {boundary * 1e3 / best.ms:.2f} with conversions"
-          + (f", {alone * 1e3 / best.alone_ms:.2f} kernels alone" if best.alone_ms else ""))
+        for _ in range(rounds):
+            timed = measure(module, "main", best.specs, native_timer(), alone=True)
+            assert timed.seconds is not None and timed.alone is not None, timed.error
+            ours.append(timed.seconds)
+            ours_alone.append(timed.alone)
+            measured = run_onednn(binary, sizes, 20)
+            theirs.append(min(measured.times["boundary"]))
+            theirs_alone.append(min(measured.times["alone"]))
+    print(
+        f"  side by side ({rounds} rounds, best): chosen {min(ours) * 1e3:.3f} ms "
+        f"(alone {min(ours_alone) * 1e3:.3f}), oneDNN with reorders {min(theirs) * 1e3:.3f} ms "
+        f"(direct conv alone {min(theirs_alone) * 1e3:.3f}); oneDNN/chosen time "
+        f"{min(theirs) / min(ours):.2f} with conversions, "
+        f"{min(theirs_alone) / min(ours_alone):.2f} kernels alone"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,20 +165,26 @@ def main(argv: list[str] | None = None) -> int:
         guided = tune(text, budget=args.budget, progress=_progress)
         wall = time.perf_counter() - start
         assert guided.best is not None
-        print(f"{name}: space {guided.space}, measured {len(guided.rows)} "
-              f"({len(guided.rows) / guided.space:.0%}), guided search {wall:.0f} s")
-        print(f"  input program {guided.input_ms:.3f} ms; chosen {guided.best.layouts} "
-              f"{guided.best.ms:.3f} ms ({guided.best.gflops:.1f} GFLOP/s, "
-              f"{guided.best.speedup:.1f}x the input program)")
+        print(
+            f"{name}: space {guided.space}, measured {len(guided.rows)} "
+            f"({len(guided.rows) / guided.space:.0%}), guided search {wall:.0f} s"
+        )
+        print(
+            f"  input program {guided.input_ms:.3f} ms; chosen {guided.best.layouts} "
+            f"{guided.best.ms:.3f} ms ({guided.best.gflops:.1f} GFLOP/s, "
+            f"{guided.best.speedup:.1f}x the input program)"
+        )
         if name == "conv":
-            compare_onednn(guided, args.small)
+            compare_onednn(text, guided, args.small)
         if args.all:
             start = time.perf_counter()
             everything = tune(text, budget=guided.space, progress=_progress)
             assert everything.best is not None
-            print(f"  every candidate ({len(everything.rows)} measured, "
-                  f"{time.perf_counter() - start:.0f} s): best {everything.best.layouts} "
-                  f"{everything.best.ms:.3f} ms; chosen/best time {guided.best.ms / everything.best.ms:.3f}")
+            print(
+                f"  every candidate ({len(everything.rows)} measured, "
+                f"{time.perf_counter() - start:.0f} s): best {everything.best.layouts} "
+                f"{everything.best.ms:.3f} ms; chosen/best time {guided.best.ms / everything.best.ms:.3f}"
+            )
     return 0
 
 
