@@ -1,13 +1,14 @@
 """Candidate layouts for one buffer, each verified by the `Layout` model.
 
-Kinds, in the order they are generated (a layout equal to an earlier one is dropped, so a
+Kinds, in the order they are generated (a layout with the memory image of an earlier one is
+dropped, so a
 named format wins over the permutation it spells):
 
 - `named`: oneDNN and MegEngine format names of the buffer's rank (`nChw16c`, `OIhw16i16o`);
 - `plain`: every permutation of the dims (`ABCD->ACDB`);
-- `blocked`: the dims in their order plus one innermost block of one dim, for each block size
-  (powers of two up to twice the extent, at most `MAX_BLOCK`, and the target's vector
-  lanes);
+- `blocked`: the dims in their order (every order up to rank 3) plus one innermost block of
+  one dim, for each block size (powers of two up to twice the extent, at most `MAX_BLOCK`,
+  and the target's vector lanes);
 - `joint`: every dim the buffer shares a loop with another tuned buffer blocked by the same
   size (a convolution's weights blocked on both channel dims);
 - `chunked`: Hexagon HTP's chunked aliases (rank 4);
@@ -20,6 +21,7 @@ of another rank) is returned as `Skipped` with the model's reason.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from dataclasses import dataclass
 
@@ -34,6 +36,7 @@ MAX_BLOCK = 64
 CONTAINERS = (8, 32, 64)
 """Integer containers tried for packed candidates."""
 SUB_BYTE_BITS = 4
+PERMUTED_BLOCK_RANK = 3
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,13 @@ def block_sizes(extent: int, lanes: tuple[int, ...]) -> list[int]:
 
 
 def _blocked(shape: tuple[int, ...], lanes: tuple[int, ...]) -> list[str]:
+    """One innermost block of one dim, on the dims in their order, and for ranks up to
+    `PERMUTED_BLOCK_RANK` on every permutation too (`AB->BA16b`: GEMM column panels)."""
     source = LETTERS[: len(shape)]
+    orders = _plain(len(shape)) if len(shape) <= PERMUTED_BLOCK_RANK else [f"{source}->{source}"]
     return [
-        f"{source}->{source}{b}{source[d].lower()}"
+        f"{order}{b}{source[d].lower()}"
+        for order in orders
         for d, extent in enumerate(shape)
         if extent > 1
         for b in block_sizes(extent, lanes)
@@ -128,6 +135,14 @@ def _tied(shape: tuple[int, ...], tied: tuple[int, ...], lanes: tuple[int, ...])
     return [f"{source}->{source}{''.join(blocks).format(size=size)}" for size in sorted(sizes)]
 
 
+def memory_image(layout: Layout) -> tuple[object, ...]:
+    """What a layout does to memory: its slot count, packing, pad and the offset of every
+    element. Layouts with the same image differ only in the physical dims' names (`chwn`
+    and `nchw` when N = 1) and run the same code."""
+    digest = hashlib.sha256(layout.offsets().tobytes()).digest()
+    return (layout.size, layout.packing, layout.pad, digest)
+
+
 def generate(
     name: str,
     shape: tuple[int, ...],
@@ -150,15 +165,15 @@ def generate(
         specs += [("packed", spec) for spec in _packed(shape, bits)]
     candidates: list[Candidate] = []
     skipped: list[Skipped] = []
-    seen: set[Layout] = set()
+    seen: set[tuple[object, ...]] = set()
     for kind, spec in specs:
         try:
             layout = parse_layout(spec, shape, dtype=element)
         except LayoutError as error:
             skipped.append(Skipped(name, spec, str(error)))
             continue
-        if layout not in seen:
-            seen.add(layout)
+        if memory_image(layout) not in seen:
+            seen.add(memory_image(layout))
             candidates.append(Candidate(kind, spec, layout))
     return candidates, skipped
 

@@ -9,7 +9,9 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
 
 - compute: flops / (scalar rate · effective lanes · register-tiling gain), where the
   effective lanes are the vector lanes cut to the shortest contiguous run along the vector
-  loop (1 when a buffer is not contiguous along it: the schedule then refuses vectors);
+  loop (1 when a buffer is not contiguous along it: the schedule then refuses vectors),
+  averaged over the vector loop's trips (54 columns in vectors of 8 are 7 vectors: 7.7
+  lanes on average);
 - padding waste: compute over the leading buffer's padded slots too (÷ 1 − padding share);
 - register pressure: the register tile keeps `u·w` accumulators in half the registers; a
   tile that cannot take two vectors along the vector loop (a run shorter than two vectors,
@@ -18,7 +20,8 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   the plain row-major one, twice for written ones) at a copy bandwidth.
 
 The constants are this project's measurements (benchmarks/RESULTS.md): about 1.5 GFLOP/s
-for a scalar f32 nest, about 2 GB/s for a strided layout conversion.
+for a scalar f32 nest; about 8 GB/s for the boundary conversions of a convolution into
+nChw16c/OIhw16i16o (4.9 MB converted in 0.55 ms, benchmarks/tune.py).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from heterolayout.passes.schedule.nest import INDEX, Nest, storage_root
 from heterolayout.search.program import Buffer
 
 SCALAR_FLOPS = 1.5e9
-CONVERSION_BYTES_PER_SECOND = 2e9
+CONVERSION_BYTES_PER_SECOND = 8e9
 TILING_GAIN = 2.0
 
 
@@ -46,6 +49,8 @@ class Access:
     """Per logical dim: the loop whose counter alone indexes it (unit stride), else None."""
     uses: tuple[frozenset[int], ...]
     """Per logical dim: every loop its index uses."""
+    unit: tuple[frozenset[int], ...]
+    """Per logical dim: the loops whose counter steps its index by exactly one."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,11 @@ class Summary:
         return set(range(len(self.trips))) - used
 
 
+def _unit_loops(expr: AffineExpr, rank: int) -> frozenset[int]:
+    form = linear_form(expr, rank)
+    return frozenset() if form is None else frozenset(i for i, c in enumerate(form[0]) if c == 1)
+
+
 def _unit_loop(expr: AffineExpr, rank: int) -> int | None:
     form = linear_form(expr, rank)
     if form is None:
@@ -98,7 +108,8 @@ def summarize(nest: Nest, names: dict[object, str]) -> Summary:
         uses = tuple(
             frozenset(d for d in e.used_dims() if d < len(nest.loops)) for e in access.exprs
         )
-        accesses.append(Access(name, access.write, loops, uses))
+        unit = tuple(_unit_loops(e, nest.rank) for e in access.exprs)
+        accesses.append(Access(name, access.write, loops, uses, unit))
     stores = sorted((a for a in nest.accesses.values() if a.write), key=lambda a: -a.depth)
     lead = names.get(storage_root(stores[0].buffer), "") if stores else ""
     trips = tuple(loop.trips for loop in nest.loops)
@@ -146,8 +157,8 @@ def effective_lanes(summary: Summary, layouts: dict[str, Layout], lanes: int) ->
         return 1, 1
     run = summary.trips[loop]
     for buffer, dim in summary.walked(loop):
-        if any(a.loops[dim] != loop for a in summary.accesses if a.buffer == buffer):
-            return 1, 1  # indexed by more than the vector loop alone: not a unit-stride walk
+        if any(loop not in a.unit[dim] for a in summary.accesses if a.buffer == buffer):
+            return 1, 1  # not a unit-stride walk along the vector loop
         run = min(run, layouts[buffer].contiguous_run(dim))
     if run <= 1:
         return 1, 1
@@ -164,7 +175,12 @@ def estimate(
     if vector > 1 and summary.reductions():
         gain = TILING_GAIN if run >= 2 * vector else TILING_GAIN / 2
     lead = layouts[summary.lead]
-    compute = summary.flops / (SCALAR_FLOPS * vector * gain) / (1.0 - lead.padding_share)
+    average = vector
+    loop = _vector_loop(summary, lead) if vector > 1 else None
+    if loop is not None:
+        trips = summary.trips[loop]
+        average = trips / math.ceil(trips / vector)
+    compute = summary.flops / (SCALAR_FLOPS * average * gain) / (1.0 - lead.padding_share)
     converted = 0
     for buffer in buffers:
         layout = layouts[buffer.name]

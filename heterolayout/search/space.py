@@ -10,6 +10,8 @@ The space holds
 - for each loop that indexes the leading buffer's store alone (a candidate vector loop),
   the combinations where every buffer it walks stores that dim innermost, unblocked
   (channels-last: `nhwc` input and output with `hwio` weights);
+- for each such loop and block size, the combinations where every buffer it walks blocks
+  that dim by that size, innermost (GEMM column panels: `AB->BA16b` for B and C);
 - for each block size, the combinations where every buffer blocks its tied dims by that
   size (`nChw16c` input and output with `OIhw16i16o` weights), again capped;
 - the input program's own layouts.
@@ -75,6 +77,16 @@ def _innermost(layout: Layout, dim: int, lanes: int) -> bool:
     )
 
 
+def _blocked_along(
+    layout: Layout, walked: list[tuple[str, int]], name: str, size: int, lanes: int
+) -> bool:
+    """Every dim of buffer `name` the vector loop walks is blocked by `size`, innermost."""
+    dims = [d for n, d in walked if n == name]
+    return all(
+        block_of(layout, d) == size and layout.contiguous_run(d) >= min(lanes, size) for d in dims
+    )
+
+
 def shortlist(
     candidates: list[Candidate], lanes: int, argument: bool, size: int
 ) -> list[Candidate]:
@@ -134,6 +146,19 @@ def joint_space(
         ]
         if all(per_buffer):
             choices += _capped(per_buffer, cap)
+        for size in _tied_sizes(buffers, candidates, {n: {d} for n, d in walked}):
+            per_buffer = [
+                [
+                    c
+                    for c in candidates[b.name]
+                    if _blocked_along(c.layout, walked, b.name, size, lanes)
+                ]
+                if any(n == b.name for n, _ in walked)
+                else options
+                for b, options in zip(buffers, short, strict=True)
+            ]
+            if all(per_buffer):
+                choices += _capped(per_buffer, cap)
     tied = tied_dims(summary)
     for size in _tied_sizes(buffers, candidates, tied):
         per_buffer = [
