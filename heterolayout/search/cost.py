@@ -175,7 +175,7 @@ def estimate(
     if vector > 1 and summary.reductions():
         gain = TILING_GAIN if run >= 2 * vector else TILING_GAIN / 2
     lead = layouts[summary.lead]
-    average = vector
+    average: float = vector
     loop = _vector_loop(summary, lead) if vector > 1 else None
     if loop is not None:
         trips = summary.trips[loop]
