@@ -221,6 +221,7 @@ def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys)
         (["--budget", "0"], "--budget must be at least 1, got 0"),
         (["--target", "gpu"], "unknown target 'gpu'"),
         (["--entry", "other"], "other"),
+        (["--buffer", "a"], "tune the buffer the hot nest stores to ('c') too"),
     ],
 )
 def test_cli_errors_are_one_line(tmp_path: Path, capsys, arguments, message) -> None:

@@ -111,7 +111,8 @@ def summarize(nest: Nest, names: dict[object, str]) -> Summary:
         unit = tuple(_unit_loops(e, nest.rank) for e in access.exprs)
         accesses.append(Access(name, access.write, loops, uses, unit))
     stores = sorted((a for a in nest.accesses.values() if a.write), key=lambda a: -a.depth)
-    lead = names.get(storage_root(stores[0].buffer), "") if stores else ""
+    root = storage_root(stores[0].buffer) if stores else None
+    lead = "" if root is None else names.get(root, root.name_hint or "")
     trips = tuple(loop.trips for loop in nest.loops)
     arithmetic = [
         op
