@@ -35,7 +35,7 @@ from heterolayout.dialects.layout import (
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
-from heterolayout.layout.maps import format_strided, strides_of
+from heterolayout.layout.maps import format_strided, strides_of, without_unused_symbols
 from heterolayout.layout.model import Layout
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.render import spec_text
@@ -69,12 +69,14 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
     """The Layout of a memref, or None when heterolayout leaves its layout to upstream MLIR.
 
     Layouts: our `#layout.…` attributes; a builtin `affine_map<…>` that is not the identity
-    and has no symbols (read as `#layout.map`: heterolayout replaces --normalize-memrefs); a
+    and whose results use no symbol (read as `#layout.map` with the physical extents
+    upstream --normalize-memrefs gives it, `normalized_extents`; unused symbols drop); a
     builtin `strided<[…], offset: …>` on a static shape, with static strides and offset, that
     is not contiguous row-major (read as `#layout.strided`). Left alone (None): no layout,
     an identity map or row-major strides, a builtin `strided` layout on a type with a `?`
     (what bufferization and tiling produce: its meaning is known only at run time), an
-    `affine_map` with symbols, and any other layout attribute. Raises `LayoutError` when
+    `affine_map` whose results use symbols (upstream leaves it unnormalized too: its extents
+    depend on run-time values), and any other layout attribute. Raises `LayoutError` when
     a layout does not fit the memref's shape or element type."""
     layout = memref_type.layout
     shape = memref_shape(memref_type)
@@ -82,9 +84,10 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
         return layout.to_layout(shape, element_dtype(memref_type.element_type, required=True))
     dtype = element_dtype(memref_type.element_type, required=False)
     if isinstance(layout, AffineMapAttr):
-        if layout.data == AffineMap.identity(len(shape)) or layout.data.num_symbols:
+        index_map = without_unused_symbols(layout.data)
+        if index_map == AffineMap.identity(len(shape)) or index_map.num_symbols:
             return None
-        return parse_layout(format_map(layout.data), shape, dtype=dtype)
+        return parse_layout(format_map(index_map), shape, dtype=dtype)
     if isinstance(layout, BuiltinStridedLayoutAttr):
         strides, offset = tuple(layout.get_strides()), layout.get_offset()
         if offset is None or None in strides or None in shape:

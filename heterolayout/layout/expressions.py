@@ -52,8 +52,9 @@ def format_expr(expr: AffineExpr) -> str:
 def format_map(index_map: AffineMap) -> str:
     """`affine_map<(d0, d1) -> (…)>` text that MLIR and xDSL both parse back."""
     dims = ", ".join(f"d{i}" for i in range(index_map.num_dims))
+    symbols = ", ".join(f"s{i}" for i in range(index_map.num_symbols))
     results = ", ".join(format_expr(r) for r in index_map.results)
-    return f"affine_map<({dims}) -> ({results})>"
+    return f"affine_map<({dims}){f'[{symbols}]' if symbols else ''} -> ({results})>"
 
 
 def evaluate(expr: AffineExpr, dims: Sequence[np.ndarray | int]) -> np.ndarray | int:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+from xdsl.ir.affine import AffineMap
 
 from heterolayout.layout.attribute_text import (
     parse_attribute_text,
@@ -19,8 +20,14 @@ from heterolayout.layout.blocked import MAX_EXTENT, Term, blocked_map, blocked_p
 from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
 from heterolayout.layout.element_types import ElementType, element_type
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.maps import parse_affine_map, parse_strided, strided_map
+from heterolayout.layout.maps import (
+    parse_affine_map,
+    parse_strided,
+    strided_map,
+    without_unused_symbols,
+)
 from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.normalize import normalized_extents
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import MEGENGINE_FORMATS, TagError, known_formats, parse_tag
 from heterolayout.layout.targets import (
@@ -127,6 +134,7 @@ def _parse_layout(
     text = "#layout." + spec if is_target_spec(spec) else spec
     params: dict[str, str] = {}
     kind = _kind_of(text)
+    builtin_map = kind == "map"  # MLIR's own `affine_map<…>`: sized as upstream sizes it
     if kind == "attribute":
         attribute = parse_attribute_text(text)
         if attribute.kind in TARGET_KINDS:
@@ -179,7 +187,9 @@ def _parse_layout(
             )
         return _blocked(logical, terms, None, explicit_shape, where, common)
     if kind == "map":
-        index_map = parse_affine_map(text)
+        index_map = without_unused_symbols(parse_affine_map(text))
+        if builtin_map and explicit_shape is None and not index_map.num_symbols:
+            explicit_shape = _normalized_shape(index_map, logical, where)
         return Layout.create(logical, index_map, explicit_shape, **common)  # type: ignore[arg-type]
     if kind == "strided":
         if "offset" in params:
@@ -200,6 +210,19 @@ def _parse_layout(
         f"{where}: unknown layout kind #layout.{kind} "
         "(expected tag, chunked, map or strided, or a target layout: tpu or partition)"
     )
+
+
+def _normalized_shape(
+    index_map: AffineMap, logical: tuple[int | None, ...], where: str
+) -> tuple[int | None, ...] | None:
+    """Upstream --normalize-memrefs's extents of a builtin map (None: the map does not fit
+    the shape, which `Layout.create` reports)."""
+    if index_map.num_dims != len(logical) or 0 in logical:
+        return None  # zero-size dims: upstream makes them dynamic; the exact extents stay
+    try:
+        return normalized_extents(index_map, logical)
+    except LayoutError as error:
+        raise LayoutError(f"{where}: {error}") from None
 
 
 def _check_pad_argument(pad: object) -> None:

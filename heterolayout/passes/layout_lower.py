@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, func, memref, scf, vector
+from xdsl.dialects import affine, arith, func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
@@ -33,6 +33,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -51,6 +52,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
+from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.convert_loops import convert, fill
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -62,9 +64,11 @@ from heterolayout.passes.index_code import (
     constant_index,
 )
 from heterolayout.passes.index_simplify import IndexSimplifier
+from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.physical import identity_layout, physical_exprs, physical_type
 from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
 from heterolayout.passes.translation_validation import Validator
+from heterolayout.passes.word_folding import fold_words
 
 ACCESS_OPS = (
     memref.LoadOp,
@@ -85,6 +89,7 @@ ACCESS_OPS = (
 PASS_THROUGH_OPS = (
     memref.CastOp,
     func.CallOp,
+    gpu.LaunchFuncOp,
     func.ReturnOp,
     scf.YieldOp,
     scf.ForOp,
@@ -132,6 +137,8 @@ class Lowering:
     """Ops a rewrite may have left unused: the program's index code, loads nobody reads."""
     with_loops: dict[Operation, None] = field(default_factory=dict)
     """Functions that received loop nests (conversions, pad fills), to be canonicalized."""
+    words: list[Operation] = field(default_factory=list)
+    """Whole-container transfers' replacements: their bitwise lanes become word ops."""
     validator: Validator | None = None
     """Translation validation (`validate=true`): proves each rewritten access."""
 
@@ -156,6 +163,8 @@ class Lowering:
                         "memref in its signature; lowering would change its ABI. Declare it with "
                         "the physical type, or define it in this module",
                     )
+            if isinstance(op, gpu.LaunchFuncOp):
+                self._check_launch(op)
             for value in (*op.operands, *op.results):
                 layout = value_layout(value)
                 if layout is None:
@@ -173,6 +182,21 @@ class Lowering:
                         f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                         "has no lowering",
                     )
+
+    def _check_launch(self, op: gpu.LaunchFuncOp) -> None:
+        """A kernel's parameters are retyped with its signature: each memref passed must
+        have the parameter's very type, layout included."""
+        kernel = SymbolTable.lookup_symbol(op, op.kernel)
+        if not isinstance(kernel, gpu.FuncOp):
+            return
+        for value, expected in zip(op.kernelOperands, kernel.function_type.inputs, strict=False):
+            if value.type != expected and (_layout(value.type) or _layout(expected)):
+                fail(
+                    op,
+                    f"layout-lower: gpu.launch_func passes {value.type} to a parameter of "
+                    f"@{kernel.sym_name.data} typed {expected}: the layouts must agree (give "
+                    "the kernel the same layout, or layout.convert before the launch)",
+                )
 
     def _check_supported(self, op: Operation, value: SSAValue, layout: Layout) -> None:
         element = value.type.element_type  # type: ignore[attr-defined]
@@ -195,7 +219,7 @@ class Lowering:
         for op in list(module.walk()):
             if isinstance(op, memref.GlobalOp):
                 self._retype_global(op)
-            elif isinstance(op, func.FuncOp):
+            elif isinstance(op, func.FuncOp | gpu.FuncOp):
                 op.function_type = FunctionType.from_lists(
                     [self._physical(t) for t in op.function_type.inputs.data],
                     [self._physical(t) for t in op.function_type.outputs.data],
@@ -243,7 +267,7 @@ class Lowering:
                 (dim,) = result.used_dims()
                 ordered.append(dynamic[logical_dynamic.index(dim)])
         new = type(op).build(
-            operands=[ordered, list(op.symbol_operands)],
+            operands=[ordered, []],  # the layout's symbols, unused (`without_symbols`), go
             result_types=[physical],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -442,6 +466,8 @@ class Lowering:
             )
             return
         access = self._access(base, layout, scope)
+        if self._whole_containers(op, access, logical, leaves, len(logical) - 1, length, stored):
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = [*logical[:-1], logical[-1] + lane]
@@ -568,6 +594,9 @@ class Lowering:
             Rewriter.replace_op(op, new)
             return
         access = self._access(op.source, layout, scope)
+        stored = None if is_load else op.vector  # type: ignore[union-attr]
+        if self._whole_containers(op, access, logical, leaves, dim, length, stored):
+            return
         elements: list[SSAValue] = []
         for lane in range(length):
             shifted = list(logical)
@@ -582,6 +611,31 @@ class Lowering:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
             Rewriter.erase_op(op)
+
+    def _whole_containers(
+        self,
+        op: Operation,
+        access: ElementAccess,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        dim: int,
+        length: int,
+        stored: SSAValue | None,
+    ) -> bool:
+        """A vector access along packed lanes that covers the first lanes of one container:
+        one container load or store (`container_access`)."""
+        if not whole_container(
+            access.layout, logical, leaves, dim, length, store=stored is not None
+        ):
+            return False
+        insert = _inserter_before(op)
+        self.words.append(_function_of(op))
+        if stored is None:
+            Rewriter.replace_op(op, [], [load_lanes(access, logical, leaves, length, insert)])
+        else:
+            store_lanes(access, stored, logical, leaves, insert)
+            Rewriter.erase_op(op)
+        return True
 
     def _lower_dim(self, op: memref.DimOp) -> None:
         layout = self._layout_of(op.source)
@@ -628,6 +682,13 @@ class Lowering:
         if op.source.type == op.dest.type and op.source in self.layouts:
             op.dest.replace_all_uses_with(op.source)
             Rewriter.erase_op(op)
+
+
+def _function_of(op: Operation) -> Operation:
+    """The outermost op below the module around `op` (its function)."""
+    while (parent := op.parent_op()) is not None and not isinstance(parent, ModuleOp):
+        op = parent
+    return op
 
 
 def _plain_identity_allocation(op: memref.AllocOp | memref.AllocaOp) -> None:
@@ -726,7 +787,9 @@ class LayoutLowerPass(ModulePass):
 
         fold_round_trip_converts(op)
         validator = Validator() if self.validate else None
+        with_linalg_loops = lower_linalg_on_layouts(op)
         lowering = Lowering(self.index, self.flatten, validator=validator)  # type: ignore[arg-type]
+        lowering.with_loops.update(dict.fromkeys(with_linalg_loops))
         try:
             lowering.check(op)
             lowering.retype(op)
@@ -735,6 +798,8 @@ class LayoutLowerPass(ModulePass):
             raise PassFailedException(f"layout-lower: {error}") from None
         if validator is not None:
             validator.finish(verbose=self.validate == "verbose")
+        for region_op in dict.fromkeys(lowering.words):
+            fold_words(region_op)
         canonicalize = GreedyRewritePatternApplier(
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )

@@ -8,6 +8,7 @@ misses the delimiter.
 
 from __future__ import annotations
 
+from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -15,6 +16,18 @@ _DIMENSION = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
 
 
 class UpstreamParser(Parser):
+    def parse_affine_map(self) -> AffineMap:
+        """xDSL's, with a parse error (not its NotImplementedError) for a semi-affine map."""
+        start = self.pos
+        try:
+            return super().parse_affine_map()
+        except NotImplementedError as error:
+            self.raise_error(
+                f"semi-affine map: {error}; affine maps here (layouts included) are quasi-affine",
+                start,
+                self.pos,
+            )
+
     def parse_dimension_list(self) -> list[int]:
         """`(dimension x)* dimension`, leaving the `x` before the element type unparsed."""
         if self._current_token.kind not in _DIMENSION:

@@ -3,7 +3,7 @@
 // dominate their uses verify.
 // RUN: layout-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// CHECK: arith.addf uses %x (defined by arith.mulf) where its definition does not dominate the use
+// CHECK: arith.addf at {{.*}}invalid-dominance.mlir:{{[0-9]+}}:{{[0-9]+}} uses %x (defined by arith.mulf) where its definition does not dominate the use
 func.func @before_definition(%a: f32) -> f32 {
   %y = arith.addf %x, %a : f32
   %x = arith.mulf %a, %a : f32
@@ -11,7 +11,7 @@ func.func @before_definition(%a: f32) -> f32 {
 }
 
 // -----
-// CHECK: func.return uses %x (defined by arith.mulf) where its definition does not dominate the use
+// CHECK: func.return at {{.*}}invalid-dominance.mlir:{{[0-9]+}}:{{[0-9]+}} uses %x (defined by arith.mulf) where its definition does not dominate the use
 func.func @other_branch(%c: i1, %a: f32) -> f32 {
   cf.cond_br %c, ^left, ^right
 ^left:
@@ -24,7 +24,7 @@ func.func @other_branch(%c: i1, %a: f32) -> f32 {
 }
 
 // -----
-// CHECK: memref.store uses %v (defined by arith.addf) where its definition does not dominate the use
+// CHECK: memref.store at {{.*}}invalid-dominance.mlir:{{[0-9]+}}:{{[0-9]+}} uses %v (defined by arith.addf) where its definition does not dominate the use
 func.func @into_a_loop(%m: memref<4xf32>, %a: f32) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
