@@ -26,7 +26,7 @@ from heterolayout.layout.maps import (
     strided_map,
     without_unused_symbols,
 )
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.model import Layout, check_map_nesting, format_shape
 from heterolayout.layout.normalize import normalized_extents
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import MEGENGINE_FORMATS, TagError, known_formats, parse_tag
@@ -219,6 +219,7 @@ def _normalized_shape(
     the shape, which `Layout.create` reports)."""
     if index_map.num_dims != len(logical) or 0 in logical:
         return None  # zero-size dims: upstream makes them dynamic; the exact extents stay
+    check_map_nesting(index_map, f"{where}: ")
     try:
         return normalized_extents(index_map, logical)
     except LayoutError as error:
