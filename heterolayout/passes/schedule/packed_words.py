@@ -47,6 +47,7 @@ from heterolayout.passes.schedule.nest import (
     is_index_op,
     storage_root,
 )
+from heterolayout.passes.schedule.statements import rebuilt
 
 Add = Callable[[Operation], None]
 BITWISE = (arith.XOrIOp, arith.AndIOp, arith.OrIOp)
@@ -293,13 +294,13 @@ class WordEmitter:
         lanes = [self.lanes(o, add) for o in operands]
         results: list[SSAValue] = []
         for j in range(self.length):
-            new = _rebuilt(op, [lane[j] for lane in lanes], None)
+            new = rebuilt(op, [lane[j] for lane in lanes], None)
             add(new)
             results.append(new.results[0])
         self.values[op.results[0]] = results
 
     def _emit(self, op: Operation, operands: list[SSAValue], add: Add, length: int | None) -> None:
-        new = _rebuilt(op, operands, length)
+        new = rebuilt(op, operands, length)
         add(new)
         for old, result in zip(op.results, new.results, strict=True):
             self.values[old] = result
@@ -334,18 +335,6 @@ def _bitwise_i1(op: Operation) -> bool:
     if isinstance(op, BITWISE):
         return True
     return isinstance(op, arith.CmpiOp) and op.predicate.value.data in (0, 1)
-
-
-def _rebuilt(op: Operation, operands: list[SSAValue], length: int | None) -> Operation:
-    types = [r.type for r in op.results]
-    if length is not None:
-        types = [VectorType(t, [length]) for t in types]
-    return type(op).create(
-        operands=operands,
-        result_types=types,
-        properties=dict(op.properties),
-        attributes=dict(op.attributes),
-    )
 
 
 def memref_load(buffer: SSAValue, indices: list[SSAValue], element: Attribute) -> Operation:
