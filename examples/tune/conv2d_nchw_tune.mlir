@@ -1,6 +1,6 @@
 // A direct 3x3 convolution (1x64x56x56 input, 64 -> 64 channels, no padding) written on
 // plain logical NCHW / OIHW buffers, without any layout: the input of a layout search.
-//   layout-tune examples/conv2d_nchw_tune.mlir --report report/ -o best.mlir
+//   layout-tune examples/tune/conv2d_nchw_tune.mlir --report report/ -o best.mlir
 //   layout-run best.mlir --check --engine native -p layout-schedule,layout-lower
 func.func @main(%input: memref<1x64x56x56xf32>, %weights: memref<64x64x3x3xf32>,
                 %output: memref<1x64x54x54xf32>) attributes {layout.flops = 214990848 : i64} {
