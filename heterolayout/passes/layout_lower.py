@@ -54,7 +54,7 @@ from heterolayout.limits import check_elements
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.convert_loops import convert, fill
-from heterolayout.passes.element_access import ElementAccess
+from heterolayout.passes.element_access import ElementAccess, Insert
 from heterolayout.passes.index_code import (
     IndexEmitter,
     IndexLeaves,
@@ -468,19 +468,9 @@ class Lowering:
         access = self._access(base, layout, scope)
         if self._whole_containers(op, access, logical, leaves, len(logical) - 1, length, stored):
             return
-        elements: list[SSAValue] = []
-        for lane in range(length):
-            shifted = [*logical[:-1], logical[-1] + lane]
-            if is_load:
-                elements.append(access.load(shifted, leaves, insert))
-            else:
-                extract = vector.ExtractOp(stored, [lane], vector_type.element_type)  # type: ignore[arg-type]
-                insert(extract)
-                access.store(extract.result, shifted, leaves, insert)
-        if is_load:
-            Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
-        else:
-            Rewriter.erase_op(op)
+        self._lane_by_lane(
+            op, access, logical, len(logical) - 1, stored, vector_type, leaves, insert
+        )
 
     def _vector_access(
         self,
@@ -597,17 +587,31 @@ class Lowering:
         stored = None if is_load else op.vector  # type: ignore[union-attr]
         if self._whole_containers(op, access, logical, leaves, dim, length, stored):
             return
+        self._lane_by_lane(op, access, logical, dim, stored, vector_type, leaves, insert)
+
+    @staticmethod
+    def _lane_by_lane(
+        op: Operation,
+        access: ElementAccess,
+        logical: Sequence[AffineExpr],
+        dim: int,
+        stored: SSAValue | None,
+        vector_type: VectorType,
+        leaves: IndexLeaves,
+        insert: Insert,
+    ) -> None:
+        """A vector access (or 1-D transfer along `dim`) as one element access per lane."""
         elements: list[SSAValue] = []
-        for lane in range(length):
+        for lane in range(vector_type.get_shape()[0]):
             shifted = list(logical)
             shifted[dim] = logical[dim] + lane
-            if is_load:
+            if stored is None:
                 elements.append(access.load(shifted, leaves, insert))
                 continue
-            extract = vector.ExtractOp(op.vector, [lane], vector_type.element_type)  # type: ignore[union-attr]
+            extract = vector.ExtractOp(stored, [lane], vector_type.element_type)
             insert(extract)
             access.store(extract.result, shifted, leaves, insert)
-        if is_load:
+        if stored is None:
             Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
         else:
             Rewriter.erase_op(op)
