@@ -101,6 +101,7 @@ OP_ROLES: dict[str, Roles] = {
     "scf.yield": _FORWARD,
     "func.call": Roles(forwards=True, defines=True),
     "func.return": _FORWARD,
+    "gpu.launch_func": Roles(forwards=True),
     "layout.assign": Roles(binds=(0,)),
     "layout.convert": Roles(reads=(0,), writes=(1,)),
     "layout.schedule": Roles(hints=(0,)),

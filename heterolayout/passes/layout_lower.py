@@ -4,10 +4,13 @@ The one-word pipeline users run. It runs, in order:
 0. erases `layout.schedule` hints (they steer `layout-schedule`, which runs before it);
 1. `layout-apply`, when the module has `layout.assign`s;
 2. `layout-fold-converts` (conversions that undo each other);
-3. the lowering itself: it first refuses what it cannot lower, naming the op (a user of a
-   layout-typed memref that the op-role table gives no role, an external function whose ABI
-   would change); then rewrites every access through the layout of its memref's type
-   (`lower_accesses`), then gives every definition its physical type (`lower_definitions`);
+3. the lowering itself: linalg ops on layout-typed memrefs become loops (`linalg_loops`);
+   then it refuses what it cannot lower, naming the op (a user of a layout-typed memref that
+   the op-role table gives no role, an external function whose ABI would change, a kernel
+   launch whose buffers' layouts differ from the kernel's); then rewrites every access
+   through the layout of its memref's type (`lower_accesses`), gives every definition its
+   physical type (`lower_definitions`), and folds the lanes of whole-container accesses
+   into word ops (`word_folding`);
 4. `layout-cleanup` of the functions that received loop nests.
 """
 
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -28,6 +31,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import Rewriter
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.diagnostics import fail
@@ -42,6 +46,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
+from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
@@ -91,7 +96,9 @@ def check_lowerable(module: ModuleOp, flatten: bool) -> None:
 
 def _check_op(op: Operation) -> None:
     """What the patterns would find out too late: they must not fail half-way."""
-    if isinstance(op, memref.GlobalOp):
+    if isinstance(op, gpu.LaunchFuncOp):
+        _check_launch(op)
+    elif isinstance(op, memref.GlobalOp):
         layout = _layout(op.type)
         if layout is not None and layout.packing is not None and layout.packing.is_vector:
             fail(
@@ -121,6 +128,22 @@ def _check_op(op: Operation) -> None:
             problem = transfer_problem(op)
             if problem is not None:
                 fail(op, f"layout-lower: {op.name} on a layout-typed memref: {problem}")
+
+
+def _check_launch(op: gpu.LaunchFuncOp) -> None:
+    """A kernel's parameters are retyped with its signature: each memref passed must have
+    the parameter's very type, layout included."""
+    kernel = SymbolTable.lookup_symbol(op, op.kernel)
+    if not isinstance(kernel, gpu.FuncOp):
+        return
+    for value, expected in zip(op.kernelOperands, kernel.function_type.inputs, strict=False):
+        if value.type != expected and (_layout(value.type) or _layout(expected)):
+            fail(
+                op,
+                f"layout-lower: gpu.launch_func passes {value.type} to a parameter of "
+                f"@{kernel.sym_name.data} typed {expected}: the layouts must agree (give "
+                "the kernel the same layout, or layout.convert before the launch)",
+            )
 
 
 def _check_signature(op: func.FuncOp, flatten: bool) -> None:
@@ -161,8 +184,10 @@ def _check_supported(op: Operation, value: SSAValue, layout: Layout, flatten: bo
 
 
 def lower(module: ModuleOp, index: str, flatten: bool, validator: Validator | None = None) -> None:
-    """Step 3 of `layout-lower`: check, rewrite the accesses, retype the definitions; with
+    """Step 3 of `layout-lower`: linalg ops on layout-typed memrefs become loops, then
+    check, rewrite the accesses, retype the definitions, fold whole-container lanes; with
     a `validator`, each access rewrite is proven as it happens (translation validation)."""
+    lower_linalg_on_layouts(module)
     check_lowerable(module, flatten)
     state = AccessLowering(index, flatten)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
@@ -175,6 +200,11 @@ def lower(module: ModuleOp, index: str, flatten: bool, validator: Validator | No
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
     erase_dead_ops(state.maybe_dead)
+    if state.words:
+        from heterolayout.passes.word_folding import fold_words
+
+        for function in dict.fromkeys(state.words):
+            fold_words(function)
 
 
 @dataclass

@@ -52,6 +52,8 @@ class AccessLowering:
     flatten: bool
     index_values: IndexValues = field(default_factory=IndexValues)
     maybe_dead: list[Operation] = field(default_factory=list)
+    words: list[Operation] = field(default_factory=list)
+    """Functions with whole-container accesses: their bitwise lanes become word ops."""
 
     def access(
         self, op: Operation, buffer: SSAValue, layout: Layout, shared: bool = True
@@ -72,11 +74,17 @@ def inserter_before(op: Operation) -> Insert:
     return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
 
 
-def mark_for_cleanup(op: Operation) -> None:
-    """The function around `op` received loop nests: `layout-cleanup` will tidy it."""
+def function_of(op: Operation) -> func.FuncOp | None:
+    """The function around `op`."""
     function = op.parent_op()
     while function is not None and not isinstance(function, func.FuncOp):
         function = function.parent_op()
+    return function
+
+
+def mark_for_cleanup(op: Operation) -> None:
+    """The function around `op` received loop nests: `layout-cleanup` will tidy it."""
+    function = function_of(op)
     if function is not None:
         function.attributes[CLEANUP_MARK] = UnitAttr()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -80,7 +80,7 @@ class LowerAllocation(RewritePattern):
             if extent is None
         ]
         new = type(op).build(
-            operands=[ordered, list(op.symbol_operands)],
+            operands=[ordered, []],  # the map's symbols are unused (`without_unused_symbols`)
             result_types=[physical(op.memref.type, self.flatten)],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -110,7 +110,8 @@ def _plain_identity_allocation(
         result_types=[plain],
         properties={"alignment": op.alignment} if op.alignment is not None else {},
     )
-    rewriter.replace_op(op, [new, CastOp(operands=[new.memref], result_types=[memref_type])])
+    cast = CastOp(operands=[new.memref], result_types=[memref_type])
+    rewriter.replace(op, [new, cast], cast.results)
 
 
 def _inserter_after(op: Operation) -> Insert:
@@ -182,7 +183,7 @@ class LowerSignature(RewritePattern):
     flatten: bool
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if isinstance(op, func.FuncOp):
+        if isinstance(op, func.FuncOp | gpu.FuncOp):
             inputs, outputs = op.function_type.inputs.data, op.function_type.outputs.data
             lowered = FunctionType.from_lists(
                 [physical(t, self.flatten) for t in inputs],
