@@ -52,11 +52,7 @@ sys.path.pop(0)
 
 import heterolayout  # noqa: E402
 
-# math.ctpop needs its own conversion; everything else is the tests' pipeline.
-PIPELINE = tuple(
-    step for flag in LOWER_TO_LLVM
-    for step in (("--convert-math-to-llvm", flag) if flag == "--convert-arith-to-llvm" else (flag,))
-)
+PIPELINE = LOWER_TO_LLVM  # math.ctpop included (convert-math-to-llvm)
 
 # ---- part 1: bytes --------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -134,32 +130,68 @@ def bytes_table(tools: Tools) -> list[list[str]]:
     return rows
 
 
-# ---- part 2: the binary convolution -------------------------------------------------------------
+# ---- part 2: binary kernels, element-wise and at word level ----------------------------------
 C, H, W, K = 48, 34, 34, 32
 OH, OW = H - 2, W - 2
 TAPS = C * 9
-WORDS = C // 6
 INPUT = f"memref<1x{C}x{H}x{W}xi1"
 WEIGHTS = f"memref<{K}x{C}x3x3xi1"
 OUTPUT = f"memref<1x{K}x{OH}x{OW}xi32>"
-INPUT_LAYOUTS = {
-    "plain": "",
-    "int": ', #layout.tag<"NCHW->NHWC6c", pack = i6>',
-    "vector": ', #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>',
+PACKINGS = {
+    # key: (input tag, weights tag, container); "plain" is the unpacked i1 tensor
+    "int": ("NCHW->NHWC6c", "OIHW->OHWI6i", "i6"),
+    "vector": ("NCHW->NHWC6c", "OIHW->OHWI6i", "vector<6xi1>"),
+    "i64": ("NCHW->NHWC64c", "OIHW->OHWI64i", "i64"),
 }
-PACKED_WEIGHTS = ', #layout.tag<"OIHW->OHWI6i", pack = i6>'
-PHYSICAL_INPUT = {
-    "plain": f"{INPUT}>",
-    "int": f"memref<1x{H}x{W}x{WORDS}xi6>",
-    "vector": f"memref<1x{H}x{W}x{WORDS}xvector<6xi1>>",
+MM, MN, MK = 64, 64, 2000
+"""Binary matmul: a (MM×MK) · b (MN×MK) bits, out = how many of the MK bits are equal."""
+MM_PACKINGS = {"i32": ("MK->MK32k", "NK->NK32k", "i32"), "i64": ("MK->MK64k", "NK->NK64k", "i64")}
+
+
+def layout_attr(tag: str, pack: str) -> str:
+    return f', #layout.tag<"{tag}", pack = {pack}>'
+
+
+def physical(shape: tuple[int, ...], tag: str, pack: str) -> str:
+    """The lowered memref type of a packed i1 tensor (asked of the Layout model)."""
+    layout = heterolayout.parse_layout(tag, shape, dtype="i1", pack=pack)
+    return f"memref<{'x'.join(map(str, layout.storage_shape))}x{pack}>"
+
+
+@dataclass(frozen=True)
+class Version:
+    label: str
+    kernel: str
+    buffers: tuple[str, ...]
+    """Names of the main function's buffers it is called on (inputs, then output)."""
+
+
+CONV_VERSIONS = {
+    "plain": Version("unpacked i1 (baseline)", "conv_plain", ("in_plain", "w_plain")),
+    "int": Version("packed i6, lowered element-wise", "conv_int", ("in_int", "w_plain")),
+    "vector": Version("packed vector<6xi1>, lowered element-wise", "conv_vector", ("in_vector", "w_plain")),
+    "int_words": Version("packed i6, layout-schedule (words)", "conv_int_words", ("in_int", "w_int")),
+    "vector_words": Version("packed vector<6xi1>, layout-schedule (words)", "conv_vector_words", ("in_vector", "w_vector")),
+    "popcount": Version("packed i6, xor-popcount (hand-written)", "conv_popcount", ("in_int", "w_int")),
+    "i64_words": Version("NHWC64c i64, layout-schedule (words)", "conv_i64_words", ("in_i64", "w_i64")),
+    "popcount64": Version("NHWC64c i64, xor-popcount (hand-written)", "conv_popcount64", ("in_i64", "w_i64")),
 }
-PHYSICAL_PACKED_WEIGHTS = f"memref<{K}x3x3x{WORDS}xi6>"
-VERSIONS = {
-    # name: (label, kernel, input buffer, weights buffer)
-    "plain": ("unpacked i1 (baseline)", "conv_plain", "in_plain", "w_plain"),
-    "int": ("packed i6, lowered", "conv_int", "in_int", "w_plain"),
-    "vector": ("packed vector<6xi1>, lowered", "conv_vector", "in_vector", "w_plain"),
-    "popcount": ("packed i6, xor-popcount (hand-written)", "conv_popcount", "in_int", "w_int"),
+MM_VERSIONS = {
+    "mm_plain": Version("unpacked i1 (baseline)", "mm_plain", ("a_plain", "b_plain")),
+    "mm_i64": Version("packed i64, lowered element-wise", "mm_i64", ("a_i64", "b_i64")),
+    "mm_i32_words": Version("packed i32, layout-schedule (words)", "mm_i32_words", ("a_i32", "b_i32")),
+    "mm_popcount32": Version("packed i32, xor-popcount (hand-written)", "mm_popcount32", ("a_i32", "b_i32")),
+    "mm_i64_words": Version("packed i64, layout-schedule (words)", "mm_i64_words", ("a_i64", "b_i64")),
+    "mm_popcount64": Version("packed i64, xor-popcount (hand-written)", "mm_popcount64", ("a_i64", "b_i64")),
+}
+RATIOS = {
+    # version: the version it is compared with ("speed" = that one's time / this one's)
+    "int_words": "popcount",
+    "vector_words": "popcount",
+    "i64_words": "popcount64",
+    "popcount64": "popcount",
+    "mm_i32_words": "mm_popcount32",
+    "mm_i64_words": "mm_popcount64",
 }
 
 
@@ -171,18 +203,35 @@ def weight_bit(k: np.ndarray, c: np.ndarray, kh: np.ndarray, kw: np.ndarray) -> 
     return ((k * 5 + c * 3 + kh * 7 + kw) % 13 < 6).astype(np.int64)
 
 
-def reference() -> np.ndarray:
+def conv_reference() -> np.ndarray:
     """The ±1 correlation (bit 0 → +1, 1 → -1) over sliding 3×3 windows."""
     x = 1 - 2 * input_bit(*np.indices((C, H, W)))
     w = 1 - 2 * weight_bit(*np.indices((K, C, 3, 3)))
     windows = sliding_window_view(x, (3, 3), axis=(1, 2))  # c, oh, ow, kh, kw
-    return np.einsum("cyxhw,kchw->kyx", windows, w)
+    return np.einsum("cyxhw,kchw->kyx", windows, w)[None]
 
 
-def logical_kernel(version: str) -> str:
-    layout = INPUT_LAYOUTS[version]
+def matmul_reference() -> np.ndarray:
+    i, k = np.indices((MM, MK))
+    a = (i * 7 + k * 3) % 11 < 5
+    j, k = np.indices((MN, MK))
+    b = (j * 5 + k * 3) % 13 < 6
+    return (a[:, None, :] == b[None, :, :]).sum(axis=-1)
+
+
+def input_type(key: str) -> str:
+    return INPUT + ("" if key == "plain" else layout_attr(PACKINGS[key][0], PACKINGS[key][2])) + ">"
+
+
+def weights_type(key: str) -> str:
+    return WEIGHTS + ("" if key == "plain" else layout_attr(PACKINGS[key][1], PACKINGS[key][2])) + ">"
+
+
+def conv_kernel(name: str, input_key: str, weights_key: str) -> str:
+    """The binary conv as written (element by element, on logical NCHW bits)."""
+    x, w = input_type(input_key), weights_type(weights_key)
     return f"""
-func.func @conv_{version}(%input: {INPUT}{layout}>, %weights: {WEIGHTS}>, %output: {OUTPUT}) {{
+func.func @{name}(%input: {x}, %weights: {w}, %output: {OUTPUT}) attributes {{passthrough = ["noinline"]}} {{
   %zero = arith.constant 0 : i32
   %taps = arith.constant {TAPS} : i32
   %two = arith.constant 2 : i32
@@ -193,8 +242,8 @@ func.func @conv_{version}(%input: {INPUT}{layout}>, %weights: {WEIGHTS}>, %outpu
         affine.for %c = 0 to {C} {{
           affine.for %kh = 0 to 3 {{
             affine.for %kw = 0 to 3 {{
-              %x = affine.load %input[0, %c, %oh + %kh, %ow + %kw] : {INPUT}{layout}>
-              %w = affine.load %weights[%k, %c, %kh, %kw] : {WEIGHTS}>
+              %x = affine.load %input[0, %c, %oh + %kh, %ow + %kw] : {x}
+              %w = affine.load %weights[%k, %c, %kh, %kw] : {w}
               %acc = affine.load %output[0, %k, %oh, %ow] : {OUTPUT}
               %differ = arith.xori %x, %w : i1
               %count = arith.extui %differ : i1 to i32
@@ -212,25 +261,26 @@ func.func @conv_{version}(%input: {INPUT}{layout}>, %weights: {WEIGHTS}>, %outpu
   }}
   func.return
 }}
-func.func @fill_input_{version}(%input: {INPUT}{layout}>) {{
+"""
+
+
+def conv_fills(key: str) -> str:
+    x, w = input_type(key), weights_type(key)
+    return f"""
+func.func @fill_input_{key}(%input: {x}) {{
   %five = arith.constant 5 : index
   affine.for %c = 0 to {C} {{
     affine.for %h = 0 to {H} {{
       affine.for %w = 0 to {W} {{
         %v = affine.apply affine_map<(d0, d1, d2) -> ((d0 * 7 + d1 * 3 + d2 * 5) mod 11)>(%c, %h, %w)
         %bit = arith.cmpi ult, %v, %five : index
-        affine.store %bit, %input[0, %c, %h, %w] : {INPUT}{layout}>
+        affine.store %bit, %input[0, %c, %h, %w] : {x}
       }}
     }}
   }}
   func.return
 }}
-"""
-
-
-def logical_weight_fill(name: str, layout: str) -> str:
-    return f"""
-func.func @{name}(%weights: {WEIGHTS}{layout}>) {{
+func.func @fill_weights_{key}(%weights: {w}) {{
   %six = arith.constant 6 : index
   affine.for %k = 0 to {K} {{
     affine.for %c = 0 to {C} {{
@@ -238,7 +288,7 @@ func.func @{name}(%weights: {WEIGHTS}{layout}>) {{
         affine.for %kw = 0 to 3 {{
           %v = affine.apply affine_map<(d0, d1, d2, d3) -> ((d0 * 5 + d1 * 3 + d2 * 7 + d3) mod 13)>(%k, %c, %kh, %kw)
           %bit = arith.cmpi ult, %v, %six : index
-          affine.store %bit, %weights[%k, %c, %kh, %kw] : {WEIGHTS}{layout}>
+          affine.store %bit, %weights[%k, %c, %kh, %kw] : {w}
         }}
       }}
     }}
@@ -248,8 +298,14 @@ func.func @{name}(%weights: {WEIGHTS}{layout}>) {{
 """
 
 
-POPCOUNT_KERNEL = f"""
-func.func @conv_popcount(%input: {PHYSICAL_INPUT["int"]}, %weights: {PHYSICAL_PACKED_WEIGHTS}, %output: {OUTPUT}) {{
+def conv_popcount(name: str, key: str) -> str:
+    """Hand-written on the words: one xor and one `math.ctpop` per container (pad lanes are
+    0 in both tensors, so they never differ)."""
+    tag_x, tag_w, word = PACKINGS[key]
+    x, w = physical((1, C, H, W), tag_x, word), physical((K, C, 3, 3), tag_w, word)
+    words = heterolayout.parse_layout(tag_x, (1, C, H, W), dtype="i1", pack=word).storage_shape[-1]
+    return f"""
+func.func @{name}(%input: {x}, %weights: {w}, %output: {OUTPUT}) attributes {{passthrough = ["noinline"]}} {{
   %zero = arith.constant 0 : i32
   %taps = arith.constant {TAPS} : i32
   %two = arith.constant 2 : i32
@@ -259,13 +315,13 @@ func.func @conv_popcount(%input: {PHYSICAL_INPUT["int"]}, %weights: {PHYSICAL_PA
         affine.store %zero, %output[0, %k, %oh, %ow] : {OUTPUT}
         affine.for %kh = 0 to 3 {{
           affine.for %kw = 0 to 3 {{
-            affine.for %cb = 0 to {WORDS} {{
-              %x = affine.load %input[0, %oh + %kh, %ow + %kw, %cb] : {PHYSICAL_INPUT["int"]}
-              %w = affine.load %weights[%k, %kh, %kw, %cb] : {PHYSICAL_PACKED_WEIGHTS}
+            affine.for %cb = 0 to {words} {{
+              %x = affine.load %input[0, %oh + %kh, %ow + %kw, %cb] : {x}
+              %w = affine.load %weights[%k, %kh, %kw, %cb] : {w}
               %acc = affine.load %output[0, %k, %oh, %ow] : {OUTPUT}
-              %differ = arith.xori %x, %w : i6
-              %bits = math.ctpop %differ : i6
-              %count = arith.extui %bits : i6 to i32
+              %differ = arith.xori %x, %w : {word}
+              %bits = math.ctpop %differ : {word}
+              {_to_i32("%count", "%bits", word)}
               %sum = arith.addi %acc, %count : i32
               affine.store %sum, %output[0, %k, %oh, %ow] : {OUTPUT}
             }}
@@ -283,12 +339,107 @@ func.func @conv_popcount(%input: {PHYSICAL_INPUT["int"]}, %weights: {PHYSICAL_PA
 """
 
 
-def lowered_functions() -> str:
-    """The logical kernels and fills through `layout-opt -p layout-lower`: their functions."""
-    text = "".join(logical_kernel(v) for v in INPUT_LAYOUTS)
-    text += logical_weight_fill("fill_weights_plain", "") + logical_weight_fill("fill_weights_int", PACKED_WEIGHTS)
+def _to_i32(result: str, value: str, word: str) -> str:
+    bits = int(word[1:])
+    if bits == 32:
+        return f"{result} = arith.addi {value}, %zero : i32"
+    cast = "extui" if bits < 32 else "trunci"
+    return f"{result} = arith.{cast} {value} : {word} to i32"
+
+
+def mm_types(key: str) -> tuple[str, str]:
+    a, b = f"memref<{MM}x{MK}xi1", f"memref<{MN}x{MK}xi1"
+    if key == "plain":
+        return a + ">", b + ">"
+    tag_a, tag_b, word = MM_PACKINGS[key]
+    return a + layout_attr(tag_a, word) + ">", b + layout_attr(tag_b, word) + ">"
+
+
+MM_OUTPUT = f"memref<{MM}x{MN}xi32>"
+
+
+def mm_kernel(name: str, key: str) -> str:
+    """The binary matmul as written: count the equal bits (xnor) element by element."""
+    a, b = mm_types(key)
+    return f"""
+func.func @{name}(%a: {a}, %b: {b}, %out: {MM_OUTPUT}) attributes {{passthrough = ["noinline"]}} {{
+  %zero = arith.constant 0 : i32
+  affine.for %i = 0 to {MM} {{
+    affine.for %j = 0 to {MN} {{
+      affine.store %zero, %out[%i, %j] : {MM_OUTPUT}
+      affine.for %k = 0 to {MK} {{
+        %x = affine.load %a[%i, %k] : {a}
+        %y = affine.load %b[%j, %k] : {b}
+        %acc = affine.load %out[%i, %j] : {MM_OUTPUT}
+        %same = arith.cmpi eq, %x, %y : i1
+        %one = arith.extui %same : i1 to i32
+        %sum = arith.addi %acc, %one : i32
+        affine.store %sum, %out[%i, %j] : {MM_OUTPUT}
+      }}
+    }}
+  }}
+  func.return
+}}
+"""
+
+
+def mm_fills(key: str) -> str:
+    a, b = mm_types(key)
+    fills = []
+    for name, memref, rows, (p, q, r) in (("a", a, MM, (7, 3, 11)), ("b", b, MN, (5, 3, 13))):
+        fills.append(f"""
+func.func @fill_{name}_{key}(%m: {memref}) {{
+  %five = arith.constant {5 if name == "a" else 6} : index
+  affine.for %i = 0 to {rows} {{
+    affine.for %k = 0 to {MK} {{
+      %v = affine.apply affine_map<(d0, d1) -> ((d0 * {p} + d1 * {q}) mod {r})>(%i, %k)
+      %bit = arith.cmpi ult, %v, %five : index
+      affine.store %bit, %m[%i, %k] : {memref}
+    }}
+  }}
+  func.return
+}}
+""")
+    return "".join(fills)
+
+
+def mm_popcount(name: str, key: str) -> str:
+    """Hand-written: equal bits = K - popcount(a xor b) summed over the words (pad lanes are 0
+    in both, so they never differ)."""
+    tag_a, tag_b, word = MM_PACKINGS[key]
+    a, b = physical((MM, MK), tag_a, word), physical((MN, MK), tag_b, word)
+    words = -(-MK // int(word[1:]))
+    return f"""
+func.func @{name}(%a: {a}, %b: {b}, %out: {MM_OUTPUT}) attributes {{passthrough = ["noinline"]}} {{
+  %zero = arith.constant 0 : i32
+  %bits_k = arith.constant {MK} : i32
+  affine.for %i = 0 to {MM} {{
+    affine.for %j = 0 to {MN} {{
+      affine.store %zero, %out[%i, %j] : {MM_OUTPUT}
+      affine.for %kb = 0 to {words} {{
+        %x = affine.load %a[%i, %kb] : {a}
+        %y = affine.load %b[%j, %kb] : {b}
+        %acc = affine.load %out[%i, %j] : {MM_OUTPUT}
+        %differ = arith.xori %x, %y : {word}
+        %bits = math.ctpop %differ : {word}
+        {_to_i32("%count", "%bits", word)}
+        %sum = arith.addi %acc, %count : i32
+        affine.store %sum, %out[%i, %j] : {MM_OUTPUT}
+      }}
+      %differing = affine.load %out[%i, %j] : {MM_OUTPUT}
+      %equal = arith.subi %bits_k, %differing : i32
+      affine.store %equal, %out[%i, %j] : {MM_OUTPUT}
+    }}
+  }}
+  func.return
+}}
+"""
+
+
+def layout_opt(text: str, pipeline: str) -> str:
+    """`layout-opt -p PIPELINE` on `text`: the functions of the module it prints."""
     run = subprocess.run(
-        [sys.executable, "-m", "heterolayout.tools.opt", "-p", "layout-lower"],
+        [sys.executable, "-m", "heterolayout.tools.opt", "-p", pipeline],
         input=text, capture_output=True, text=True, check=False, cwd=REPOSITORY,
     )
     if run.returncode != 0:
@@ -299,32 +450,92 @@ def lowered_functions() -> str:
     return "\n".join(lines[1:-1])
 
 
-def main_function(iterations: int, repeat: int) -> str:
-    buffers = {
-        "in_plain": PHYSICAL_INPUT["plain"],
-        "in_int": PHYSICAL_INPUT["int"],
-        "in_vector": PHYSICAL_INPUT["vector"],
+def kernels() -> str:
+    """Every version's kernel and every fill, lowered: the element-wise ones and the fills
+    through `layout-lower`, the word-level ones through `layout-schedule,layout-lower` from
+    the same element-wise source."""
+    plain = conv_kernel("conv_plain", "plain", "plain") + conv_kernel("conv_int", "int", "plain")
+    plain += conv_kernel("conv_vector", "vector", "plain") + mm_kernel("mm_plain", "plain")
+    plain += mm_kernel("mm_i64", "i64")
+    plain += "".join(conv_fills(k) for k in ("plain", *PACKINGS))
+    plain += "".join(mm_fills(k) for k in ("plain", *MM_PACKINGS))
+    words = "".join(conv_kernel(f"conv_{k}_words", k, k) for k in PACKINGS)
+    words += "".join(mm_kernel(f"mm_{k}_words", k) for k in MM_PACKINGS)
+    hand = conv_popcount("conv_popcount", "int") + conv_popcount("conv_popcount64", "i64")
+    hand += mm_popcount("mm_popcount32", "i32") + mm_popcount("mm_popcount64", "i64")
+    return layout_opt(plain, "layout-lower") + layout_opt(words, "layout-schedule,layout-lower") + hand
+
+
+def buffers() -> dict[str, str]:
+    found = {
+        "in_plain": f"{INPUT}>",
         "w_plain": f"{WEIGHTS}>",
-        "w_int": PHYSICAL_PACKED_WEIGHTS,
-        **{f"out_{v}": OUTPUT for v in VERSIONS},
+        "a_plain": f"memref<{MM}x{MK}xi1>",
+        "b_plain": f"memref<{MN}x{MK}xi1>",
     }
-    types = f"({{input}}, {{weights}}, {OUTPUT})"
-    calls = {
-        version: f"func.call @{kernel}(%{source}, %{weights}, %out_{version}) : "
-        + types.format(input=buffers[source], weights=buffers[weights]) + " -> ()"
-        for version, (_, kernel, source, weights) in VERSIONS.items()
-    }
+    for key, (tag_x, tag_w, word) in PACKINGS.items():
+        found[f"in_{key}"] = physical((1, C, H, W), tag_x, word)
+        found[f"w_{key}"] = physical((K, C, 3, 3), tag_w, word)
+    for key, (tag_a, tag_b, word) in MM_PACKINGS.items():
+        found[f"a_{key}"] = physical((MM, MK), tag_a, word)
+        found[f"b_{key}"] = physical((MN, MK), tag_b, word)
+    return found
+
+
+VERSIONS = {**CONV_VERSIONS, **MM_VERSIONS}
+
+
+def zero_fill(name: str, memref: str) -> str:
+    """Zero every physical word of a buffer, pad lanes included (memref.alloc leaves them
+    undefined; the hand-written kernels read them, the scheduled ones never do)."""
+    shape_text, element = memref[len("memref<") : -1].split("x", 1)[0], memref[len("memref<") : -1]
+    parts = element.split("x")
+    dims = [int(p) for p in parts if p.isdigit()]
+    element = element[len("x".join(map(str, dims))) + 1 :]
+    del shape_text
+    zero = "dense<false>" if element.startswith("vector") else "0"
+    ivs = ", ".join(f"%i{i}" for i in range(len(dims)))
+    loops = "".join(f"  affine.for %i{i} = 0 to {n} {{\n" for i, n in enumerate(dims))
+    return (
+        f"func.func @zero_{name}(%m: {memref}) {{\n  %zero = arith.constant {zero} : {element}\n"
+        f"{loops}  affine.store %zero, %m[{ivs}] : {memref}\n" + "  }\n" * len(dims)
+        + "  func.return\n}\n"
+    )
+
+
+def output_type(version: str) -> str:
+    return OUTPUT if version in CONV_VERSIONS else MM_OUTPUT
+
+
+def main_function(iterations: int, repeat: int) -> str:
+    memrefs = buffers()
+    calls = {}
+    for name, version in VERSIONS.items():
+        operands = ", ".join(f"%{b}" for b in version.buffers)
+        types = ", ".join(memrefs[b] for b in version.buffers)
+        calls[name] = (
+            f"func.call @{version.kernel}({operands}, %out_{name}) : ({types}, {output_type(name)}) -> ()"
+        )
     lines = ["func.func @main() {"]
-    lines += [f"  %{name} = memref.alloc() : {memref}" for name, memref in buffers.items()]
+    lines += [f"  %{name} = memref.alloc() : {memref}" for name, memref in memrefs.items()]
+    lines += [f"  %out_{name} = memref.alloc() : {output_type(name)}" for name in VERSIONS]
     lines += [
         "  %c0 = arith.constant 0 : index",
         "  %c1 = arith.constant 1 : index",
         f"  %iterations = arith.constant {iterations} : index",
-        *(f"  func.call @fill_input_{v}(%in_{v}) : ({buffers['in_' + v]}) -> ()" for v in INPUT_LAYOUTS),
-        f"  func.call @fill_weights_plain(%w_plain) : ({buffers['w_plain']}) -> ()",
-        f"  func.call @fill_weights_int(%w_int) : ({buffers['w_int']}) -> ()",
-        *(f"  {call}" for call in calls.values()),  # warm-up, and the checked outputs
     ]
+    lines += [f"  func.call @zero_{name}(%{name}) : ({memref}) -> ()" for name, memref in memrefs.items()]
+    for key in ("plain", *PACKINGS):
+        lines += [
+            f"  func.call @fill_input_{key}(%in_{key}) : ({memrefs['in_' + key]}) -> ()",
+            f"  func.call @fill_weights_{key}(%w_{key}) : ({memrefs['w_' + key]}) -> ()",
+        ]
+    for key in ("plain", *MM_PACKINGS):
+        lines += [
+            f"  func.call @fill_a_{key}(%a_{key}) : ({memrefs['a_' + key]}) -> ()",
+            f"  func.call @fill_b_{key}(%b_{key}) : ({memrefs['b_' + key]}) -> ()",
+        ]
+    lines += [f"  {call}" for call in calls.values()]  # warm-up, and the checked outputs
     names = list(VERSIONS)
     for rep in range(repeat):
         order = names[rep % len(names):] + names[: rep % len(names)]
@@ -333,43 +544,47 @@ def main_function(iterations: int, repeat: int) -> str:
                 f"  %start_{version}_{rep} = func.call @rtclock() : () -> f64",
                 "  scf.for %n = %c0 to %iterations step %c1 {",
                 f"    {calls[version]}",
+                "    %tick = func.call @rtclock() : () -> f64",  # opaque between repetitions
                 "  }",
                 f"  %end_{version}_{rep} = func.call @rtclock() : () -> f64",
                 f"  %time_{version}_{rep} = arith.subf %end_{version}_{rep}, %start_{version}_{rep} : f64",
             ]
         lines += [f"  vector.print %time_{version}_{rep} : f64" for version in names]
     for version in names:
-        lines += [f"  func.call @checksums(%out_{version}) : ({OUTPUT}) -> ()"]
+        shape = "conv" if version in CONV_VERSIONS else "mm"
+        lines += [f"  func.call @checksums_{shape}(%out_{version}) : ({output_type(version)}) -> ()"]
     return "\n".join([*lines, "  func.return", "}"])
 
 
-CHECKSUMS = f"""
-func.func private @rtclock() -> f64
-func.func @checksums(%out: {OUTPUT}) {{
+def checksums(name: str, memref: str, shape: tuple[int, ...]) -> str:
+    """Print the sum of the elements and the sum weighted by (position mod 7) + 1."""
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    ivs = ", ".join(f"%i{i}" for i in range(rank))
+    linear = " + ".join(f"d{i} * {math.prod(shape[i + 1:])}" for i in range(rank))
+    loops = "".join(f"{'  ' * i}  affine.for %i{i} = 0 to {n} {{\n" for i, n in enumerate(shape))
+    closes = "".join(f"{'  ' * i}  }}\n" for i in reversed(range(rank)))
+    pad = "  " * rank
+    return f"""
+func.func @checksums_{name}(%out: {memref}) {{
   %zero = arith.constant 0 : i64
   %sums = memref.alloca() : memref<2xi64>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   memref.store %zero, %sums[%c0] : memref<2xi64>
   memref.store %zero, %sums[%c1] : memref<2xi64>
-  affine.for %k = 0 to {K} {{
-    affine.for %y = 0 to {OH} {{
-      affine.for %x = 0 to {OW} {{
-        %v = affine.load %out[0, %k, %y, %x] : {OUTPUT}
-        %wide = arith.extsi %v : i32 to i64
-        %position = affine.apply affine_map<(d0, d1, d2) -> ((d0 * {OH * OW} + d1 * {OW} + d2) mod 7 + 1)>(%k, %y, %x)
-        %weight = arith.index_cast %position : index to i64
-        %weighted = arith.muli %wide, %weight : i64
-        %s0 = memref.load %sums[%c0] : memref<2xi64>
-        %s1 = memref.load %sums[%c1] : memref<2xi64>
-        %t0 = arith.addi %s0, %wide : i64
-        %t1 = arith.addi %s1, %weighted : i64
-        memref.store %t0, %sums[%c0] : memref<2xi64>
-        memref.store %t1, %sums[%c1] : memref<2xi64>
-      }}
-    }}
-  }}
-  %r0 = memref.load %sums[%c0] : memref<2xi64>
+{loops}{pad}  %v = affine.load %out[{ivs}] : {memref}
+{pad}  %wide = arith.extsi %v : i32 to i64
+{pad}  %position = affine.apply affine_map<({dims}) -> (({linear}) mod 7 + 1)>({ivs})
+{pad}  %weight = arith.index_cast %position : index to i64
+{pad}  %weighted = arith.muli %wide, %weight : i64
+{pad}  %s0 = memref.load %sums[%c0] : memref<2xi64>
+{pad}  %s1 = memref.load %sums[%c1] : memref<2xi64>
+{pad}  %t0 = arith.addi %s0, %wide : i64
+{pad}  %t1 = arith.addi %s1, %weighted : i64
+{pad}  memref.store %t0, %sums[%c0] : memref<2xi64>
+{pad}  memref.store %t1, %sums[%c1] : memref<2xi64>
+{closes}  %r0 = memref.load %sums[%c0] : memref<2xi64>
   %r1 = memref.load %sums[%c1] : memref<2xi64>
   vector.print %r0 : i64
   vector.print %r1 : i64
@@ -378,14 +593,22 @@ func.func @checksums(%out: {OUTPUT}) {{
 """
 
 
+def expected_checksums(result: np.ndarray) -> tuple[int, int]:
+    weights = np.arange(result.size).reshape(result.shape) % 7 + 1
+    return int(result.sum()), int((result * weights).sum())
+
+
 @dataclass(frozen=True)
-class ConvRun:
+class KernelRun:
     times: dict[str, list[float]]
     checksums: dict[str, tuple[int, int]]
 
 
-def run_conv(tools: Tools, iterations: int, repeat: int) -> ConvRun:
-    text = "module {\n" + CHECKSUMS + lowered_functions() + POPCOUNT_KERNEL + main_function(iterations, repeat) + "\n}\n"
+def run_kernels(tools: Tools, iterations: int, repeat: int) -> KernelRun:
+    text = "module {\nfunc.func private @rtclock() -> f64\n"
+    text += checksums("conv", OUTPUT, (1, K, OH, OW)) + checksums("mm", MM_OUTPUT, (MM, MN))
+    text += "".join(zero_fill(name, memref) for name, memref in buffers().items())
+    text += kernels() + main_function(iterations, repeat) + "\n}\n"
     values = run_runner(text, tools, pipeline=PIPELINE).split()
     names = list(VERSIONS)
     expected = len(names) * (repeat + 2)
@@ -393,7 +616,7 @@ def run_conv(tools: Tools, iterations: int, repeat: int) -> ConvRun:
         raise RuntimeError(f"expected {expected} printed values, got {len(values)}")
     timed = [float(v) for v in values[: len(names) * repeat]]
     sums = [int(v) for v in values[len(names) * repeat :]]
-    return ConvRun(
+    return KernelRun(
         {v: timed[k :: len(names)] for k, v in enumerate(names)},
         {v: (sums[2 * k], sums[2 * k + 1]) for k, v in enumerate(names)},
     )
@@ -404,6 +627,27 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
     print("|" + " --- |" * len(header))
     for row in rows:
         print("| " + " | ".join(row) + " |")
+
+
+def time_rows(run: KernelRun, versions: dict[str, Version], baseline: str, iterations: int) -> list[list[str]]:
+    rows = []
+    for name, version in versions.items():
+        ratios = [t / b for t, b in zip(run.times[name], run.times[baseline], strict=True)]
+        against = RATIOS.get(name)
+        speed = "–"
+        if against is not None:
+            relative = [a / t for a, t in zip(run.times[against], run.times[name], strict=True)]
+            speed = f"{statistics.median(relative):.2f}× {against}"
+        rows.append([
+            name,
+            version.label,
+            f"{statistics.median(run.times[name]) / iterations * 1e3:.3f}",
+            f"{statistics.median(ratios):.3f}",
+            f"{min(ratios):.3f}–{max(ratios):.3f}",
+            speed,
+            f"{run.checksums[name][0]} (equal)",
+        ])
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,11 +664,12 @@ def main(argv: list[str] | None = None) -> int:
     tools = Tools(mlir_opt, runner, libs)
 
     byte_rows = bytes_table(tools)
-    conv = run_conv(tools, iterations, repeat)
-    result = reference()
-    weights = np.arange(result.size).reshape(result.shape) % 7 + 1
-    expected = (int(result.sum()), int((result * weights).sum()))
-    wrong = {v: s for v, s in conv.checksums.items() if s != expected}
+    run = run_kernels(tools, iterations, repeat)
+    expected = {
+        **dict.fromkeys(CONV_VERSIONS, expected_checksums(conv_reference())),
+        **dict.fromkeys(MM_VERSIONS, expected_checksums(matmul_reference())),
+    }
+    wrong = {v: s for v, s in run.checksums.items() if s != expected[v]}
     if wrong:
         raise RuntimeError(f"checksums differ from numpy's {expected}: {wrong}")
 
@@ -438,23 +683,16 @@ def main(argv: list[str] | None = None) -> int:
          "bytes unpacked (native)", "unpacked/packed", "note"],
         byte_rows,
     )
+    header = ["version", "kernel", "ms/call", "time/unpacked", "min–max ratio", "speed vs", "checksum"]
     print()
     print(f"## binary conv 1x{C}x{H}x{W} * {K}x{C}x3x3 -> 1x{K}x{OH}x{OW}, {iterations} call(s) per "
           f"sample, {repeat} repetitions")
     print()
-    baseline = conv.times["plain"]
-    rows = []
-    for version, (label, *_rest) in VERSIONS.items():
-        ratios = [t / b for t, b in zip(conv.times[version], baseline, strict=True)]
-        rows.append([
-            version,
-            label,
-            f"{statistics.median(conv.times[version]) / iterations * 1e3:.3f}",
-            f"{statistics.median(ratios):.3f}",
-            f"{min(ratios):.3f}–{max(ratios):.3f}",
-            f"{conv.checksums[version][0]} (equal)",
-        ])
-    print_table(["version", "kernel", "ms/call", "time/unpacked", "min–max ratio", "checksum"], rows)
+    print_table(header, time_rows(run, CONV_VERSIONS, "plain", iterations))
+    print()
+    print(f"## binary matmul {MM}x{MK} * {MN}x{MK} bits -> {MM}x{MN} (equal bits)")
+    print()
+    print_table(header, time_rows(run, MM_VERSIONS, "mm_plain", iterations))
     return 0
 
 

@@ -12,7 +12,16 @@ if TYPE_CHECKING:
     from heterolayout.interpreter import check, run
     from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
 
-__all__ = ["Layout", "LayoutError", "Packing", "check", "element_type", "parse_layout", "run"]
+__all__ = [
+    "Layout",
+    "LayoutError",
+    "Packing",
+    "check",
+    "element_type",
+    "parse_layout",
+    "run",
+    "tune",
+]
 __version__ = "0.1.0"
 
 
@@ -21,6 +30,10 @@ def __getattr__(name: str) -> Any:
         from heterolayout import interpreter
 
         return getattr(interpreter, name)
+    if name == "tune":
+        from heterolayout.search.search import tune
+
+        return tune
     if name in __all__:
         from heterolayout import layout
 

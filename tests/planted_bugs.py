@@ -12,11 +12,12 @@ from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from heterolayout.layout.algebra import Inverse
 from heterolayout.layout.model import Layout
-from heterolayout.passes import convert_loops, element_access, index_code, layout_lower, physical
+from heterolayout.passes import element_access, index_code
 from heterolayout.passes.index_code import IndexEmitter
 
 
@@ -47,12 +48,12 @@ def _shifted(results: list[AffineExpr]) -> list[AffineExpr]:
 def innermost_index_off_by_one() -> Iterator[None]:
     """The innermost physical index one too far, in every access path (element accesses,
     affine maps, kept vectors)."""
-    real = physical.physical_exprs
+    real = Layout.storage_exprs
 
-    def wrong(layout: Layout, flatten: bool) -> list[AffineExpr]:
-        return _shifted(real(layout, flatten))
+    def wrong(layout: Layout, flat: bool = False) -> list[AffineExpr]:
+        return _shifted(real(layout, flat))
 
-    with patch.object(element_access, "physical_exprs", wrong), patch.object(layout_lower, "physical_exprs", wrong):
+    with patch.object(Layout, "storage_exprs", wrong):
         yield
 
 
@@ -89,7 +90,7 @@ def bit_order_ignored() -> Iterator[None]:
 @contextmanager
 def every_vector_kept_whole() -> Iterator[None]:
     """Vector accesses kept whole even where they cross a block boundary."""
-    with patch.object(layout_lower.Lowering, "_contiguous", lambda *args: True):
+    with patch.object(Layout, "runs_contiguously", lambda *args, **kwargs: True):
         yield
 
 
@@ -116,11 +117,25 @@ def _drop_mod(expr: AffineExpr) -> AffineExpr:
 @contextmanager
 def conversion_swaps_two_dims() -> Iterator[None]:
     """A conversion's loop nest rebuilds the logical index with its last two dims swapped."""
-    real = convert_loops._logical_from_digits
+    real = Layout.inverse
 
-    def wrong(layout: Layout, digits: list[AffineExpr]) -> list[AffineExpr]:
-        logical = real(layout, digits)
-        return [*logical[:-2], logical[-1], logical[-2]] if len(logical) > 1 else logical
+    @dataclass(frozen=True)
+    class Swapped:
+        inverse: Inverse
 
-    with patch.object(convert_loops, "_logical_from_digits", wrong):
+        @property
+        def index_map(self) -> AffineMap | None:
+            index_map = self.inverse.index_map
+            if index_map is None or len(index_map.results) < 2:
+                return index_map
+            *outer, second, last = index_map.results
+            return AffineMap(index_map.num_dims, index_map.num_symbols, (*outer, last, second))
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inverse, name)
+
+    def wrong(layout: Layout) -> Inverse:
+        return Swapped(real(layout))  # type: ignore[return-value]
+
+    with patch.object(Layout, "inverse", wrong):
         yield

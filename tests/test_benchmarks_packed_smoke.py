@@ -37,6 +37,20 @@ def _checksum() -> int:
     return 432 * 32 * 32 * 32 - 2 * total
 
 
+def _matmul_checksum() -> int:
+    """Sum of the binary matmul's output: equal bits of rows of a and b over 2000 columns."""
+    i, k = np.indices((64, 2000))
+    a = (i * 7 + k * 3) % 11 < 5
+    j, k = np.indices((64, 2000))
+    b = (j * 5 + k * 3) % 13 < 6
+    return int(
+        (
+            a.astype(np.int64) @ b.T.astype(np.int64)
+            + (~a).astype(np.int64) @ (~b).T.astype(np.int64)
+        ).sum()
+    )
+
+
 def test_packed_benchmark_quick_run_prints_bytes_and_ratios() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
     require(find_mlir_tool("mlir-runner"), "mlir-runner")
@@ -106,11 +120,34 @@ def test_packed_benchmark_quick_run_prints_bytes_and_ratios() -> None:
     for key, cells in expected.items():
         assert key in by_layout, (key, sorted(by_layout))
         assert by_layout[key][:6] == cells, (key, by_layout[key])
-    versions = {row[0]: row[1:] for row in rows if len(row) == 6}
-    assert set(versions) == {"version", "plain", "int", "vector", "popcount"}
-    checksum = f"{_checksum()} (equal)"
-    for version in ("plain", "int", "vector", "popcount"):
-        milliseconds, ratio = float(versions[version][1]), float(versions[version][2])
-        assert milliseconds > 0 and ratio > 0, versions[version]
-        assert versions[version][4] == checksum, versions[version]
-    assert versions["plain"][2] == "1.000"
+    versions = {row[0]: row[1:] for row in rows if len(row) == 7 and row[0] != "version"}
+    conv = [
+        "plain",
+        "int",
+        "vector",
+        "int_words",
+        "vector_words",
+        "popcount",
+        "i64_words",
+        "popcount64",
+    ]
+    matmul = [
+        "mm_plain",
+        "mm_i64",
+        "mm_i32_words",
+        "mm_popcount32",
+        "mm_i64_words",
+        "mm_popcount64",
+    ]
+    assert list(versions) == conv + matmul
+    checksums = {
+        **dict.fromkeys(conv, f"{_checksum()} (equal)"),
+        **dict.fromkeys(matmul, f"{_matmul_checksum()} (equal)"),
+    }
+    for version, cells in versions.items():
+        milliseconds, ratio = float(cells[1]), float(cells[2])
+        assert milliseconds > 0 and ratio > 0, cells
+        assert cells[5] == checksums[version], (version, cells)
+    assert versions["plain"][2] == "1.000" and versions["mm_plain"][2] == "1.000"
+    assert versions["int_words"][4].endswith("× popcount")
+    assert versions["mm_i64_words"][4].endswith("× mm_popcount64")

@@ -12,6 +12,7 @@ next to ours, executing the lowered programs natively where they can run:
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import numpy as np
@@ -174,7 +175,10 @@ def test_unsupported_op_upstream_gives_up_silently_ours_names_the_op(mlir_opt):
     assert ours.returncode == 1
     assert ours.stdout == ""
     first_line = ours.stderr.splitlines()[0]
-    assert first_line.startswith("layout-lower: memref.extract_aligned_pointer_as_index uses")
+    assert re.search(
+        r"input\.mlir:\d+:\d+: error: layout-lower: memref\.extract_aligned_pointer_as_index uses",
+        first_line,
+    ), first_line
     assert "no lowering" in first_line
     assert "Traceback" not in ours.stderr
 

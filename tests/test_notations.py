@@ -428,10 +428,15 @@ def test_affine_map_explicit_shape_adds_room(
 
 
 def test_affine_map_extent_smaller_than_the_modulus() -> None:
-    """`d0 mod 8` on 5 elements reaches 4: the extent is 5, not 8."""
-    layout = parse_layout("affine_map<(d0) -> (d0 mod 8)>", (5,))
-    assert layout.physical_shape == (5,)
-    np.testing.assert_array_equal(layout.offsets(), np.arange(5))
+    """`d0 mod 8` on 5 elements reaches 4. MLIR's builtin `affine_map<…>` is sized as
+    upstream --normalize-memrefs sizes it: extent 8 (pad slots 5..7); `#layout.map` takes
+    the exact extent, 5."""
+    builtin = parse_layout("affine_map<(d0) -> (d0 mod 8)>", (5,))
+    assert builtin.physical_shape == (8,)
+    np.testing.assert_array_equal(builtin.offsets(), np.arange(5))
+    assert builtin.logical_index(6) is None
+    exact = parse_layout("#layout.map<affine_map<(d0) -> (d0 mod 8)>>", (5,))
+    assert exact.physical_shape == (5,)
 
 
 def test_affine_map_with_a_gap_leaves_pad_slots() -> None:

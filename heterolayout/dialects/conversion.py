@@ -30,10 +30,10 @@ from heterolayout.dialects.attributes import (
     StridedLayoutAttr,
     TagLayoutAttr,
 )
-from heterolayout.layout.constructors import Common, map_layout, strided_layout
+from heterolayout.layout.constructors import Common, builtin_map_layout, strided_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.maps import strided_map, strides_of
+from heterolayout.layout.maps import strided_map, strides_of, without_unused_symbols
 from heterolayout.layout.model import Layout, row_major_strides
 from heterolayout.layout.tags import render_tag
 
@@ -65,12 +65,14 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
     """The Layout of a memref, or None when heterolayout leaves its layout to upstream MLIR.
 
     Layouts: our `#layout.…` attributes; a builtin `affine_map<…>` that is not the identity
-    and has no symbols (read as `#layout.map`: heterolayout replaces --normalize-memrefs); a
+    and whose results use no symbol (read as `#layout.map` with the physical extents
+    upstream --normalize-memrefs gives it, `normalized_extents`; unused symbols drop); a
     builtin `strided<[…], offset: …>` on a static shape, with static strides and offset, that
     is not contiguous row-major (read as `#layout.strided`). Left alone (None): no layout,
     an identity map or row-major strides, a builtin `strided` layout on a type with a `?`
     (what bufferization and tiling produce: its meaning is known only at run time), an
-    `affine_map` with symbols, and any other layout attribute. Raises `LayoutError` when
+    `affine_map` whose results use symbols (upstream leaves it unnormalized too: its extents
+    depend on run-time values), and any other layout attribute. Raises `LayoutError` when
     a layout does not fit the memref's shape or element type."""
     layout = memref_type.layout
     shape = memref_shape(memref_type)
@@ -79,9 +81,10 @@ def layout_of(memref_type: MemRefType) -> Layout | None:
     name = element_dtype(memref_type.element_type, required=False)
     dtype = None if name is None else element_type(name)
     if isinstance(layout, AffineMapAttr):
-        if layout.data == AffineMap.identity(len(shape)) or layout.data.num_symbols:
+        index_map = without_unused_symbols(layout.data)
+        if index_map == AffineMap.identity(len(shape)) or index_map.num_symbols:
             return None
-        return map_layout(layout.data, shape, Common(dtype=dtype, where=f"layout '{layout}'"))
+        return builtin_map_layout(index_map, shape, Common(dtype=dtype, where=f"layout '{layout}'"))
     if isinstance(layout, BuiltinStridedLayoutAttr):
         strides, offset = tuple(layout.get_strides()), layout.get_offset()
         if offset is None or None in strides or None in shape:

@@ -36,6 +36,7 @@ from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.views import VIEW_OPS, value_layout
 from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.maps import uses_symbols
 from heterolayout.layout.model import Layout
 
 _LAYOUT_PREFIX = re.compile(r"^layout '[^']*': ")
@@ -212,8 +213,8 @@ def _fail(op: Operation, message: str) -> None:
 
 
 def _needs_check(memref_type: MemRefType) -> bool:
-    """Our attributes, and builtin affine maps without symbols (heterolayout treats them as
-    `#layout.map`). Builtin strided layouts are valid by construction."""
+    """Our attributes, builtin affine maps whose results use no symbol (heterolayout treats
+    them as `#layout.map`), and builtin strided layouts with static strides."""
     layout = memref_type.layout
     if isinstance(layout, LayoutAttr):
         return True
@@ -221,7 +222,7 @@ def _needs_check(memref_type: MemRefType) -> bool:
         # Static strides may still address memory before the buffer (a negative stride
         # without the offset to balance it) or overlap; dynamic ones are not a layout.
         return layout.get_offset() is not None and None not in layout.get_strides()
-    return isinstance(layout, AffineMapAttr) and not layout.data.num_symbols
+    return isinstance(layout, AffineMapAttr) and not uses_symbols(layout.data)
 
 
 def _memref_types(op: Operation) -> Iterator[tuple[MemRefType, str]]:

@@ -394,6 +394,7 @@ _INT_OPS: dict[str, Builder] = {
     "arith.index_cast": _int_cast(signed),
     "arith.index_castui": _int_cast(unsigned),
     "math.absi": lambda op, a, ctx: wrap(f"abs({signed(a[0], _result(op))})", _result(op)),
+    "math.ctpop": lambda op, a, ctx: f"_ctpop({a[0]}, {_result(op).bits})",
 }
 
 _FLOAT_OPS: dict[str, Builder] = {

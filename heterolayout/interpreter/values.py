@@ -323,6 +323,15 @@ def vector_bitcast(
     return out.reshape(shape)
 
 
+def ctpop(value: Any, bits: int) -> Any:
+    """math.ctpop: the set bits among the low `bits` (a scalar or each lane of a vector)."""
+    mask = (1 << bits) - 1
+    if isinstance(value, np.ndarray):
+        counts = [(int(v) & mask).bit_count() for v in value.ravel().tolist()]
+        return np.array(counts, dtype=value.dtype).reshape(value.shape)
+    return (int(value) & mask).bit_count()
+
+
 def _check_position(vector: np.ndarray, position: tuple[int, ...], where: str) -> None:
     for value, extent in zip(position, vector.shape, strict=False):
         if not 0 <= value < extent:
@@ -360,5 +369,6 @@ RUNTIME: dict[str, Any] = {
     "_vinsert": vector_insert,
     "_vshuffle": vector_shuffle,
     "_vbitcast": vector_bitcast,
+    "_ctpop": ctpop,
 }
 """The helpers generated code refers to, by the names the expressions use."""

@@ -16,8 +16,9 @@ from xdsl.ir.affine import AffineMap
 from heterolayout.layout.blocked import Term, blocked_map, blocked_physical_shape, check_terms
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.maps import strided_map
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.maps import strided_map, without_unused_symbols
+from heterolayout.layout.model import Layout, check_map_nesting, format_shape
+from heterolayout.layout.normalize import normalized_extents
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import TagError, parse_tag
 
@@ -108,6 +109,31 @@ def map_layout(index_map: AffineMap, shape: Shape, common: Common = DEFAULT) -> 
     """Any quasi-affine map; the physical extents are the exact max + 1 of each result
     over the logical box unless `common.physical_shape` gives them."""
     return common.create(shape, index_map, common.physical_shape)
+
+
+def builtin_map_layout(index_map: AffineMap, shape: Shape, common: Common = DEFAULT) -> Layout:
+    """MLIR's own `affine_map<…>` layout: symbols no result uses are dropped, and the
+    physical extents are the ones upstream --normalize-memrefs gives it
+    (`normalized_extents`) unless `common.physical_shape` gives them."""
+    index_map = without_unused_symbols(index_map)
+    physical = common.physical_shape
+    if physical is None and not index_map.num_symbols:
+        physical = _normalized_shape(index_map, shape, common.where)
+    return common.create(shape, index_map, physical)
+
+
+def _normalized_shape(
+    index_map: AffineMap, shape: Shape, where: str
+) -> tuple[int | None, ...] | None:
+    """None: the map does not fit the shape (which `Layout.create` reports), or a dim has
+    size zero (upstream makes it dynamic; the exact extents stay)."""
+    if index_map.num_dims != len(shape) or 0 in shape:
+        return None
+    check_map_nesting(index_map, f"{where}: ")
+    try:
+        return normalized_extents(index_map, shape)
+    except LayoutError as error:
+        raise LayoutError(f"{where}: {error}") from None
 
 
 def strided_layout(

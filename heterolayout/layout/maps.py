@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, StridedLayoutAttr
 from xdsl.ir import Attribute
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import linear_form
@@ -51,6 +51,21 @@ def parse_affine_map(text: str) -> AffineMap:
     if not isinstance(attribute, AffineMapAttr):
         raise LayoutError(f"'{text.strip()}' is not an affine_map<…>")
     return attribute.data
+
+
+def uses_symbols(index_map: AffineMap) -> bool:
+    """Whether a result of the map uses one of its symbols."""
+    return any(
+        isinstance(node, AffineSymExpr) for result in index_map.results for node in result.dfs()
+    )
+
+
+def without_unused_symbols(index_map: AffineMap) -> AffineMap:
+    """The map without its symbols when no result uses them (upstream --normalize-memrefs
+    normalizes such a layout and drops the allocation's symbol operands); else unchanged."""
+    if not index_map.num_symbols or uses_symbols(index_map):
+        return index_map
+    return AffineMap(index_map.num_dims, 0, index_map.results)
 
 
 def parse_strided(text: str) -> tuple[tuple[int, ...], int]:

@@ -528,13 +528,8 @@ def _separated(coefficients: Sequence[int], shape: Sequence[int]) -> bool:
     return True
 
 
-def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
-    """What a layout map must be before any shape is known: no symbols, some results, and
-    each result quasi-affine. The dialect's `#layout.map` checks the same at parse time."""
-    if index_map.num_symbols:
-        raise LayoutError(f"{prefix}layout maps take no symbols: {format_map(index_map)}")
-    if not index_map.results:
-        raise LayoutError(f"{prefix}the map {format_map(index_map)} has no results")
+def check_map_nesting(index_map: AffineMap, prefix: str = "") -> None:
+    """Deep expressions are refused before anything recurses over them or solves for them."""
     for result in index_map.results:
         depth = expression_depth(result)
         if depth > MAX_NESTING:
@@ -542,6 +537,17 @@ def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
                 f"{prefix}a result of the map nests {depth} operators deep, more than the "
                 f"nesting limit of {MAX_NESTING}"
             )
+
+
+def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
+    """What a layout map must be before any shape is known: no symbols, some results, and
+    each result quasi-affine. The dialect's `#layout.map` checks the same at parse time."""
+    if index_map.num_symbols:
+        raise LayoutError(f"{prefix}layout maps take no symbols: {format_map(index_map)}")
+    if not index_map.results:
+        raise LayoutError(f"{prefix}the map {format_map(index_map)} has no results")
+    check_map_nesting(index_map, prefix)
+    for result in index_map.results:
         if not is_quasi_affine(result):
             raise LayoutError(
                 f"{prefix}'{format_expr(result)}' in {format_map(index_map)} is not quasi-affine"

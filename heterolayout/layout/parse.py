@@ -21,6 +21,7 @@ from heterolayout.layout.blocked import MAX_EXTENT
 from heterolayout.layout.chunked import ALIASES, ChunkedError, is_chunked_spec, parse_chunked
 from heterolayout.layout.constructors import (
     Common,
+    builtin_map_layout,
     chunked_layout,
     map_layout,
     strided_layout,
@@ -141,7 +142,7 @@ def _parse_layout(
         where=where,
     )
     if spec.startswith("affine_map"):
-        return map_layout(parse_affine_map(spec), logical, common)
+        return builtin_map_layout(parse_affine_map(spec), logical, common)
     if spec.startswith("strided"):
         strides, offset = parse_strided(spec)
         return strided_layout(strides, offset, logical, common)

@@ -219,6 +219,15 @@ class ElementAccess:
         hint = BoolAttr.from_bool(True) if streaming else None
         insert(vector.StoreOp(value, self.buffer, indices, hint))
 
+    def load_container(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> SSAValue:
+        """The whole container where the element at `logical` lives."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        loaded = self._load(indices)
+        insert(loaded)
+        return loaded.res
+
     def store_container(
         self, word: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
     ) -> None:

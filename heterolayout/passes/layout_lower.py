@@ -4,10 +4,13 @@ The one-word pipeline users run. It runs, in order:
 0. erases `layout.schedule` hints (they steer `layout-schedule`, which runs before it);
 1. `layout-apply`, when the module has `layout.assign`s;
 2. `layout-fold-converts` (conversions that undo each other);
-3. the lowering itself: it first refuses what it cannot lower, naming the op (a user of a
-   layout-typed memref that the op-role table gives no role, an external function whose ABI
-   would change); then rewrites every access through the layout of its memref's type
-   (`lower_accesses`), then gives every definition its physical type (`lower_definitions`);
+3. the lowering itself: linalg ops on layout-typed memrefs become loops (`linalg_loops`);
+   then it refuses what it cannot lower, naming the op (a user of a layout-typed memref that
+   the op-role table gives no role, an external function whose ABI would change, a kernel
+   launch whose buffers' layouts differ from the kernel's); then rewrites every access
+   through the layout of its memref's type (`lower_accesses`), gives every definition its
+   physical type (`lower_definitions`), and folds the lanes of whole-container accesses
+   into word ops (`word_folding`);
 4. `layout-cleanup` of the functions that received loop nests.
 """
 
@@ -50,6 +53,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
+from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
@@ -214,9 +218,11 @@ def lower(
     validator: Validator | None = None,
     gpu_converts: bool = False,
 ) -> None:
-    """Step 3 of `layout-lower`: check, rewrite the accesses, retype the definitions; with
+    """Step 3 of `layout-lower`: linalg ops on layout-typed memrefs become loops, then
+    check, rewrite the accesses, retype the definitions, fold whole-container lanes; with
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
+    lower_linalg_on_layouts(module)
     check_lowerable(module, flatten, gpu_converts)
     state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
@@ -229,6 +235,11 @@ def lower(
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
     erase_dead_ops(state.maybe_dead)
+    if state.words:
+        from heterolayout.passes.word_folding import fold_words
+
+        for function in dict.fromkeys(state.words):
+            fold_words(function)
 
 
 @dataclass

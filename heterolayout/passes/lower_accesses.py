@@ -56,6 +56,8 @@ class AccessLowering:
     """`layout.convert`s in host code become `gpu.launch`es (`convert=gpu`)."""
     index_values: IndexValues = field(default_factory=IndexValues)
     maybe_dead: list[Operation] = field(default_factory=list)
+    words: list[Operation] = field(default_factory=list)
+    """Functions with whole-container accesses: their bitwise lanes become word ops."""
 
     def access(
         self, op: Operation, buffer: SSAValue, layout: Layout, shared: bool = True

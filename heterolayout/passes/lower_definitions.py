@@ -81,7 +81,7 @@ class LowerAllocation(RewritePattern):
             if extent is None
         ]
         new = type(op).build(
-            operands=[ordered, list(op.symbol_operands)],
+            operands=[ordered, []],  # the map's symbols are unused (`without_unused_symbols`)
             result_types=[physical(op.memref.type, self.flatten)],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -111,7 +111,8 @@ def _plain_identity_allocation(
         result_types=[plain],
         properties={"alignment": op.alignment} if op.alignment is not None else {},
     )
-    rewriter.replace_op(op, [new, CastOp(operands=[new.memref], result_types=[memref_type])])
+    cast = CastOp(operands=[new.memref], result_types=[memref_type])
+    rewriter.replace(op, [new, cast], cast.results)
 
 
 def _inserter_after(op: Operation) -> Insert:

@@ -2,7 +2,8 @@
 and the 1-D transfers `layout-schedule` emits, along any one logical dim): one vector access
 where the lanes are provably consecutive in the innermost physical dim
 (`Layout.runs_contiguously`, with loop variables written `first + step·k` so that their
-alignment is known), one scalar access per lane otherwise."""
+alignment is known), one container access where they are the first lanes of one packed
+container (`container_access`), one scalar access per lane otherwise."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
+from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
+from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.lower_accesses import (
     AccessLowering,
@@ -104,7 +108,33 @@ class LowerVectorAccess(RewritePattern):
             new = self._whole(op, is_affine, base, stored, vector_type, layout, logical, leaves)
             rewriter.replace(op, new)
             return
-        self._split(op, base, stored, vector_type, layout, logical, dim, leaves, rewriter)
+        access = self.state.access(op, base, layout)
+        if whole_container(layout, logical, leaves, dim, length, store=stored is not None):
+            self._containers(op, access, stored, logical, leaves, length, rewriter)
+            return
+        self._split(op, access, stored, vector_type, logical, dim, leaves, rewriter)
+
+    def _containers(
+        self,
+        op: Operation,
+        access: ElementAccess,
+        stored: SSAValue | None,
+        logical: Sequence[AffineExpr],
+        leaves: IndexLeaves,
+        length: int,
+        rewriter: PatternRewriter,
+    ) -> None:
+        """Lanes that cover the first lanes of one container: one container load or store
+        (`container_access`), whose bitwise lanes `fold_words` later turns into word ops."""
+        insert = inserter_before(op)
+        function = enclosing_function(op)
+        if function is not None:
+            self.state.words.append(function)
+        if stored is None:
+            rewriter.replace(op, [], [load_lanes(access, logical, leaves, length, insert)])
+        else:
+            store_lanes(access, stored, logical, leaves, insert)
+            rewriter.erase(op)
 
     def _whole(
         self,
@@ -138,10 +168,9 @@ class LowerVectorAccess(RewritePattern):
     def _split(
         self,
         op: Operation,
-        base: SSAValue,
+        access: ElementAccess,
         stored: SSAValue | None,
         vector_type: VectorType,
-        layout: Layout,
         logical: Sequence[AffineExpr],
         dim: int,
         leaves: IndexLeaves,
@@ -149,7 +178,6 @@ class LowerVectorAccess(RewritePattern):
     ) -> None:
         """One scalar access per lane, assembled with `vector.from_elements` or taken apart
         with `vector.extract`."""
-        access = self.state.access(op, base, layout)
         insert = inserter_before(op)
         elements: list[SSAValue] = []
         for lane in range(vector_type.get_shape()[0]):

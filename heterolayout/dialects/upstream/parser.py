@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -38,6 +39,18 @@ class UpstreamParser(Parser):
                 StringAttr(span.input.name), IntAttr(line + span.line_offset), IntAttr(column)
             )
         return op
+
+    def parse_affine_map(self) -> AffineMap:
+        """xDSL's, with a parse error (not its NotImplementedError) for a semi-affine map."""
+        start = self.pos
+        try:
+            return super().parse_affine_map()
+        except NotImplementedError as error:
+            self.raise_error(
+                f"semi-affine map: {error}; affine maps here (layouts included) are quasi-affine",
+                start,
+                self.pos,
+            )
 
     def parse_dimension_list(self) -> list[int]:
         """`(dimension x)* dimension`, leaving the `x` before the element type unparsed."""

@@ -37,6 +37,7 @@ from heterolayout.passes.schedule.interchange import (
 )
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
 from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
+from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
@@ -71,7 +72,8 @@ class LayoutSchedulePass(ModulePass):
     `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
-    (reductions may be reordered), `remarks=true` (print why each nest was or was not
+    (reductions may be reordered), `words=false` (no word-level code for packed
+    lanes), `remarks=true` (print why each nest was or was not
     changed; `layout-opt -v` does too). `layout.schedule` ops steer single buffers."""
 
     name = "layout-schedule"
@@ -84,6 +86,7 @@ class LayoutSchedulePass(ModulePass):
     fma: bool = False
     reassociate: bool = False
     remarks: bool = False
+    words: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in TARGETS and self.target != "host":
@@ -139,6 +142,8 @@ class LayoutSchedulePass(ModulePass):
         for buffer in drop_overwritten_converts(nest):
             say(f"dropped the conversion into {buffer.type}: the nest overwrites it before reading")
 
+        if self.words and self._words(nest, say):
+            return True
         try:
             plan = self._plan(nest, hint, say)
         except NotScheduled as refusal:
@@ -153,6 +158,22 @@ class LayoutSchedulePass(ModulePass):
             Rewriter.insert_op(new, InsertPoint.before(top))
         Rewriter.erase_op(top)
         say(_summary(plan))
+        return True
+
+    def _words(self, nest: Nest, say: Remark) -> bool:
+        """Word-level code where a loop walks the lanes of a packed buffer."""
+        try:
+            found = word_level(nest)
+        except NotScheduled as refusal:
+            say(f"no word-level code: {_at(refusal)}")
+            return False
+        if found is None:
+            return False
+        replaced, ops, summary = found
+        for new in ops:
+            Rewriter.insert_op(new, InsertPoint.before(replaced))
+        Rewriter.erase_op(replaced)
+        say(f"scheduled: {summary}")
         return True
 
     def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark) -> Plan:

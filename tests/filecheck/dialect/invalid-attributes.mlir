@@ -109,11 +109,11 @@ func.func @f(%a: memref<4x4xf32, #layout.map<affine_map<(d0, d1)[s0] -> (d0 + s0
 // CHECK: #layout.map: layout maps take no symbols
 
 // -----
-// CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:46
+// CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:57
 func.func @f(%a: memref<4x4xf32, #layout.map<affine_map<(d0, d1) -> (d0 * d1)>>>) {
   func.return
 }
-// CHECK: #layout.map: Multiplication with non-constant (semi-affine) is not supported
+// CHECK: semi-affine map: Multiplication with non-constant (semi-affine) is not supported
 
 // -----
 // CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:46

@@ -1,0 +1,176 @@
+"""The program a search works on: its tunable buffers, its hot loop nest, and the program
+with a layout per buffer (as `layout.assign`s, or as layout-typed arguments).
+
+A buffer is a memref argument of the entry function or a `memref.alloc` in it, with a
+static shape. Its name is its SSA name (`%input` → `input`), else `arg<i>` / `alloc<i>`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.parser import Parser
+from xdsl.rewriter import Rewriter
+
+from heterolayout.dialects.layout import AssignOp
+from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.source import make_context, verify_program
+from heterolayout.layout.errors import LayoutError
+from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, extract, storage_root
+
+
+@dataclass(frozen=True)
+class Buffer:
+    name: str
+    shape: tuple[int, ...]
+    element: str
+    """The element type as MLIR spells it (`f32`, `i1`)."""
+    argument: int | None
+    """Position among the entry's arguments, None for an allocation."""
+    written: bool
+    """Whether the hot nest stores to it (a written argument converts back at the end)."""
+    assigned: str | None
+    """The layout attribute the input program gives it, as text (None: plain)."""
+
+    @property
+    def type_text(self) -> str:
+        return f"memref<{'x'.join(map(str, self.shape))}x{self.element}>"
+
+    @property
+    def elements(self) -> int:
+        return math.prod(self.shape)
+
+
+def _name(value: SSAValue, fallback: str) -> str:
+    return value.name_hint or fallback
+
+
+def buffer_values(function: func.FuncOp) -> dict[str, SSAValue]:
+    """Every candidate buffer of the function by name: arguments, then allocations."""
+    values: dict[str, SSAValue] = {}
+    for position, argument in enumerate(function.body.block.args):
+        if isinstance(argument.type, MemRefType):
+            values[_name(argument, f"arg{position}")] = argument
+    allocations = [op for op in function.walk() if isinstance(op, memref.AllocOp)]
+    for position, op in enumerate(allocations):
+        values[_name(op.memref, f"alloc{position}")] = op.memref
+    return values
+
+
+def hot_nest(function: func.FuncOp) -> Nest | None:
+    """The loop nest (as layout-schedule reads it) with the most innermost iterations."""
+    best: tuple[int, Nest] | None = None
+    for op in function.walk():
+        if not isinstance(op, LOOPS) or isinstance(op.parent_op(), LOOPS):
+            continue
+        try:
+            nest = extract(op)
+        except NotScheduled:
+            continue
+        work = math.prod(loop.trips for loop in nest.loops)
+        if best is None or work > best[0]:
+            best = (work, nest)
+    return None if best is None else best[1]
+
+
+def _assigned(function: func.FuncOp) -> dict[SSAValue, str]:
+    return {
+        storage_root(op.memref): str(op.layout)
+        for op in function.walk()
+        if isinstance(op, AssignOp)
+    }
+
+
+def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -> list[Buffer]:
+    """The named buffers (default: every buffer the hot nest loads or stores), in the
+    function's order. Unknown names, dynamic shapes and layout-typed buffers are errors."""
+    function = find_function(module, entry)
+    values = buffer_values(function)
+    nest = hot_nest(function)
+    touched = (
+        {storage_root(a.buffer) for a in nest.accesses.values()} if nest is not None else set()
+    )
+    written = {storage_root(a.buffer) for a in nest.accesses.values() if a.write} if nest else set()
+    if names is None:
+        if nest is None:
+            raise LayoutError(
+                f"@{entry}: no loop nest layout-schedule can read; name the buffers (--buffer)"
+            )
+        names = [name for name, value in values.items() if value in touched]
+    assigned = _assigned(function)
+    buffers = []
+    for name in names:
+        if name not in values:
+            known = ", ".join(values) or "none"
+            raise LayoutError(f"@{entry}: no buffer named '{name}' (buffers: {known})")
+        value = values[name]
+        memref_type = value.type
+        assert isinstance(memref_type, MemRefType)
+        if not isinstance(memref_type.layout, NoneAttr):
+            raise LayoutError(f"@{entry}: buffer '{name}' has a layout in its type already")
+        shape = tuple(memref_type.get_shape())
+        if any(extent < 0 for extent in shape):
+            raise LayoutError(f"@{entry}: buffer '{name}' has a dynamic shape")
+        arguments = list(function.body.block.args)
+        buffers.append(
+            Buffer(
+                name,
+                shape,
+                str(memref_type.element_type),
+                arguments.index(value)
+                if isinstance(value, BlockArgument) and value in arguments
+                else None,
+                value in written,
+                assigned.get(value),
+            )
+        )
+    if not buffers:
+        raise LayoutError(f"@{entry}: no buffer to tune")
+    return buffers
+
+
+def with_layouts(
+    module: ModuleOp, entry: str, layouts: dict[str, str], *, typed: bool = False
+) -> ModuleOp:
+    """A copy of the program where each named buffer has the given layout (attribute text):
+    its `layout.assign`s replaced by one at the start of the function (arguments) or after
+    the allocation. `typed=True` gives arguments the layout in the signature instead (the
+    kernel alone, no conversion at the boundary)."""
+    ctx = make_context()
+    copy = module.clone()
+    function = find_function(copy, entry)
+    values = buffer_values(function)
+    tuned = {values[name] for name in layouts}
+    for op in [op for op in function.walk() if isinstance(op, AssignOp)]:
+        if storage_root(op.memref) in tuned:
+            Rewriter.erase_op(op)
+    block = function.body.block
+    for name, text in layouts.items():
+        value = buffer_values(function)[name]
+        attribute = Parser(ctx, text).parse_attribute()
+        if typed and value in block.args:
+            old = value.type
+            assert isinstance(old, MemRefType)
+            Rewriter.replace_value_with_new_type(
+                value,
+                MemRefType(old.element_type, old.shape, attribute),  # type: ignore[arg-type]
+            )
+            continue
+        assign = AssignOp(value, attribute)  # type: ignore[arg-type]
+        if value in block.args:
+            block.insert_op_before(assign, block.first_op)  # type: ignore[arg-type]
+        else:
+            owner = value.owner
+            assert isinstance(owner, Operation)
+            owner.parent_block().insert_op_after(assign, owner)  # type: ignore[union-attr]
+    if typed:
+        inputs = [argument.type for argument in block.args]
+        function.function_type = func.FunctionType.from_lists(
+            inputs, function.function_type.outputs.data
+        )
+    verify_program(copy)
+    return copy

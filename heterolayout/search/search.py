@@ -1,0 +1,222 @@
+"""`tune`: candidates per buffer, the joint space ranked by the cost model, the cheapest
+`budget` measured, and the ranked table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from heterolayout.interpreter.engines import load_module
+from heterolayout.interpreter.program import find_function
+from heterolayout.layout.element_types import element_type
+from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.parse import parse_layout
+from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
+from heterolayout.passes.schedule.nest import storage_root
+from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
+from heterolayout.search.cost import Summary, summarize
+from heterolayout.search.measure import (
+    Cache,
+    Measurement,
+    Timer,
+    measure,
+    measure_input,
+    native_timer,
+    pipeline,
+)
+from heterolayout.search.program import Buffer, buffer_values, find_buffers, hot_nest, with_layouts
+from heterolayout.search.space import Joint, joint_space, tied_dims
+
+DEFAULT_SHARE = 0.25
+"""Share of the joint space measured when no budget is given."""
+
+Progress = Callable[[int, int, "Row | None"], None]
+
+
+@dataclass(frozen=True)
+class Row:
+    layouts: dict[str, str]
+    """Buffer name → layout label."""
+    specs: dict[str, str]
+    """Buffer name → attribute text."""
+    estimate_ms: float
+    ms: float
+    alone_ms: float | None
+    gflops: float
+    padding_share: float
+    conversion_share: float | None
+    speedup: float
+    """Input program time / this time."""
+
+
+@dataclass
+class TuneResult:
+    entry: str
+    buffers: list[str]
+    input_ms: float
+    flops: int
+    space: int
+    rows: list[Row]
+    """Measured candidates, fastest first."""
+    skipped: list[Skipped] = field(default_factory=list)
+    program: str = ""
+    """The program with the winning layout.assigns (empty when nothing was measured)."""
+
+    @property
+    def best(self) -> Row | None:
+        return self.rows[0] if self.rows else None
+
+    def table(self) -> list[dict[str, Any]]:
+        """The ranked table as data: one dict per measured candidate."""
+        return [{"rank": i + 1, **row.__dict__} for i, row in enumerate(self.rows)]
+
+
+def _lanes(element_bits: int, target: str) -> tuple[int, tuple[int, ...]]:
+    width = TARGETS[host_target() if target == "host" else target][0]
+    all_lanes = tuple(sorted({max(1, w // element_bits) for w in (128, 256, 512)}))
+    return max(1, width // element_bits), all_lanes
+
+
+def _input_candidate(buffer: Buffer) -> Candidate:
+    if buffer.assigned is not None:
+        return Candidate(
+            "input",
+            buffer.assigned,
+            parse_layout(buffer.assigned, buffer.shape, dtype=buffer.element),
+        )
+    source = LETTERS[: len(buffer.shape)]
+    spec = f'#layout.tag<"{source}->{source}">'
+    return Candidate("input", spec, parse_layout(spec, buffer.shape, dtype=buffer.element))
+
+
+@dataclass
+class Space:
+    """The tuned buffers, the hot nest's summary, the ranked joint candidates, and the
+    candidates that did not verify."""
+
+    module: ModuleOp
+    buffers: list[Buffer]
+    summary: Summary
+    joints: list[Joint]
+    skipped: list[Skipped]
+
+
+def search_space(module: ModuleOp, entry: str, names: list[str] | None, target: str) -> Space:
+    """Candidates per buffer and the joint space, ranked by the cost model."""
+    if target != "host" and target not in TARGETS:
+        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
+    chosen = find_buffers(module, entry, names)
+    function = find_function(module, entry)
+    nest = hot_nest(function)
+    if nest is None:
+        raise LayoutError(f"@{entry}: no loop nest layout-schedule can read")
+    values = buffer_values(function)
+    summary = summarize(nest, {storage_root(values[b.name]): b.name for b in chosen})
+    if summary.lead not in {b.name for b in chosen}:
+        raise LayoutError(
+            f"@{entry}: tune the buffer the hot nest stores to ('{summary.lead or '?'}') too"
+        )
+    tied = tied_dims(summary)
+    candidates: dict[str, list[Candidate]] = {}
+    skipped: list[Skipped] = []
+    lanes = 1
+    for buffer in chosen:
+        vector, all_lanes = _lanes(element_type(buffer.element).bits, target)
+        if buffer.name == summary.lead:
+            lanes = vector
+        dims = tuple(sorted(tied.get(buffer.name, ())))
+        found, refused = generate(buffer.name, buffer.shape, buffer.element, all_lanes, dims)
+        candidates[buffer.name] = found
+        skipped += refused
+    inputs = {b.name: _input_candidate(b) for b in chosen}
+    joints = joint_space(chosen, candidates, inputs, summary, lanes)
+    return Space(module, chosen, summary, joints, skipped)
+
+
+def tune(
+    program: ModuleOp | str,
+    buffers: Sequence[str] | None = None,
+    *,
+    entry: str = "main",
+    budget: int | None = None,
+    target: str = "host",
+    timer: Timer | None = None,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
+) -> TuneResult:
+    """Search layouts of `buffers` (default: every buffer the hot loop nest touches) of
+    `entry`; measure the `budget` cheapest joint candidates by the cost model (default a
+    quarter of the space). Returns the ranked table and the winning program."""
+    if budget is not None and budget < 1:
+        raise LayoutError(f"budget must be at least 1, got {budget}")
+    module = load_module(program)
+    space = search_space(module, entry, list(buffers) if buffers is not None else None, target)
+    count = budget or max(1, math.floor(DEFAULT_SHARE * len(space.joints)))
+    timer = timer or native_timer()
+    cache = cache or Cache()
+    settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
+    text = str(module)
+    input_ms = _cached_input(cache, text, entry, settings, module, timer, target) * 1e3
+    rows: list[Row] = []
+    skipped = list(space.skipped)
+    alone = any(b.argument is not None for b in space.buffers)
+    for index, joint in enumerate(space.joints[:count]):
+        layouts = joint.layouts(space.buffers)
+        key = cache.key(text, entry, layouts, settings)
+        result = cache.get(key)
+        if result is None:
+            result = measure(module, entry, layouts, timer, alone=alone, target=target)
+            cache.put(key, result)
+        if result.seconds is None:
+            labels = (
+                f"{b.name}={c.label}" for b, c in zip(space.buffers, joint.choice, strict=True)
+            )
+            skipped.append(Skipped(", ".join(labels), "measurement", result.error or ""))
+        else:
+            rows.append(_row(joint, space.buffers, result, space.summary.flops, input_ms))
+            rows.sort(key=lambda r: r.ms)
+        if progress is not None:
+            progress(index + 1, count, rows[0] if rows else None)
+    winner = str(with_layouts(module, entry, rows[0].specs)) if rows else ""
+    names = [b.name for b in space.buffers]
+    flops = space.summary.flops
+    return TuneResult(entry, names, input_ms, flops, len(space.joints), rows, skipped, winner)
+
+
+def _cached_input(
+    cache: Cache, text: str, entry: str, settings: str, module: ModuleOp, timer: Timer, target: str
+) -> float:
+    key = cache.key(text, entry, {}, settings)
+    found = cache.get(key)
+    if found is not None and found.seconds is not None:
+        return found.seconds
+    seconds = measure_input(module, entry, timer, target)
+    cache.put(key, Measurement(seconds, None))
+    return seconds
+
+
+def _row(
+    joint: Joint, buffers: list[Buffer], result: Measurement, flops: int, input_ms: float
+) -> Row:
+    assert result.seconds is not None
+    layouts = [c.layout for c in joint.choice]
+    slots = sum(layout.size for layout in layouts)
+    padding = 1.0 - sum(layout.logical_size for layout in layouts) / slots
+    ms = result.seconds * 1e3
+    alone_ms = None if result.alone is None else result.alone * 1e3
+    conversion = None if alone_ms is None else max(0.0, (ms - alone_ms) / ms)
+    return Row(
+        {b.name: c.label for b, c in zip(buffers, joint.choice, strict=True)},
+        joint.layouts(buffers),
+        joint.estimate.seconds * 1e3,
+        ms,
+        alone_ms,
+        flops / result.seconds / 1e9,
+        padding,
+        conversion,
+        input_ms / ms,
+    )

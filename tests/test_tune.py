@@ -1,0 +1,243 @@
+"""Layout search (`heterolayout.search`, `layout-tune`): candidates and skips, the cost
+model's ordering, the cache, the CLI and its `-o` output. No timing thresholds: tests that
+need a deterministic result use a fake timer."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mlir_tools import require_native_engine
+
+import heterolayout
+from heterolayout.interpreter.engines import load_module
+from heterolayout.interpreter.errors import ExecutionError
+from heterolayout.interpreter.program import find_function
+from heterolayout.layout import parse_layout
+from heterolayout.passes.schedule.nest import storage_root
+from heterolayout.search.candidates import generate
+from heterolayout.search.cost import estimate, summarize
+from heterolayout.search.measure import Cache
+from heterolayout.search.program import buffer_values, find_buffers, hot_nest
+from heterolayout.tools.run import main as run_main
+from heterolayout.tools.tune import main as tune_main
+
+MATMUL = """
+func.func @main(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 16 {
+      affine.store %zero, %c[%i, %j] : memref<4x16xf32>
+      affine.for %k = 0 to 8 {
+        %x = affine.load %a[%i, %k] : memref<4x8xf32>
+        %y = affine.load %b[%k, %j] : memref<8x16xf32>
+        %z = affine.load %c[%i, %j] : memref<4x16xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %z, %p : f32
+        affine.store %s, %c[%i, %j] : memref<4x16xf32>
+      }
+    }
+  }
+  func.return
+}
+"""
+
+
+def _labels(name: str, shape: tuple[int, ...], element: str, tied: tuple[int, ...] = ()):
+    found, skipped = generate(name, shape, element, (4, 8), tied)
+    return [(c.kind, c.label) for c in found], skipped
+
+
+def test_candidates_of_a_small_matrix_are_exactly_these() -> None:
+    labels, skipped = _labels("a", (4, 6), "f32")
+    # Dropped as the memory image of an earlier one: the plain orders (nc, cn), AB->AB2b and
+    # AB->BA8b (row-major again, padded to 8 columns like AB->AB4b), AB->AB4a and AB->BA2a,
+    # AB->BA4a (column-major, cn), AB->AB8b (= AB->AB4b: both store a * 8 + b).
+    assert labels == [
+        ("named", "nc"),
+        ("named", "cn"),
+        ("named", "NC16c16n"),
+        ("blocked", "AB->AB2a"),
+        ("blocked", "AB->AB4b"),
+        ("blocked", "AB->BA2b"),
+        ("blocked", "AB->BA4b"),
+    ]
+    assert skipped == []
+
+
+def test_joint_candidates_block_every_tied_dim() -> None:
+    labels, _ = _labels("w", (4, 6), "f32", tied=(0, 1))
+    # block sizes both dims take (dim 0 of extent 4: 2 and 4), the last tied dim innermost;
+    # AB->AB2b2a stores (a // 2) * 12 + 2 * b + a % 2, as AB->AB2a does, so it is dropped
+    assert [label for kind, label in labels if kind == "joint"] == ["AB->AB4b4a"]
+
+
+def test_packed_candidates_and_the_packs_that_do_not_fit() -> None:
+    labels, skipped = _labels("bits", (2, 12), "i1")
+    assert [label for kind, label in labels if kind == "packed"] == [
+        'tag<"AB->AB8b", pack = i8>',
+        'tag<"AB->AB32b", pack = i32>',
+        'tag<"AB->AB64b", pack = i64>',
+    ]
+    assert [(s.spec, "too small" in s.reason) for s in skipped] == [
+        ('#layout.tag<"AB->AB16b", pack = i8>', True),
+        ('#layout.tag<"AB->AB64b", pack = i32>', True),
+        ('#layout.tag<"AB->AB128b", pack = i64>', True),
+    ]
+
+
+def test_candidates_are_distinct_layouts_of_the_buffer() -> None:
+    found, _ = generate("x", (1, 16, 5, 7), "f32", (8,), (1,))
+    layouts = [c.layout for c in found]
+    assert len(set(layouts)) == len(layouts)
+    value = np.arange(16 * 35, dtype=np.float32).reshape(1, 16, 5, 7)
+    for candidate in found:
+        layout = parse_layout(candidate.spec, value.shape, dtype="f32")
+        assert np.array_equal(layout.unpack(layout.pack(value)), value), candidate.spec
+    assert {c.kind for c in found} == {"named", "plain", "blocked", "chunked"}
+
+
+def _summary():
+    module = load_module(MATMUL)
+    function = find_function(module, "main")
+    buffers = find_buffers(module, "main")
+    values = buffer_values(function)
+    nest = hot_nest(function)
+    assert nest is not None
+    return buffers, summarize(nest, {storage_root(values[b.name]): b.name for b in buffers})
+
+
+def _estimate(**specs: str):
+    buffers, summary = _summary()
+    layouts = {
+        b.name: parse_layout(specs.get(b.name, "AB->AB"), b.shape, dtype="f32") for b in buffers
+    }
+    return estimate(summary, buffers, layouts, 8)
+
+
+def test_cost_model_reads_the_nest() -> None:
+    buffers, summary = _summary()
+    assert [b.name for b in buffers] == ["a", "b", "c"]
+    assert [b.written for b in buffers] == [False, False, True]
+    assert summary.lead == "c" and summary.trips == (4, 16, 8)
+    assert summary.flops == 2 * 4 * 16 * 8
+    assert summary.reductions() == {2}
+
+
+def test_cost_model_prefers_contiguous_vectors() -> None:
+    plain, transposed = _estimate(), _estimate(b="AB->BA")
+    assert plain.lanes == 8 and transposed.lanes == 1
+    assert plain.seconds < transposed.seconds
+
+
+def test_cost_model_charges_padding_and_conversions() -> None:
+    dividing, padded = _estimate(c="AB->AB8b"), _estimate(c="AB->AB32b")
+    assert padded.padding > dividing.padding == 0
+    assert padded.compute > dividing.compute
+    assert _estimate().conversion == 0 < _estimate(a="AB->BA").conversion
+
+
+class CountingTimer:
+    """A deterministic stand-in for the native timer: seconds from the lowered module's
+    size, so different layouts get different, repeatable times."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, sides, entry):
+        self.calls += 1
+        return [len(str(lowered)) * 1e-9 for _, lowered in sides]
+
+
+def test_tune_returns_the_table_as_data_and_resumes_from_the_cache(tmp_path: Path) -> None:
+    timer = CountingTimer()
+    first = heterolayout.tune(MATMUL, budget=3, timer=timer, cache=Cache(tmp_path))
+    assert timer.calls == 4  # the input program and three candidates
+    table = first.table()
+    assert [row["rank"] for row in table] == [1, 2, 3]
+    assert [row["ms"] for row in table] == sorted(row["ms"] for row in table)
+    assert set(table[0]["layouts"]) == {"a", "b", "c"}
+    assert all(math.isclose(r["speedup"], first.input_ms / r["ms"]) for r in table)
+    again = CountingTimer()
+    second = heterolayout.tune(MATMUL, budget=3, timer=again, cache=Cache(tmp_path))
+    assert again.calls == 0
+    assert second.table() == table
+
+
+def test_a_candidate_that_fails_is_skipped_with_its_reason(tmp_path: Path) -> None:
+    calls = []
+
+    def failing(sides, entry):
+        calls.append(1)
+        if len(calls) == 2:
+            raise ExecutionError("the compiler refused it")
+        return [1e-3 for _ in sides]
+
+    failing.__qualname__ = "failing"
+    result = heterolayout.tune(MATMUL, budget=3, timer=failing, cache=Cache(tmp_path))
+    assert len(result.rows) == 2
+    assert [s.reason for s in result.skipped if s.spec == "measurement"] == [
+        "the compiler refused it"
+    ]
+
+
+def test_tune_output_passes_check(tmp_path: Path) -> None:
+    result = heterolayout.tune(MATMUL, budget=2, timer=CountingTimer(), cache=Cache(tmp_path))
+    out = tmp_path / "best.mlir"
+    out.write_text(result.program)
+    assert "layout.assign" in result.program
+    assert run_main([str(out), "--check", "-p", "layout-schedule,layout-lower"]) == 0
+
+
+def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys) -> None:
+    require_native_engine()
+    monkeypatch.setenv("HETEROLAYOUT_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "matmul.mlir"
+    source.write_text(MATMUL)
+    out, report = tmp_path / "out.mlir", tmp_path / "report"
+    code = tune_main([str(source), "--budget", "1", "-o", str(out), "--report", str(report)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "1 of" in captured.out and "[1/1] best" in captured.err
+    assert sorted(p.name for p in report.iterdir()) == [
+        "plot.svg",
+        "skipped.txt",
+        "table.json",
+        "table.md",
+    ]
+    assert (report / "plot.svg").read_text().startswith("<svg")
+    assert (
+        run_main([str(out), "--check", "--engine", "native", "-p", "layout-schedule,layout-lower"])
+        == 0
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--buffer", "d"], "no buffer named 'd' (buffers: a, b, c)"),
+        (["--budget", "0"], "--budget must be at least 1, got 0"),
+        (["--target", "gpu"], "unknown target 'gpu'"),
+        (["--entry", "other"], "other"),
+        (["--buffer", "a"], "tune the buffer the hot nest stores to ('c') too"),
+    ],
+)
+def test_cli_errors_are_one_line(tmp_path: Path, capsys, arguments, message) -> None:
+    source = tmp_path / "matmul.mlir"
+    source.write_text(MATMUL)
+    assert tune_main([str(source), *arguments]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("layout-tune: error: ") and message in err
+    assert err.count("\n") == 1
+
+
+def test_cli_error_without_a_loop_nest(tmp_path: Path, capsys) -> None:
+    source = tmp_path / "flat.mlir"
+    source.write_text("func.func @main(%a: memref<4xf32>) {\n  func.return\n}\n")
+    assert tune_main([str(source)]) == 1
+    assert capsys.readouterr().err == (
+        "layout-tune: error: @main: no loop nest layout-schedule can read; name the buffers "
+        "(--buffer)\n"
+    )
