@@ -46,8 +46,9 @@ from heterolayout.layout.constructors import (
 from heterolayout.layout.element_types import ElementType, element_type, format_number
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
+from heterolayout.layout.extents import check_map_form
 from heterolayout.layout.maps import strided_map
-from heterolayout.layout.model import Layout, check_map_form, format_shape
+from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import TagError, parse_tag
 

@@ -16,8 +16,9 @@ from xdsl.ir.affine import AffineMap
 from heterolayout.layout.blocked import Term, blocked_map, blocked_physical_shape, check_terms
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.extents import check_map_nesting
 from heterolayout.layout.maps import strided_map, without_unused_symbols
-from heterolayout.layout.model import Layout, check_map_nesting, format_shape
+from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.normalize import normalized_extents
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import TagError, parse_tag

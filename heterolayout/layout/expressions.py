@@ -192,3 +192,12 @@ def linear_form(expr: AffineExpr, rank: int) -> tuple[list[int], int] | None:
                     return None
                 return [c * factor.value for c in form[0]], form[1] * factor.value
     return None
+
+
+def format_shape(shape: Sequence[int | None]) -> str:
+    """`4x?x16`, or `()` for rank 0."""
+    return "x".join(format_extent(e) for e in shape) if shape else "()"
+
+
+def format_extent(extent: int | None) -> str:
+    return "?" if extent is None else str(extent)

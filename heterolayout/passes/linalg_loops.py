@@ -11,6 +11,7 @@ floats. The loads and stores are then ordinary accesses of layout-typed memrefs,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp
@@ -24,7 +25,7 @@ from xdsl.transforms.loop_nest_lowering_utils import (
 )
 
 from heterolayout.dialects.views import value_layout
-from heterolayout.interpreter.structured import is_structured, structured
+from heterolayout.interpreter.structured import Structured, is_structured, structured
 from heterolayout.passes.lower_accesses import mark_for_cleanup
 
 
@@ -55,37 +56,6 @@ class LinalgOnLayoutsToLoops(RewritePattern):
         ]
         maps = [AffineMapAttr(m) for m in nest.maps]
 
-        def load(
-            index: int,
-            induction: Sequence[SSAValue],
-            rewriter: PatternRewriter,
-            at: InsertPoint,
-        ) -> SSAValue:
-            value = op.operands[index]
-            if not nest.memrefs[index]:
-                return value
-            loaded = memref.LoadOp.get(
-                value, indices_for_map(rewriter, at, nest.maps[index], induction)
-            )
-            rewriter.insert(loaded, at)
-            return loaded.res
-
-        def store(
-            output: int,
-            value: SSAValue,
-            induction: Sequence[SSAValue],
-            rewriter: PatternRewriter,
-            at: InsertPoint,
-        ) -> Operation:
-            index = nest.inputs + output
-            stored = memref.StoreOp.get(
-                value,
-                op.operands[index],
-                indices_for_map(rewriter, at, nest.maps[index], induction),
-            )
-            rewriter.insert(stored, at)
-            return stored
-
         rewrite_linalg_structured_to_loops(
             rewriter,
             op,
@@ -96,9 +66,44 @@ class LinalgOnLayoutsToLoops(RewritePattern):
             op.operands,
             op.operands[nest.inputs :],
             nest.body,
-            load,
-            store,
+            partial(_load, op, nest),
+            partial(_store, op, nest),
         )
+
+
+def _load(
+    op: Operation,
+    nest: Structured,
+    index: int,
+    induction: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> SSAValue:
+    """Operand `index` at the point `induction` (a scalar operand is itself)."""
+    value = op.operands[index]
+    if not nest.memrefs[index]:
+        return value
+    loaded = memref.LoadOp.get(value, indices_for_map(rewriter, at, nest.maps[index], induction))
+    rewriter.insert(loaded, at)
+    return loaded.res
+
+
+def _store(
+    op: Operation,
+    nest: Structured,
+    output: int,
+    value: SSAValue,
+    induction: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> Operation:
+    """Output `output` at the point `induction` gets `value`."""
+    index = nest.inputs + output
+    stored = memref.StoreOp.get(
+        value, op.operands[index], indices_for_map(rewriter, at, nest.maps[index], induction)
+    )
+    rewriter.insert(stored, at)
+    return stored
 
 
 def _memref(value: SSAValue) -> MemRefType:

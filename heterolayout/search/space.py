@@ -134,6 +134,38 @@ def joint_space(
     ]
     choices: list[tuple[Candidate, ...]] = [tuple(inputs[b.name] for b in buffers)]
     choices += _capped(short, cap)
+    choices += _vector_loop_choices(buffers, candidates, short, summary, lanes, cap)
+    tied = tied_dims(summary)
+    for size in _tied_sizes(buffers, candidates, tied):
+        per_buffer = [
+            [c for c in options if all(block_of(c.layout, d) == size for d in tied[b.name])]
+            if b.name in tied
+            else options
+            for b, options in zip(buffers, short, strict=True)
+        ]
+        if all(per_buffer):
+            choices += _capped(per_buffer, cap)
+    unique = list(
+        {tuple(c.layout for c in choice): choice for choice in reversed(choices)}.values()
+    )[::-1]
+    joints = []
+    for choice in unique:
+        layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}
+        joints.append(Joint(choice, estimate(summary, buffers, layouts, lanes)))
+    return sorted(joints, key=lambda j: j.estimate.seconds)
+
+
+def _vector_loop_choices(
+    buffers: list[Buffer],
+    candidates: dict[str, list[Candidate]],
+    short: list[list[Candidate]],
+    summary: Summary,
+    lanes: int,
+    cap: int,
+) -> list[tuple[Candidate, ...]]:
+    """For each loop that could vectorize: the choices whose buffers it walks innermost,
+    and those blocked along it by a size the tied buffers share."""
+    choices: list[tuple[Candidate, ...]] = []
     for loop in sorted(summary.vector_loops()):
         walked = summary.walked(loop)
         per_buffer = [
@@ -159,21 +191,4 @@ def joint_space(
             ]
             if all(per_buffer):
                 choices += _capped(per_buffer, cap)
-    tied = tied_dims(summary)
-    for size in _tied_sizes(buffers, candidates, tied):
-        per_buffer = [
-            [c for c in options if all(block_of(c.layout, d) == size for d in tied[b.name])]
-            if b.name in tied
-            else options
-            for b, options in zip(buffers, short, strict=True)
-        ]
-        if all(per_buffer):
-            choices += _capped(per_buffer, cap)
-    unique = list(
-        {tuple(c.layout for c in choice): choice for choice in reversed(choices)}.values()
-    )[::-1]
-    joints = []
-    for choice in unique:
-        layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}
-        joints.append(Joint(choice, estimate(summary, buffers, layouts, lanes)))
-    return sorted(joints, key=lambda j: j.estimate.seconds)
+    return choices

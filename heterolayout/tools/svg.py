@@ -85,20 +85,36 @@ def render_svg(
                 fill = _hue(row / units[1])
             else:
                 fill = _hue(int(index[dim]) / extent if index else 0.0)
-            kind = "cell pad" if pad else "cell"
-            parts.append(
-                f'<rect class="{kind}" x="{x}" y="{y}" width="{width}" height="{height}" '
-                f'fill="{fill}" stroke="#ffffff" stroke-width="0.5" data-offset="{offset}" '
-                f"data-index={quoteattr(label)}/>"
-            )
-            if labelled:
-                colour = "#595959" if pad else "#1a1a1a"
-                parts.append(
-                    f'<text x="{x + width / 2:g}" y="{y + height - 5}" font-size="8" '
-                    f'text-anchor="middle" fill="{colour}">{escape(label)}</text>'
-                )
+            parts += _cell(x, y, (width, height), fill, offset, label, pad, labelled)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def _cell(
+    x: int,
+    y: int,
+    size: tuple[int, int],
+    fill: str,
+    offset: int,
+    label: str,
+    pad: bool,
+    labelled: bool,
+) -> list[str]:
+    """One slot: its rectangle (offset and logical index as data attributes) and label."""
+    width, height = size
+    kind = "cell pad" if pad else "cell"
+    parts = [
+        f'<rect class="{kind}" x="{x}" y="{y}" width="{width}" height="{height}" '
+        f'fill="{fill}" stroke="#ffffff" stroke-width="0.5" data-offset="{offset}" '
+        f"data-index={quoteattr(label)}/>"
+    ]
+    if labelled:
+        colour = "#595959" if pad else "#1a1a1a"
+        parts.append(
+            f'<text x="{x + width / 2:g}" y="{y + height - 5}" font-size="8" '
+            f'text-anchor="middle" fill="{colour}">{escape(label)}</text>'
+        )
+    return parts
 
 
 def _preamble(title: str, caption: str, width: int, height: int) -> list[str]:
