@@ -53,7 +53,6 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
-from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
@@ -222,7 +221,10 @@ def lower(
     check, rewrite the accesses, retype the definitions, fold whole-container lanes; with
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
-    lower_linalg_on_layouts(module)
+    if any(op.name.startswith("linalg.") for op in module.walk()):
+        from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
+
+        lower_linalg_on_layouts(module)
     check_lowerable(module, flatten, gpu_converts)
     state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())

@@ -24,7 +24,6 @@ from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert_gpu_tiles import tile_plan, tiled_convert
 from heterolayout.passes.convert_loops import Insert, convert
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -208,13 +207,20 @@ class LowerConversion(RewritePattern):
                 return  # the same physical buffers: a copy still
         grid = self.state.gpu_converts and not in_gpu_code(op)
         accesses = self._any(op, source), self._any(op, destination)
-        plan = tile_plan(accesses[0].layout, accesses[1].layout) if grid else None
-        if plan is not None:
-            tiled_convert(*accesses, plan, op)
-        else:
+        if not grid or not self._tiled_on_gpu(op, *accesses):
             convert(*accesses, inserter_before(op), grid)
         mark_for_cleanup(op)
         rewriter.erase(op)
+
+    @staticmethod
+    def _tiled_on_gpu(op: Operation, source: ElementAccess, destination: ElementAccess) -> bool:
+        """`convert=gpu`: a shared-memory tile transpose where the layouts allow one."""
+        from heterolayout.passes.convert_gpu_tiles import tile_plan, tiled_convert
+
+        plan = tile_plan(source.layout, destination.layout)
+        if plan is not None:
+            tiled_convert(source, destination, plan, op)
+        return plan is not None
 
     def _any(self, op: Operation, buffer: SSAValue) -> ElementAccess:
         """Plain memrefs take part in conversions with the identity layout."""
