@@ -38,3 +38,38 @@ def test_startup_benchmark_prints_its_table_and_ratios() -> None:
     for ratio in ("ratio layout-opt -p layout-lower / mlir-opt", "ratio xDSL floor / mlir-opt"):
         cells = [c.strip() for c in rows[ratio].strip("|").split("|")]
         assert [float(c) > 0 for c in cells[1:]] == [True, True]
+
+
+LOADED_ONLY_WHEN_NEEDED = (
+    "numpy",
+    "heterolayout.interpreter",
+    "heterolayout.passes.linalg_loops",
+    "heterolayout.passes.convert_gpu_tiles",
+    "xdsl.dialects.linalg",
+)
+"""What `layout-opt -p layout-lower` on a program without linalg ops or `convert=gpu` must not
+import: each cost a tenth of a second or more of start-up when it was imported eagerly."""
+
+
+def test_lowering_a_small_program_imports_only_what_it_uses() -> None:
+    script = (
+        "import sys\n"
+        "from heterolayout.tools.opt import main\n"
+        "sys.argv = ['layout-opt', 'examples/conv2d_nchw16c.mlir', '-p', 'layout-lower',"
+        " '-o', '/dev/null']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted(m for m in {LOADED_ONLY_WHEN_NEEDED!r} if m in sys.modules))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"
