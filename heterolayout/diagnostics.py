@@ -67,6 +67,14 @@ def one_line(error: BaseException) -> str:
     return shorten(first if place is None else f"{place}: error: {first}")
 
 
+def tool_error(tool: str, error: BaseException) -> str:
+    """The line a command-line tool prints for `error`: an op's error as `one_line` gives
+    it (the same as layout-opt's), anything else after `TOOL: error:`."""
+    if getattr(error, PLACE, None) is not None:
+        return one_line(error)
+    return f"{tool}: error: {one_line(error)}"
+
+
 def verify_ops(module: ModuleOp, verify: Callable[[], None] | None = None) -> None:
     """xDSL's verifier (or `verify`, a driver's step that runs it), its failure reported by
     `fail` on the op that does not verify: `'memref.load' op expected an index for each

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.diagnostics import PLACE, one_line
+from heterolayout.diagnostics import tool_error
 from heterolayout.layout.errors import LayoutError
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -78,11 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        if getattr(error, PLACE, None) is not None:  # an op's error: as layout-opt prints it
-            print(one_line(error), file=sys.stderr)
-            return 1
-        message = str(error) if isinstance(error, ParseError) else one_line(error)
-        print(f"layout-ptx: error: {message}", file=sys.stderr)
+        print(tool_error("layout-ptx", error), file=sys.stderr)
         return 1
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.diagnostics import PLACE, one_line
+from heterolayout.diagnostics import one_line, tool_error
 from heterolayout.layout.errors import LayoutError
 from heterolayout.limits import (
     DEFAULT_TIMEOUT,
@@ -169,10 +169,7 @@ def report_errors(tool: str, body: Callable[[], int], timeout: float = 0) -> int
     except (DiagnosticException, LayoutError, ParseError, OSError, ValueError) as error:
         if os.environ.get(TRACEBACK_VARIABLE):
             raise
-        if getattr(error, PLACE, None) is not None:  # an op's error: as layout-opt prints it
-            print(one_line(error), file=sys.stderr)
-            return 1
-        print(f"{tool}: error: {one_line(error)}", file=sys.stderr)
+        print(tool_error(tool, error), file=sys.stderr)
         return 1
     except RecursionError:
         if os.environ.get(TRACEBACK_VARIABLE):
