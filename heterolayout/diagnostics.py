@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import (
     DiagnosticException,
@@ -27,20 +26,15 @@ PLACE = "heterolayout_place"
 """The attribute of a raised error that holds the place of its op."""
 
 
-def enclosing_function(op: Operation) -> str | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    return None if parent is None else parent.sym_name.data
-
-
 def location(op: Operation) -> str:
     """`FILE:LINE:COL` of the op, or the function it is in when it has no location."""
     loc = op.location
     if isinstance(loc, FileLineColLoc):
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    function = op.sym_name.data if isinstance(op, FuncOp) else enclosing_function(op)
-    return f"@{function}" if function is not None else "<unknown location>"
+    from heterolayout.dialects.functions import FUNCTION_TYPES, enclosing_function
+
+    function = op if isinstance(op, FUNCTION_TYPES) else enclosing_function(op)
+    return f"@{function.sym_name.data}" if function is not None else "<unknown location>"
 
 
 def fail(
