@@ -42,6 +42,10 @@ Affine = int | AffineExpr
 value of the program, e.g. a subview's dynamic offset)."""
 
 
+def _shape_text(shape: Sequence[Extent]) -> str:
+    return "x".join("?" if e is None else str(e) for e in shape)
+
+
 def _expr(value: Affine) -> AffineExpr:
     return value if isinstance(value, AffineExpr) else AffineExpr.constant(value)
 
@@ -106,7 +110,7 @@ class IndexWindow:
             extents = [source_shape[d] for d in group]
             if None in extents[1:]:
                 raise LayoutError(
-                    f"collapse: dims {list(group)} of shape {list(source_shape)} cannot be "
+                    f"collapse: dims {list(group)} of shape {_shape_text(source_shape)} cannot be "
                     "delinearized: an inner extent is dynamic"
                 )
             value = AffineExpr.dimension(view_dim)
@@ -132,7 +136,7 @@ class IndexWindow:
                 inner = [result_shape[d] for d in group[position + 1 :]]
                 if None in inner:
                     raise LayoutError(
-                        f"expand: dims {list(group)} of shape {list(result_shape)} cannot be "
+                        f"expand: dims {list(group)} of shape {_shape_text(result_shape)} cannot be "
                         "linearized: an inner extent is dynamic"
                     )
                 total = total + AffineExpr.dimension(dim) * math.prod(inner)  # type: ignore[arg-type]
@@ -160,7 +164,8 @@ class IndexWindow:
         i → the source index at linear position offset + Σ i · strides."""
         if None in source_shape[1:]:
             raise LayoutError(
-                f"reinterpret: the source shape {list(source_shape)} has a dynamic inner extent"
+                f"reinterpret: the source shape {_shape_text(source_shape)} has a dynamic "
+                "inner extent"
             )
         linear = _expr(offset)
         for dim, stride in enumerate(strides):

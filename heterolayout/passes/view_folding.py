@@ -71,7 +71,7 @@ class _Access:
         ]
 
     def root_indices(self, index: Sequence[AffineExpr]) -> list[SSAValue]:
-        emitter = IndexEmitter(self.leaves, self.insert)
+        emitter = IndexEmitter(self.leaves, self.insert, "affine")  # read back by recover()
         return emitter.emit_all(self.root_exprs(index))
 
     def lane_dim(self, index: Sequence[AffineExpr], dim: int) -> int | None:
