@@ -140,7 +140,9 @@ def _op_window(
         raise ViewError(op, "it reinterprets the bytes of its source, which has none")
     combined = inner.window.then(window)
     if None in window.shape and name == "memref.collapse_shape":
-        raise ViewError(op, "a collapsed dim of extent '?' (its size is a run-time product) is not supported")
+        raise ViewError(
+            op, "a collapsed dim of extent '?' (its size is a run-time product) is not supported"
+        )
     return combined, (*inner.symbols, *own), tuple(sizes)
 
 

@@ -26,9 +26,9 @@ from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.conversion import is_builtin_strided
-from heterolayout.dialects.views import view_source
 from heterolayout.dialects.functions import Function, function_key
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
+from heterolayout.dialects.views import view_source
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
