@@ -37,7 +37,8 @@ class Roles:
     the engines, and `layout-lower` erases it."""
     views: tuple[int, ...] = ()
     """Operands the op opens a view into: its result aliases their memory (subview, casts of
-    shape). `layout-lower` does not lower views of layout-typed memrefs yet."""
+    shape). `layout-lower` lowers views of layout-typed memrefs into indexing of their root
+    (`dialects.views`, `passes.view_folding`)."""
     forwards: bool = False
     """Every memref operand flows on: into results or block arguments (loops, casts), a
     callee (calls, which may read and write it), or the caller (returns, yields)."""

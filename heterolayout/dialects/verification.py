@@ -34,6 +34,7 @@ from heterolayout.dialects.conversion import is_builtin_strided, layout_of, with
 from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
+from heterolayout.dialects.view_types import check_view_type
 from heterolayout.dialects.views import VIEW_OPS, value_layout
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.maps import uses_symbols
@@ -63,6 +64,8 @@ def verify_layouts(root: Operation) -> None:
                 reason = _LAYOUT_PREFIX.sub("", str(error))  # the type already shows it
                 _fail(op, f"invalid layout in {op_name(op)} ({where}): {memref_type}: {reason}")
             checked.add(memref_type)
+        if view and op.results and op.operands:
+            check_view_type(op)
         if isinstance(op, AssignOp):
             _check_single_assign(op, assigned)
         elif isinstance(op, CastOp):

@@ -87,8 +87,7 @@ def check(
 
     `engine` runs the lowered program and `reference_engine` (default: the same) the
     original. The native engine runs a program with layouts as its stripped form
-    (`layout-strip`), or, where stripping is impossible, leaves the original to the
-    compiled engine (the report's `note` says so)."""
+    (`layout-strip`)."""
     module = load_module(module_or_text)
     lowered = apply_pipeline(module, pipeline)
     return compare_programs(

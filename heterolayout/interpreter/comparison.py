@@ -145,19 +145,11 @@ def compare_programs(
 
 def reference_engine_for(source: ModuleOp, engine: str) -> tuple[str, str | None]:
     """The engine that runs the source program, and a note when it is not `engine`: the
-    native engine runs a program with layouts as its stripped form, and where stripping is
-    impossible the unlowered program runs in the compiled engine instead. A GPU run (cuda)
-    is checked against the compiled engine."""
+    native engine runs a program with layouts as its stripped form (`layout-strip`, which
+    takes every program); a GPU run (cuda) is checked against the compiled engine."""
     if engine == "cuda":
         return "compiled", None
-    if engine != "native":
-        return engine, None
-    from heterolayout.native.engine import unstrippable_reason
-
-    reason = unstrippable_reason(source)
-    if reason is None:
-        return engine, None
-    return "compiled", f"reference: the unlowered program in the compiled engine, since {reason}"
+    return engine, None
 
 
 END_OF_OUTPUT = "<end of output>"

@@ -28,6 +28,7 @@ from xdsl.traits import SymbolTable
 from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.dialects.functions import Function, function_key
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
+from heterolayout.dialects.views import view_source
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
@@ -213,7 +214,7 @@ class _Writer:
         )
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
+        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -226,7 +227,7 @@ class _Writer:
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes or is_builtin_strided(info.type):  # vector elements, or a view
+        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)

@@ -28,6 +28,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 
 from heterolayout.dialects.upstream.affine_index import delinearize, linearize
+from heterolayout.dialects.views import kept_dims as match_kept
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter import transfers, views
 from heterolayout.interpreter.errors import ExecutionError
@@ -57,7 +58,7 @@ def kept_dims(op: Operation) -> list[int]:
     """The window dims a subview's result keeps."""
     static = [None if e == DYNAMIC_INDEX else e for e in op.static_sizes.get_values()]  # type: ignore[attr-defined]
     shape = [None if e == DYNAMIC_INDEX else e for e in op.results[0].type.get_shape()]  # type: ignore[attr-defined]
-    kept = views.kept_dims(static, shape)
+    kept = match_kept(static, shape)
     if kept is None:
         raise ExecutionError(f"{where(op)}: cannot reduce a window of {static} to {shape}")
     return kept

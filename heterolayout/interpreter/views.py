@@ -105,7 +105,7 @@ def subview(
     where: str,
 ) -> MemRef:
     """`memref.subview`: the window `offsets + i·strides` of `sizes`, keeping the window
-    dims `kept` (`kept_dims`: rank reduction drops unit dims)."""
+    dims `kept` (`dialects.views.kept_dims`: rank reduction drops unit dims)."""
     check_live(source, where)
     shape = source.shape[: len(sizes)]
     for dim, (offset, size, stride) in enumerate(zip(offsets, sizes, strides, strict=True)):
@@ -131,19 +131,6 @@ def subview(
     return _strided(source, tuple(offsets), tuple(sizes[d] for d in kept), element_strides, where)
 
 
-def kept_dims(sizes: Sequence[int | None], result_shape: Sequence[int | None]) -> list[int] | None:
-    """Which window dims a subview keeps, from its static sizes and result shape (None for
-    `?`), matched greedily left to right as upstream's rank-reduction mask; every dim left
-    out must have static size 1. None when they do not match."""
-    kept: list[int] = []
-    for dim, size in enumerate(sizes):
-        if len(kept) < len(result_shape) and result_shape[len(kept)] == size:
-            kept.append(dim)
-        elif size != 1:
-            return None
-    return kept if len(kept) == len(result_shape) else None
-
-
 def reinterpret_cast(
     source: MemRef, offset: int, sizes: Sequence[int], strides: Sequence[int], where: str
 ) -> MemRef:
@@ -151,7 +138,7 @@ def reinterpret_cast(
     program allocated or received (the source's aligned pointer)."""
     check_live(source, where)
     if isinstance(source, LayoutMemRef):
-        raise ExecutionError(f"{where}: reinterpret_cast of a layout-typed memref is not supported")
+        return _reinterpret_layout(source, offset, sizes, strides, where)
     root = _root(source)
     flat = root.reshape(-1) if root.ndim else root.reshape(1)
     reach = [offset + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True) if n)]
@@ -168,6 +155,29 @@ def reinterpret_cast(
     ).view(View)
     view.root = root
     return view
+
+
+def _reinterpret_layout(
+    source: LayoutMemRef, offset: int, sizes: Sequence[int], strides: Sequence[int], where: str
+) -> LayoutView:
+    """`reinterpret_cast` of a layout-typed memref: the strided window over the row-major
+    order of the root's logical elements (what it means on the layout-free program)."""
+    while isinstance(source, LayoutView):
+        source = source.base
+    shape = source.shape
+    total = math.prod(shape)
+    reach = [offset + sum((n - 1) * s for n, s in zip(sizes, strides, strict=True) if n), offset]
+    if math.prod(sizes) and (min(reach) < 0 or max(reach) >= total):
+        raise ExecutionError(
+            f"{where}: offset {offset}, sizes {list(sizes)} and strides {list(strides)} leave "
+            f"the buffer of {total} elements"
+        )
+
+    def to_base(index: Index) -> Index:
+        linear = offset + sum(i * s for i, s in zip(index, strides, strict=True))
+        return tuple(int(v) for v in np.unravel_index(linear, shape))
+
+    return LayoutView(source, tuple(sizes), to_base)
 
 
 def collapse_shape(source: MemRef, groups: Sequence[Sequence[int]], where: str) -> MemRef:

@@ -36,98 +36,159 @@ if TYPE_CHECKING:
 
 
 # ---- windows ------------------------------------------------------------------------------------
+Extent = int | None
+Affine = int | AffineExpr
+"""An offset or stride: a constant, or an expression over the window's symbols (a run-time
+value of the program, e.g. a subview's dynamic offset)."""
+
+
+def _shape_text(shape: Sequence[Extent]) -> str:
+    return "x".join("?" if e is None else str(e) for e in shape)
+
+
+def _expr(value: Affine) -> AffineExpr:
+    return value if isinstance(value, AffineExpr) else AffineExpr.constant(value)
+
+
 @dataclass(frozen=True)
 class IndexWindow:
     """An affine index window: each index of a view (`shape`) → an index of the layout it
-    views (`index_map`, quasi-affine, one result per dim of the viewed layout)."""
+    views (`index_map`, quasi-affine, one result per dim of the viewed layout). Its symbols
+    are run-time values (dynamic offsets and strides) and a `?` extent (None) a run-time
+    size: such a window is not static, and composes with a layout only at each access."""
 
-    shape: tuple[int, ...]
+    shape: tuple[Extent, ...]
     index_map: AffineMap
 
     def __post_init__(self) -> None:
-        if self.index_map.num_dims != len(self.shape) or self.index_map.num_symbols:
+        if self.index_map.num_dims != len(self.shape):
             raise LayoutError(
                 f"window {format_map(self.index_map)} does not take the {len(self.shape)} "
                 "dims of its shape"
             )
 
+    @property
+    def is_static(self) -> bool:
+        """No run-time offset, stride or size."""
+        return not self.index_map.num_symbols and None not in self.shape
+
+    @staticmethod
+    def identity(shape: Sequence[Extent]) -> IndexWindow:
+        return IndexWindow(tuple(shape), AffineMap.identity(len(shape)))
+
     @staticmethod
     def subview(
-        offsets: Sequence[int],
-        sizes: Sequence[int],
-        strides: Sequence[int],
+        offsets: Sequence[Affine],
+        sizes: Sequence[Extent],
+        strides: Sequence[Affine],
         dropped: Iterable[int] = (),
+        num_symbols: int = 0,
     ) -> IndexWindow:
         """`memref.subview`: view index i → offsets + i · strides; the `dropped` dims (of
         size 1) are not dims of the view (a rank-reducing subview)."""
         dropped = set(dropped)
         results: list[AffineExpr] = []
-        shape: list[int] = []
+        shape: list[Extent] = []
         for dim, (offset, size, stride) in enumerate(zip(offsets, sizes, strides, strict=True)):
             if dim in dropped:
                 if size != 1:
                     raise LayoutError(f"subview: dim {dim} of size {size} cannot be dropped")
-                results.append(AffineExpr.constant(offset))
+                results.append(_expr(offset))
                 continue
-            results.append(AffineExpr.dimension(len(shape)) * stride + offset)
+            results.append(AffineExpr.dimension(len(shape)) * _expr(stride) + _expr(offset))
             shape.append(size)
-        return IndexWindow(tuple(shape), AffineMap(len(shape), 0, tuple(results)))
+        return IndexWindow(tuple(shape), AffineMap(len(shape), num_symbols, tuple(results)))
 
     @staticmethod
-    def collapse(source_shape: Sequence[int], groups: Sequence[Sequence[int]]) -> IndexWindow:
+    def collapse(source_shape: Sequence[Extent], groups: Sequence[Sequence[int]]) -> IndexWindow:
         """`memref.collapse_shape`: view dim g runs over the source dims `groups[g]` in
-        row-major order; the source index is that dim delinearized."""
+        row-major order; the source index is that dim delinearized (which needs every
+        extent of a group but its first)."""
         results: dict[int, AffineExpr] = {}
-        shape: list[int] = []
+        shape: list[Extent] = []
         for view_dim, group in enumerate(groups):
             extents = [source_shape[d] for d in group]
+            if None in extents[1:]:
+                raise LayoutError(
+                    f"collapse: dims {list(group)} of shape {_shape_text(source_shape)} cannot be "
+                    "delinearized: an inner extent is dynamic"
+                )
             value = AffineExpr.dimension(view_dim)
             for position, dim in enumerate(group):
-                inner = math.prod(extents[position + 1 :])
+                inner = math.prod(extents[position + 1 :])  # type: ignore[arg-type]
                 digit = value if inner == 1 else value // inner
-                results[dim] = digit if position == 0 else digit % extents[position]
-            shape.append(math.prod(extents))
+                results[dim] = digit if position == 0 else digit % extents[position]  # type: ignore[operator]
+            shape.append(None if None in extents else math.prod(extents))  # type: ignore[arg-type]
         if sorted(results) != list(range(len(source_shape))):
             raise LayoutError(f"collapse: the groups {list(groups)} do not cover the source dims")
         ordered = tuple(results[d] for d in range(len(source_shape)))
         return IndexWindow(tuple(shape), AffineMap(len(shape), 0, ordered))
 
     @staticmethod
-    def expand(result_shape: Sequence[int], groups: Sequence[Sequence[int]]) -> IndexWindow:
+    def expand(result_shape: Sequence[Extent], groups: Sequence[Sequence[int]]) -> IndexWindow:
         """`memref.expand_shape`: source dim g splits into the view dims `groups[g]`
-        (row-major), so its index is their row-major linearization."""
+        (row-major), so its index is their row-major linearization (which needs every
+        extent of a group but its first)."""
         results: list[AffineExpr] = []
         for group in groups:
             total: AffineExpr = AffineExpr.constant(0)
             for position, dim in enumerate(group):
-                inner = math.prod(result_shape[d] for d in group[position + 1 :])
-                total = total + AffineExpr.dimension(dim) * inner
+                inner = [result_shape[d] for d in group[position + 1 :]]
+                if None in inner:
+                    raise LayoutError(
+                        f"expand: dims {list(group)} of shape {_shape_text(result_shape)} cannot be "
+                        "linearized: an inner extent is dynamic"
+                    )
+                total = total + AffineExpr.dimension(dim) * math.prod(inner)  # type: ignore[arg-type]
             results.append(total)
         return IndexWindow(tuple(result_shape), AffineMap(len(result_shape), 0, tuple(results)))
 
     @staticmethod
+    def transpose(shape: Sequence[Extent], permutation: Sequence[int]) -> IndexWindow:
+        """`memref.transpose`: view dim i is source dim `permutation[i]`."""
+        results = [AffineExpr.constant(0)] * len(permutation)
+        for position, dim in enumerate(permutation):
+            results[dim] = AffineExpr.dimension(position)
+        view_shape = tuple(shape[p] for p in permutation)
+        return IndexWindow(view_shape, AffineMap(len(permutation), 0, tuple(results)))
+
+    @staticmethod
     def reinterpret(
-        source_shape: Sequence[int], offset: int, sizes: Sequence[int], strides: Sequence[int]
+        source_shape: Sequence[Extent],
+        offset: Affine,
+        sizes: Sequence[Extent],
+        strides: Sequence[Affine],
+        num_symbols: int = 0,
     ) -> IndexWindow:
         """`memref.reinterpret_cast` over the source's row-major element order: view index
         i → the source index at linear position offset + Σ i · strides."""
-        linear: AffineExpr = AffineExpr.constant(offset)
+        if None in source_shape[1:]:
+            raise LayoutError(
+                f"reinterpret: the source shape {_shape_text(source_shape)} has a dynamic "
+                "inner extent"
+            )
+        linear = _expr(offset)
         for dim, stride in enumerate(strides):
-            linear = linear + AffineExpr.dimension(dim) * stride
+            linear = linear + AffineExpr.dimension(dim) * _expr(stride)
         results = []
         for position in range(len(source_shape)):
-            inner = math.prod(source_shape[position + 1 :])
+            inner = math.prod(source_shape[position + 1 :])  # type: ignore[arg-type]
             digit = linear if inner == 1 else linear // inner
-            results.append(digit if position == 0 else digit % source_shape[position])
-        return IndexWindow(tuple(sizes), AffineMap(len(sizes), 0, tuple(results)))
+            results.append(digit if position == 0 else digit % source_shape[position])  # type: ignore[operator]
+        return IndexWindow(tuple(sizes), AffineMap(len(sizes), num_symbols, tuple(results)))
 
     def then(self, inner: IndexWindow) -> IndexWindow:
-        """The window of a view of this view: `inner` first, then this window."""
+        """The window of a view of this view: `inner` first, then this window. This
+        window's symbols come first, then the inner one's."""
+        own = self.index_map.num_symbols
+        shift = [AffineExpr.symbol(own + s) for s in range(inner.index_map.num_symbols)]
+        inner_results = [r.replace_dims_and_symbols([], shift) for r in inner.index_map.results]
+        symbols = [AffineExpr.symbol(s) for s in range(own)]
         results = tuple(
-            r.replace_dims_and_symbols(list(inner.index_map.results), [])
-            for r in self.index_map.results
+            r.replace_dims_and_symbols(inner_results, symbols) for r in self.index_map.results
         )
-        return IndexWindow(inner.shape, AffineMap(len(inner.shape), 0, results))
+        count = own + inner.index_map.num_symbols
+        return IndexWindow(inner.shape, AffineMap(len(inner.shape), count, results))
 
 
 @dataclass(frozen=True)
@@ -154,19 +215,22 @@ def compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
         return NotRepresentable(
             f"the viewed layout has dynamic dims ({format_shape(layout.logical_shape)})"
         )
-    grids = index_grids(window.shape)
+    if not window.is_static:
+        return NotRepresentable("the window has run-time offsets, strides or sizes")
+    shape = tuple(e for e in window.shape if e is not None)
+    grids = index_grids(shape)
     for dim, (result, extent) in enumerate(
         zip(window.index_map.results, layout.static_logical_shape, strict=True)
     ):
-        values = np.broadcast_to(np.asarray(evaluate(result, grids)), window.shape)
+        values = np.broadcast_to(np.asarray(evaluate(result, grids)), shape)
         outside = (values < 0) | (values >= extent)
         if values.size and outside.any():
-            at = tuple(int(i) for i in np.unravel_index(int(np.argmax(outside)), window.shape))
+            at = tuple(int(i) for i in np.unravel_index(int(np.argmax(outside)), shape))
             return NotRepresentable(
                 f"view index {format_index(at)} reaches index {int(values[at])} of dim {dim}, "
                 f"outside the viewed shape {format_shape(layout.logical_shape)}"
             )
-    ranges = {d: (0, e - 1) for d, e in enumerate(window.shape)}
+    ranges = {d: (0, e - 1) for d, e in enumerate(shape)}
     simplifier = IndexSimplifier(ranges)
     composed = tuple(
         simplifier.simplify(r.replace_dims_and_symbols(list(window.index_map.results), []))
@@ -174,8 +238,8 @@ def compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
     )
     try:
         return Layout.create(
-            window.shape,
-            AffineMap(len(window.shape), 0, composed),
+            shape,
+            AffineMap(len(shape), 0, composed),
             layout.physical_shape,
             pad=layout.pad,
             dtype=layout.dtype,

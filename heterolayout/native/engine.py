@@ -24,24 +24,10 @@ from heterolayout.native.library import NativeLibrary
 from heterolayout.native.module import compile_module, layout_user
 
 
-def unstrippable_reason(module: ModuleOp) -> str | None:
-    """Why `layout-strip` cannot take the module's layouts out, or None when it can (or
-    there are none)."""
-    if layout_user(module) is None:
-        return None
-    from heterolayout.passes.layout_strip import REFUSAL, unstrippable
-
-    view = unstrippable(module)
-    return None if view is None else f"{where(view)}: {REFUSAL}"
-
-
 def stripped(module: ModuleOp) -> ModuleOp:
     """The module without layouts (itself when it has none)."""
     if layout_user(module) is None:
         return module
-    reason = unstrippable_reason(module)
-    if reason is not None:
-        raise ExecutionError(f"{reason} (lower it first: -p layout-lower)")
     from heterolayout.passes.layout_strip import LayoutStripPass
 
     return apply_pipeline(module, [LayoutStripPass()])

@@ -37,17 +37,18 @@ _LIBRARIES: dict[str, NativeLibrary] = {}
 def layout_user(module: Operation) -> Operation | None:
     """The first op that uses the layout dialect or a layout-typed memref, or None."""
     from heterolayout.dialects.conversion import layout_of
+    from heterolayout.dialects.views import value_layout
 
     for op in module.walk():
         if op_name(op).startswith("layout."):
             return op
-        types = [r.type for r in op.results] + [
-            a.type for region in op.regions for block in region.blocks for a in block.args
-        ]
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        if any(value_layout(v) is not None for v in values):
+            return op  # a view's strided type is its window, not a layout (value_layout)
         if isinstance(op, func.FuncOp):
-            types += [*op.function_type.inputs.data, *op.function_type.outputs.data]
-        if any(isinstance(t, MemRefType) and layout_of(t) is not None for t in types):
-            return op
+            types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
+            if any(isinstance(t, MemRefType) and layout_of(t) is not None for t in types):
+                return op
     return None
 
 

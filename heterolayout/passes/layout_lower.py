@@ -45,10 +45,16 @@ from heterolayout.dialects.functions import (
 )
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp, ConvertOp
-from heterolayout.dialects.roles import roles_of
+from heterolayout.dialects.roles import Roles, roles_of
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
-from heterolayout.dialects.views import value_layout
+from heterolayout.dialects.views import (
+    VIEW_OPS,
+    ViewError,
+    value_layout,
+    view_source,
+    view_window,
+)
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
@@ -62,6 +68,7 @@ from heterolayout.passes.lower_accesses import (
 from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
+from heterolayout.passes.view_folding import fold_runtime_views, runtime_view
 
 if TYPE_CHECKING:
     from heterolayout.passes.translation_validation import Validator
@@ -86,9 +93,12 @@ def check_lowerable(module: ModuleOp, flatten: bool, gpu_converts: bool = False)
         for position, value in enumerate(op.operands):
             layout = value_layout(value)
             if layout is None:
+                _check_runtime_view_use(op, value)
                 continue
             _check_supported(op, value, layout, flatten)
-            if roles is None or not roles.touches(position):
+            if view_source(value) is not None:
+                _check_view_use(op, value, roles)
+            if roles is None or not (roles.touches(position) or position in roles.views):
                 fail(
                     op,
                     f"layout-lower: {op_name(op)} uses the layout-typed memref {value.type} and "
@@ -99,12 +109,57 @@ def check_lowerable(module: ModuleOp, flatten: bool, gpu_converts: bool = False)
             if layout is None:
                 continue
             _check_supported(op, value, layout, flatten)
-            if roles is None or not roles.defines:
+            if roles is None or not (roles.defines or roles.views):
                 fail(
                     op,
                     f"layout-lower: {op_name(op)} defines a layout-typed memref {value.type} and "
                     "has no lowering",
                 )
+
+
+def check_views(module: ModuleOp) -> None:
+    """Every view of a layout-typed memref has a window the lowering can index, and a type
+    that agrees with it (`view_types`); else an error naming the view op."""
+    from heterolayout.dialects.view_types import check_view_type
+
+    for op in module.walk():
+        if op.name not in VIEW_OPS or not op.results:
+            continue
+        try:
+            if view_window(op.results[0]) is None:
+                continue
+            value_layout(op.results[0])
+        except ViewError as error:
+            fail(error.op, f"layout-lower: {error}")
+        check_view_type(op)
+
+
+def _check_view_use(op: Operation, value: SSAValue, roles: Roles | None) -> None:
+    """A view of a layout-typed memref lowers into the indexing of its root: it may be
+    accessed, viewed, cast, copied and converted, not passed on or freed."""
+    if op.name in VIEW_OPS or isinstance(op, memref.CastOp) or roles is None:
+        return
+    if roles.forwards or roles.frees or roles.binds:
+        fail(
+            op,
+            f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref; "
+            "such a view lowers into the indexing of its root buffer and cannot be passed on, "
+            "returned or freed (pass the root buffer, or copy the view into a buffer)",
+        )
+
+
+def _check_runtime_view_use(op: Operation, value: SSAValue) -> None:
+    """A view with a run-time window is folded into its accesses (`view_folding`); any
+    other user is refused by name."""
+    if op.name in VIEW_OPS or isinstance(op, memref.CastOp):
+        return
+    if runtime_view(value) is not None:
+        fail(
+            op,
+            f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
+            "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
+            "stores, vector accesses, transfers and memref.dim/rank go through such a view",
+        )
 
 
 def _check_op(op: Operation) -> None:
@@ -221,11 +276,16 @@ def lower(
     check, rewrite the accesses, retype the definitions, fold whole-container lanes; with
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
+    check_views(module)
     if any(op.name.startswith("linalg.") for op in module.walk()):
         from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 
         lower_linalg_on_layouts(module)
+    fold_runtime_views(module)
     check_lowerable(module, flatten, gpu_converts)
+    static_views = [
+        op for op in module.walk() if op.name in VIEW_OPS and value_layout(op.results[0])
+    ]
     state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
     accesses: RewritePattern = GreedyRewritePatternApplier(
@@ -236,6 +296,8 @@ def lower(
     definitions = GreedyRewritePatternApplier(definition_patterns(flatten), dce_enabled=False)
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
+    for view in static_views:  # accessed through their layouts: now the root buffer
+        Rewriter.replace_op(view, [], [view.operands[0]])
     erase_dead_ops(state.maybe_dead)
     if state.words:
         from heterolayout.passes.word_folding import fold_words

@@ -10,8 +10,9 @@ Every layout-typed memref type (ours, and MLIR's builtin `affine_map<…>` / sta
 memref of the same shape, element type and memory space, wherever it appears (results, block
 arguments, function types, globals); `layout.assign` vanishes; `layout.convert` becomes
 `memref.copy`. A view of a layout-typed memref (`memref.subview`, `reinterpret_cast`, …)
-indexes the layout's logical space in a way a plain memref cannot express: the pass refuses
-it, naming the op.
+stays as it is: its type is already the one upstream gives the same view of the plain
+logical memref (`dialects.view_types`, checked by the verification walk), which is exactly
+what the view means.
 """
 
 from __future__ import annotations
@@ -31,12 +32,11 @@ from xdsl.pattern_rewriter import (
     TypeConversionPattern,
     op_type_rewrite_pattern,
 )
-from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.verification import verify_layouts
-from heterolayout.dialects.views import VIEW_OPS
+from heterolayout.dialects.views import VIEW_OPS, view_source
 
 
 def has_layout(type_attr: Attribute) -> bool:
@@ -49,18 +49,6 @@ def plain(memref_type: MemRefType) -> MemRefType:
     )
 
 
-def unstrippable(module: Operation) -> Operation | None:
-    """The first op that keeps the program from being stripped (a view of a layout-typed
-    memref), or None."""
-    for op in module.walk():
-        if op.name in VIEW_OPS and any(has_layout(o.type) for o in op.operands):
-            return op
-    return None
-
-
-REFUSAL = "layout-strip: a view of a layout-typed memref has no plain-memref equivalent"
-
-
 @dataclass
 class StripTypes(TypeConversionPattern):
     """Layout-typed memrefs become plain memrefs of their logical shape."""
@@ -71,6 +59,19 @@ class StripTypes(TypeConversionPattern):
         if isinstance(typ, MemRefType) and layout_of(typ) is not None:
             return plain(typ)
         return None
+
+
+@dataclass
+class StripTypesOutsideViews(RewritePattern):
+    """`StripTypes` on every op but views (and casts of them), whose types are their
+    windows, already upstream's (`view_types`)."""
+
+    types: StripTypes
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name in VIEW_OPS or (op.results and view_source(op.results[0]) is not None):
+            return
+        self.types.match_and_rewrite(op, rewriter)
 
 
 class EraseAssign(RewritePattern):
@@ -93,12 +94,10 @@ class LayoutStripPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
-        view = unstrippable(op)
-        if view is not None:
-            from heterolayout.interpreter.source import where
-
-            raise PassFailedException(f"{where(view)}: {REFUSAL}")
-        stages: list[list[RewritePattern]] = [[EraseAssign(), ConvertToCopy()], [StripTypes()]]
+        stages: list[list[RewritePattern]] = [
+            [EraseAssign(), ConvertToCopy()],
+            [StripTypesOutsideViews(StripTypes())],
+        ]
         for patterns in stages:
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(patterns, dce_enabled=False),  # keep unused ops

@@ -24,7 +24,7 @@ from xdsl.transforms.loop_nest_lowering_utils import (
     rewrite_linalg_structured_to_loops,
 )
 
-from heterolayout.dialects.views import value_layout
+from heterolayout.dialects.views import value_layout, view_window
 from heterolayout.interpreter.structured import Structured, is_structured, structured
 from heterolayout.passes.lower_accesses import mark_for_cleanup
 
@@ -39,7 +39,7 @@ class LinalgOnLayoutsToLoops(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_structured(op) or op.results:
             return
-        if all(value_layout(operand) is None for operand in op.operands):
+        if all(value_layout(v) is None and view_window(v) is None for v in op.operands):
             return
         mark_for_cleanup(op)
         nest = structured(op)

@@ -1,0 +1,242 @@
+"""Views of layout-typed memrefs whose window is known only at run time fold into their
+accesses, as upstream's `fold-memref-alias-ops` folds subviews into loads and stores.
+
+A view with a static window has a layout of its own (the root's composed with the window,
+`dialects.views.value_layout`) and lowers like any layout-typed memref. A window with
+run-time offsets, strides or sizes (or a view of a root with `?` dims) is no static layout:
+each access to such a view becomes the same access to the root, at the root index the window
+gives (index code over the access's indices and the window's run-time values, which the
+lowering then reads back as leaves and composes with the root's layout). Vector accesses
+stay vector accesses when their lanes walk one root dim with unit stride, and are split into
+scalar accesses otherwise; `memref.dim` gives the view's extent. Any other user of such a
+view is refused by `layout-lower`, naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.dialects.views import VIEW_OPS, ViewWindow, value_layout, view_window
+from heterolayout.layout.simplify import IndexSimplifier
+from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, constant_index
+
+
+def runtime_view(value: SSAValue) -> ViewWindow | None:
+    """The window of `value` when it is a view of a layout-typed memref with no static
+    layout (a run-time window, or a root with `?` dims)."""
+    view = view_window(value)
+    if view is None or value_layout(value) is not None:
+        return None
+    return view
+
+
+def fold_runtime_views(module: ModuleOp) -> None:
+    """Fold every access through a run-time view into an access of its root; erase the
+    views left unused."""
+    PatternRewriteWalker(FoldRuntimeView(), apply_recursively=False).rewrite_module(module)
+    views = [op for op in module.walk() if op.name in (*VIEW_OPS, "memref.cast")]
+    for op in reversed(views):
+        if not any(r.uses for r in op.results) and runtime_view(op.results[0]) is not None:
+            Rewriter.erase_op(op)
+
+
+class _Access:
+    """Emits root indices for view indices of one access, before it."""
+
+    def __init__(self, op: Operation, view: ViewWindow) -> None:
+        self.op = op
+        self.view = view
+        self.leaves = IndexLeaves()
+        self.symbols = [self.leaves.leaf(s) for s in view.symbols]
+
+    def insert(self, new: Operation) -> None:
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+
+    def root_exprs(self, index: Sequence[AffineExpr]) -> list[AffineExpr]:
+        return [
+            r.replace_dims_and_symbols(list(index), self.symbols)
+            for r in self.view.window.index_map.results
+        ]
+
+    def root_indices(self, index: Sequence[AffineExpr]) -> list[SSAValue]:
+        emitter = IndexEmitter(self.leaves, self.insert, "affine")  # read back by recover()
+        return emitter.emit_all(self.root_exprs(index))
+
+    def lane_dim(self, index: Sequence[AffineExpr], dim: int) -> int | None:
+        """The root dim that the lanes along view dim `dim` walk with unit stride (the
+        others staying put), or None."""
+        lane = AffineExpr.dimension(len(self.leaves.values))
+        shifted = list(index)
+        shifted[dim] = shifted[dim] + lane
+        simplifier = IndexSimplifier(self.leaves.ranges)
+        walked = None
+        for root_dim, (before, after) in enumerate(
+            zip(self.root_exprs(index), self.root_exprs(shifted), strict=True)
+        ):
+            difference = simplifier.simplify(after + before * -1)
+            if difference == lane and walked is None:
+                walked = root_dim
+            elif difference != AffineExpr.constant(0):
+                return None
+        return walked
+
+
+class FoldRuntimeView(RewritePattern):
+    """An access through a run-time view becomes an access of the view's root."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, memref.DimOp | memref.RankOp):
+            _fold_shape_query(op, rewriter)
+            return
+        position = _memref_position(op)
+        if position is None:
+            return
+        view = runtime_view(op.operands[position])
+        if view is None:
+            return
+        access = _Access(op, view)
+        index = _view_index(op, access.leaves)
+        if isinstance(op, memref.LoadOp | affine.LoadOp):
+            rewriter.replace(op, memref.LoadOp.get(view.root, access.root_indices(index)))
+        elif isinstance(op, memref.StoreOp | affine.StoreOp):
+            rewriter.replace(
+                op, memref.StoreOp.get(op.value, view.root, access.root_indices(index))
+            )
+        else:
+            _fold_vector(op, access, index, rewriter)
+
+
+_INDEXED = (
+    memref.LoadOp,
+    affine.LoadOp,
+    vector.LoadOp,
+    affine.VectorLoadOp,
+    vector.TransferReadOp,
+)
+_INDEXED_STORES = (
+    memref.StoreOp,
+    affine.StoreOp,
+    vector.StoreOp,
+    affine.VectorStoreOp,
+    vector.TransferWriteOp,
+)
+
+
+def _memref_position(op: Operation) -> int | None:
+    if isinstance(op, _INDEXED):
+        return 0
+    if isinstance(op, _INDEXED_STORES):
+        return 1
+    return None
+
+
+def _view_index(op: Operation, leaves: IndexLeaves) -> list[AffineExpr]:
+    """The access's view index over `leaves`."""
+    if isinstance(op, affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp):
+        return leaves.map_results(op.map.data, list(op.indices))
+    return [leaves.leaf(i) for i in op.indices]  # type: ignore[attr-defined]
+
+
+def _fold_vector(
+    op: Operation, access: _Access, index: list[AffineExpr], rewriter: PatternRewriter
+) -> None:
+    """A vector access along one view dim: one access of the root where that dim walks a
+    root dim with unit stride (its innermost for loads and stores), else one per lane."""
+    is_transfer = isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
+    is_load = isinstance(op, vector.LoadOp | affine.VectorLoadOp | vector.TransferReadOp)
+    vector_value = op.results[0] if is_load else op.operands[0]
+    vector_type = vector_value.type
+    assert isinstance(vector_type, VectorType)
+    dim = len(index) - 1
+    if is_transfer:
+        (result,) = op.permutation_map.data.results  # type: ignore[attr-defined]  # checked 1-D
+        dim = result.position
+    walked = access.lane_dim(index, dim)
+    root = access.view.root
+    rank = len(access.view.window.index_map.results)
+    if walked is not None and (is_transfer or walked == rank - 1):
+        indices = access.root_indices(index)
+        if is_transfer:
+            new = _transfer(op, root, indices, AffineMap(rank, 0, (AffineExpr.dimension(walked),)))
+        elif is_load:
+            new = vector.LoadOp(root, indices, vector_type)
+        else:
+            new = vector.StoreOp(vector_value, root, indices)
+        rewriter.replace(op, new)
+        return
+    _per_lane(op, access, index, dim, vector_value, is_load, rewriter)
+
+
+def _transfer(op: Operation, root: SSAValue, indices: list[SSAValue], walk: AffineMap) -> Operation:
+    """The transfer `op` on `root` at `indices`, its lanes walking `walk`."""
+    permutation = AffineMapAttr(walk)
+    if isinstance(op, vector.TransferReadOp):
+        return vector.TransferReadOp(
+            root, indices, op.padding, op.result.type, op.in_bounds, permutation, op.mask
+        )
+    assert isinstance(op, vector.TransferWriteOp)
+    return vector.TransferWriteOp(op.vector, root, indices, op.in_bounds, op.mask, permutation)
+
+
+def _per_lane(
+    op: Operation,
+    access: _Access,
+    index: list[AffineExpr],
+    dim: int,
+    vector_value: SSAValue,
+    is_load: bool,
+    rewriter: PatternRewriter,
+) -> None:
+    """One scalar access of the root per lane."""
+    vector_type = vector_value.type
+    assert isinstance(vector_type, VectorType)
+    root = access.view.root
+    elements: list[SSAValue] = []
+    for lane in range(vector_type.get_shape()[0]):
+        shifted = list(index)
+        shifted[dim] = index[dim] + lane
+        indices = access.root_indices(shifted)
+        if is_load:
+            load = memref.LoadOp.get(root, indices)
+            access.insert(load)
+            elements.append(load.res)
+            continue
+        extract = vector.ExtractOp(vector_value, [lane], vector_type.element_type)
+        access.insert(extract)
+        access.insert(memref.StoreOp.get(extract.result, root, indices))
+    if is_load:
+        rewriter.replace(op, FromElementsOp(elements, vector_type))
+    else:
+        rewriter.erase(op)
+
+
+def _fold_shape_query(op: memref.DimOp | memref.RankOp, rewriter: PatternRewriter) -> None:
+    """`memref.dim` of a run-time view: its static extent, or the run-time size the view
+    op took; `memref.rank`: its rank."""
+    view = runtime_view(op.source)
+    if view is None:
+        return
+    shape = view.window.shape
+    if isinstance(op, memref.RankOp):
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(len(shape), IndexType())))
+        return
+    position = constant_index(op.index)
+    if position is None or not 0 <= position < len(shape):
+        return  # refused by name in check_lowerable
+    extent = shape[position]
+    if extent is not None:
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(extent, IndexType())))
+    elif view.sizes[position] is not None:
+        rewriter.replace(op, [], [view.sizes[position]])

@@ -1,0 +1,59 @@
+// Views of layout-typed memrefs that layout-lower cannot index are one-line errors naming
+// the view op (or the op that misuses the view) and why; nothing is skipped silently.
+// RUN: layout-opt %s --split-input-file -p layout-lower --verify-diagnostics | filecheck %s
+// RUN: not layout-opt %s --split-input-file -p layout-lower 2>&1 | filecheck %s --check-prefix=FIRST
+
+// A static window that leaves the viewed box: the composition is no layout.
+// FIRST: invalid-views.mlir:11:3: error: layout-lower: memref.subview of a layout-typed memref: view index (8) reaches index 64 of dim 0, outside the viewed shape 64
+// FIRST-NOT: builtin.module
+// CHECK: layout-lower: memref.subview of a layout-typed memref: view index (8) reaches index 64 of dim 0, outside the viewed shape 64
+func.func @outside(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> f32 {
+  %s = memref.subview %a[56] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 56>>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %s[%c0] : memref<16xf32, strided<[1], offset: 56>>
+  func.return %v : f32
+}
+
+// -----
+// A view lowers into the indexing of its root: it cannot leave the function.
+// CHECK: layout-lower: func.return takes a view (memref<16xf32, strided<[1], offset: 16>>) of a layout-typed memref; such a view lowers into the indexing of its root buffer and cannot be passed on, returned or freed
+func.func @escapes(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> memref<16xf32, strided<[1], offset: 16>> {
+  %s = memref.subview %a[16] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 16>>
+  func.return %s : memref<16xf32, strided<[1], offset: 16>>
+}
+
+// -----
+// CHECK: layout-lower: memref.dealloc takes a view (memref<4x4xf32, strided<[8, 1], offset: 2>>) of a layout-typed memref
+func.func @freed(%a: memref<8x8xf32, #layout.tag<"NC->CN4n">>) {
+  %s = memref.subview %a[0, 2] [4, 4] [1, 1] : memref<8x8xf32, #layout.tag<"NC->CN4n">> to memref<4x4xf32, strided<[8, 1], offset: 2>>
+  memref.dealloc %s : memref<4x4xf32, strided<[8, 1], offset: 2>>
+  func.return
+}
+
+// -----
+// A run-time window folds into loads, stores, vector accesses and memref.dim only.
+// CHECK: layout-lower: memref.copy takes a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, stores, vector accesses, transfers and memref.dim/rank go through such a view
+func.func @copy_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %b: memref<16xf32>, %n: index) {
+  %s = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+  memref.copy %s, %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+  func.return
+}
+
+// -----
+// CHECK: layout-lower: memref.collapse_shape of a layout-typed memref: a collapsed dim of extent '?' (its size is a run-time product) is not supported
+func.func @collapse_dynamic(%a: memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">>, %i: index) -> f32 {
+  %s = memref.collapse_shape %a [[0, 1], [2]] : memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">> into memref<?x16xf32>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %s[%i, %c0] : memref<?x16xf32>
+  func.return %v : f32
+}
+
+// -----
+// reinterpret_cast counts from the root's first logical element: its inner dims must be static.
+// CHECK: layout-lower: memref.reinterpret_cast of a layout-typed memref: reinterpret: the source shape 8x? has a dynamic inner extent
+func.func @reinterpret_dynamic(%a: memref<8x?xf32, #layout.tag<"NC->NC4n">>) -> f32 {
+  %r = memref.reinterpret_cast %a to offset: [0], sizes: [8], strides: [1] : memref<8x?xf32, #layout.tag<"NC->NC4n">> to memref<8xf32, strided<[1]>>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %r[%c0] : memref<8xf32, strided<[1]>>
+  func.return %v : f32
+}
