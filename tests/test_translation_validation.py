@@ -131,6 +131,46 @@ def test_a_large_domain_is_proven_symbolically() -> None:
     assert "input.mlir:6:11: remark: affine.store proven symbolically" in remarks, remarks
 
 
+DYNAMIC_LOOP = """
+func.func @dynamic(%m: memref<?x16xf32, #layout.tag<"NC->NC8c">>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %d = memref.dim %m, %c0 : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+  %s = scf.for %i = %c1 to %d step %c2 iter_args(%a = %zero) -> (f32) {
+    %x = arith.ceildivui %i, %c3 : index
+    %v = memref.load %m[%i, %x] : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+    %t = arith.addf %a, %v : f32
+    scf.yield %t : f32
+  }
+  func.return %s : f32
+}
+"""
+ARGUMENT_INDEX = """
+func.func @argument(%m: memref<?x16xf32, #layout.tag<"NC->NC8c">>, %n: index) -> f32 {
+  %c3 = arith.constant 3 : index
+  %x = arith.divui %n, %c3 : index
+  %v = memref.load %m[%n, %x] : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+  func.return %v : f32
+}
+"""
+
+
+@pytest.mark.parametrize("text", [DYNAMIC_LOOP, ARGUMENT_INDEX], ids=["loop", "argument"])
+def test_unsigned_divisions_of_an_index_known_non_negative_are_proven(text: str) -> None:
+    """Fuzz seeds 2650 and 1598: an unsigned division of a value that is non-negative (a loop
+    from 1 up to a dynamic bound; an index the access's bounds show is in [0, D)) reads as a
+    floordiv on both sides, whether it is a logical index or part of the physical one."""
+    _, remarks = lower(text)
+    assert "remark: memref.load proven symbolically" in remarks, remarks
+    # and the same code with the division emitted as a remainder is caught
+    with planted_bugs.division_emitted_as_remainder(), pytest.raises(PassFailedException) as bad:
+        lower(text)
+    assert "memref.load at input.mlir:" in str(bad.value) and "logical index (" in str(bad.value)
+
+
 UNKNOWN_INDEX = """
 func.func @unknown(%m: memref<2x17xf32, #layout.tag<"NC->NC8c">>, %n: index, %c: index) -> f32 {
   %v = memref.load %m[%n, %c] : memref<2x17xf32, #layout.tag<"NC->NC8c">>
@@ -377,6 +417,9 @@ def test_terms_evaluate_with_each_ops_own_semantics() -> None:
         (n % 2**64) // 4 - (2**64 if (n % 2**64) // 4 >= 2**63 else 0) for n in numbers
     ]
     assert run("remui", 3) == [(n % 2**64) % 3 for n in numbers]
+    assert run("ceildivui", 4) == [
+        -(-(n % 2**64) // 4) - (2**64 if -(-(n % 2**64) // 4) >= 2**63 else 0) for n in numbers
+    ]
     for width in (2, 8, 63):  # a cast to iN keeps the low N bits, read as signed
         wide = {x: np.array([0, -1, 2 ** (width - 1), 2**width - 1, 5], dtype=np.int64)}
         cast = evaluate(Term("cast", (x,), value=width), wide, {})

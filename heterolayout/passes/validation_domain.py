@@ -11,7 +11,7 @@ are tried for a counterexample.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -127,28 +127,44 @@ def lane_selector(layout: Layout, lane: Value) -> Value:
     return lane * -bits + (packing.container_bits - bits)
 
 
-def loop_points(value: SSAValue) -> np.ndarray | None:
-    """The values a loop variable takes, when its loop has constant bounds and step."""
+UNKNOWN_BOUND = 2**62
+"""The last value of a loop variable whose upper bound is not a constant."""
+
+
+def loop_bounds(value: SSAValue) -> tuple[int, int, int] | None:
+    """First value, last value (at most) and step of a loop variable whose loop has a
+    constant lower bound and step; the last is `UNKNOWN_BOUND` when the upper bound is
+    not a constant (a loop variable never goes below its lower bound)."""
     block = value.owner
     if not isinstance(block, Block) or block.parent_op() is None or value.index != 0:  # type: ignore[attr-defined]
         return None
     loop = block.parent_op()
     if isinstance(loop, scf.ForOp):
-        bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]
+        low, high, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
     elif isinstance(loop, affine.ForOp):
-        lower, upper = loop.lowerBoundMap.data, loop.upperBoundMap.data
-        if lower.num_dims + lower.num_symbols or upper.num_dims + upper.num_symbols:
-            return None
-        lows = [r.value for r in lower.results if isinstance(r, AffineConstantExpr)]
-        highs = [r.value for r in upper.results if isinstance(r, AffineConstantExpr)]
-        if len(lows) != len(lower.results) or len(highs) != len(upper.results):
-            return None
-        bounds = [max(lows), min(highs), loop.step.value.data]
+        low = _constant_map(loop.lowerBoundMap.data.results, max)
+        high = _constant_map(loop.upperBoundMap.data.results, min)
+        step = loop.step.value.data
     else:
         return None
-    if any(b is None for b in bounds) or bounds[2] <= 0:  # type: ignore[operator]
+    if low is None or step is None or step <= 0:
         return None
-    return np.arange(bounds[0], bounds[1], bounds[2], dtype=np.int64)  # type: ignore[arg-type]
+    return low, UNKNOWN_BOUND if high is None else high - 1, step
+
+
+def _constant_map(results: Sequence[AffineExpr], pick: Callable[..., int]) -> int | None:
+    """The bound a loop's bound map gives when every result is a constant."""
+    values = [r.value for r in results if isinstance(r, AffineConstantExpr)]
+    return pick(values) if values and len(values) == len(results) else None
+
+
+def loop_points(value: SSAValue) -> np.ndarray | None:
+    """The values a loop variable takes, when its loop has constant bounds and step."""
+    bounds = loop_bounds(value)
+    if bounds is None or bounds[1] == UNKNOWN_BOUND:
+        return None
+    low, high, step = bounds
+    return np.arange(low, high + 1, step, dtype=np.int64)
 
 
 def _constant(value: SSAValue) -> int | None:
@@ -158,6 +174,14 @@ def _constant(value: SSAValue) -> int | None:
     return None
 
 
+def _stepped(term: Term, values: np.ndarray) -> np.ndarray:
+    """The values a loop variable up to a dynamic bound can take among `values`."""
+    bounds = loop_bounds(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+    if bounds is None:
+        return values
+    return values[(values - bounds[0]) % bounds[2] == 0]
+
+
 def points_range(points: np.ndarray) -> Range | None:
     return (int(points.min()), int(points.max())) if points.size else None
 
@@ -165,9 +189,12 @@ def points_range(points: np.ndarray) -> Range | None:
 def _atom_range(term: Term) -> Range | None:
     if term.kind == "leaf" and term.leaf is not None:
         points = loop_points(term.leaf)
-        if points is None:  # a GPU thread or block id: the lowering's range for it
-            return gpu_id_range(term.leaf)
-        return points_range(points)
+        if points is not None:
+            return points_range(points)
+        bounds = loop_bounds(term.leaf)
+        if bounds is not None:  # a loop up to a dynamic bound
+            return (bounds[0], bounds[1])
+        return gpu_id_range(term.leaf)  # a GPU thread or block id: the lowering's range
     divisor = term.args[1] if len(term.args) == 2 else None
     if divisor is not None and divisor.kind == "const" and divisor.value > 0:
         if term.kind == "remui":
@@ -211,8 +238,7 @@ class Proof:
         self.access = access
         self.lanes = lanes
         self.sym = Symbolic(_atom_range)
-        self.logical = [self.sym.expr(t) for t in access.logical]
-        self._narrow()
+        self.logical = self._read_logical()
         exprs = list(self.logical)
         for lane in lanes:
             for term in [*lane.physical, *([lane.lane] if lane.lane is not None else [])]:
@@ -229,6 +255,20 @@ class Proof:
     @property
     def _along(self) -> int:
         return self.access.along % len(self.extents)
+
+    def _read_logical(self) -> list[AffineExpr]:
+        """The logical index in normal form, read again after each narrowing: a
+        sign-sensitive op (`divui`, `ceildivui`, ...) of a value only the access's bounds
+        show non-negative is an atom before and a floordiv after, and both sides of the
+        proof must read it the same way."""
+        logical = [self.sym.expr(t) for t in self.access.logical]
+        for _ in range(len(logical) + 1):
+            self.logical = logical
+            self._narrow()
+            logical = [self.sym.expr(t) for t in self.access.logical]
+            if logical == self.logical:
+                break
+        return logical
 
     def _last_limit(self, extent: int) -> int:
         return extent - max(self.access.length, 1)
@@ -260,7 +300,7 @@ class Proof:
             if found is not None and bounds is not None:
                 found = found[(found >= bounds[0]) & (found <= bounds[1])]
             elif found is None and bounds is not None and bounds[1] - bounds[0] < EXHAUSTIVE_LIMIT:
-                found = np.arange(bounds[0], bounds[1] + 1, dtype=np.int64)
+                found = _stepped(term, np.arange(bounds[0], bounds[1] + 1, dtype=np.int64))
             period = self.periods[term]
             if found is None and period is not None:  # only seen modulo: one period covers all
                 found = np.arange(period, dtype=np.int64)
@@ -313,8 +353,12 @@ class Proof:
         values = {}
         for term in leaves:
             points = loop_points(term.leaf) if term.leaf is not None else None
+            bounds = loop_bounds(term.leaf) if term.leaf is not None else None
             if points is not None and points.size:
                 values[term] = rng.choice(points, SAMPLES)
+            elif bounds is not None:  # up to a dynamic bound: its first values
+                steps = rng.integers(0, 2 * UNBOUNDED_WINDOW + 1, SAMPLES)
+                values[term] = bounds[0] + bounds[2] * steps
             else:
                 values[term] = rng.integers(-UNBOUNDED_WINDOW, UNBOUNDED_WINDOW + 1, SAMPLES)
         return values
@@ -470,18 +514,18 @@ class Proof:
         ranges = dict(self.sym.ranges)
         fresh = len(self.sym.atoms)
         for term, position in self.sym.atoms.items():
-            points = (
-                loop_points(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+            bounds = (
+                loop_bounds(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
             )
-            if points is not None and points.size == 1:
-                exprs.append(AffineExpr.constant(int(points[0])))
+            if bounds is not None and bounds[0] + bounds[2] > bounds[1] >= bounds[0]:
+                exprs.append(AffineExpr.constant(bounds[0]))  # one iteration
                 continue
-            if points is None or points.size < 2 or points[1] - points[0] == 1:
+            if bounds is None or bounds[1] < bounds[0] or bounds[2] == 1:
                 exprs.append(AffineExpr.dimension(position))
                 continue
-            step = int(points[1] - points[0])
-            exprs.append(AffineExpr.dimension(fresh) * step + int(points[0]))
-            ranges[fresh] = (0, points.size - 1)
+            first, last, step = bounds
+            exprs.append(AffineExpr.dimension(fresh) * step + first)
+            ranges[fresh] = (0, (last - first) // step)
             fresh += 1
         return exprs, ranges
 

@@ -176,6 +176,11 @@ def _unsigned(x: Array | int) -> Array:
     return np.asarray(x, dtype=np.int64).astype(np.uint64)
 
 
+def _ceil_unsigned(a: Array | int, b: Array | int) -> Array:
+    quotient, remainder = np.divmod(_unsigned(a), _unsigned(b))
+    return (quotient + (remainder != 0)).astype(np.int64)
+
+
 def _trunc_div(a: Array | int, b: Array | int) -> Array:
     quotient = np.abs(a) // np.where(b == 0, 1, np.abs(b))
     return np.where((np.asarray(a) < 0) != (np.asarray(b) < 0), -quotient, quotient)
@@ -215,7 +220,7 @@ def _apply(term: Term, args: list[Array | int]) -> Array | int:
         "remsi": lambda: np.asarray(a) - np.asarray(b) * _trunc_div(a, b),
         "divui": lambda: (_unsigned(a) // _unsigned(b_safe)).astype(np.int64),
         "remui": lambda: (_unsigned(a) % _unsigned(b_safe)).astype(np.int64),
-        "ceildivui": lambda: (-(-_unsigned(a) // _unsigned(b_safe))).astype(np.int64),
+        "ceildivui": lambda: _ceil_unsigned(a, b_safe),
         "minsi": lambda: np.minimum(a, b),
         "maxsi": lambda: np.maximum(a, b),
     }
