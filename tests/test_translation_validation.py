@@ -35,7 +35,6 @@ from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.source import make_context
 from heterolayout.passes.layout_lower import LayoutLowerPass
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
-from heterolayout.passes.validation_domain import reduce_mods
 from heterolayout.passes.validation_terms import (
     Symbolic,
     Term,
@@ -43,6 +42,7 @@ from heterolayout.passes.validation_terms import (
     constant,
     evaluate,
     leaf,
+    reduce_mods,
 )
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -185,6 +185,20 @@ func.func @bits(%m: memref<12xi1, #layout.tag<"C->C6c", pack = i8, bit_order = "
   func.return
 }
 """
+WORDS_TYPE = 'memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8, bit_order = "msb">>'
+WORDS = """
+func.func @words(%a: TYPE, %b: TYPE) {
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  affine.for %m = 0 to 3 {
+    %v = vector.load %a[%m, %c8] : TYPE, vector<8xi1>
+    vector.store %v, %b[%m, %c8] : TYPE, vector<8xi1>
+    %w = vector.load %a[%m, %c16] : TYPE, vector<4xi1>
+    vector.store %w, %b[%m, %c16] : TYPE, vector<4xi1>
+  }
+  func.return
+}
+""".replace("TYPE", WORDS_TYPE)
 PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[str, object]]] = {
     "off by one": (planted_bugs.innermost_index_off_by_one, "examples/crouton_eltwise.mlir", {}),
     "off by one, affine maps": (
@@ -199,6 +213,14 @@ PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[s
     ),
     "division as remainder": (planted_bugs.division_emitted_as_remainder, UNKNOWN_INDEX, {}),
     "bit order": (planted_bugs.bit_order_ignored, MSB_BITS, {}),
+    "container lanes swapped": (planted_bugs.container_lanes_swapped, WORDS, {}),
+    "container bit order": (planted_bugs.container_bit_order_ignored, WORDS, {}),
+    "container index": (planted_bugs.container_index_one_further, WORDS, {}),
+    "container index, flat": (
+        planted_bugs.container_index_one_further,
+        WORDS,
+        {"flatten": True, "index": "affine"},
+    ),
     "simplifier drops mod": (
         planted_bugs.simplifier_drops_remainders,
         "examples/crouton_eltwise.mlir",
@@ -240,7 +262,9 @@ def test_planted_wrong_index_code_is_caught_with_a_counterexample(name: str) -> 
             else layout.packing.container_bits - bits - lane * bits
         )
         assert int(found["wanted_lane"]) == shift
-    if options.get("flatten"):
+    if options.get("flatten") and layout.packing is not None:  # the container's offset
+        assert wanted == (int(np.ravel_multi_index(tuple(physical), layout.storage_shape)),)
+    elif options.get("flatten"):
         assert wanted == (layout.offset(logical),)
     else:
         assert wanted == tuple(physical)
@@ -366,19 +390,95 @@ def test_a_tiled_vector_conversion_is_reported_unchecked_with_the_reason() -> No
     )
 
 
-def test_a_whole_container_access_is_reported_unchecked_with_the_reason() -> None:
-    text = """
-    func.func @copy_word(%a: memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>) -> vector<8xi1> {
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %v = vector.load %a[%c1, %c8] : memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>, vector<8xi1>
-      func.return %v : vector<8xi1>
-    }"""
+VECTOR_CONTAINERS = """
+func.func @lanes(%a: TYPE) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  affine.for %m = 0 to 2 {
+    %v = vector.load %a[%m, %c0] : TYPE, vector<4xf32>
+    %w = vector.load %a[%m, %c4] : TYPE, vector<2xf32>
+    vector.store %w, %a[%m, %c4] : TYPE, vector<2xf32>
+    vector.store %v, %a[%m, %c0] : TYPE, vector<4xf32>
+  }
+  func.return
+}
+""".replace("TYPE", 'memref<2x6xf32, #layout.tag<"MK->MK4k", pack = vector<4xf32>>>')
+BIG_WORDS = """
+func.func @big(%a: TYPE, %b: TYPE) {
+  affine.for %x = 0 to 2048 {
+    affine.for %m = 0 to 1024 {
+      affine.for %k = 0 to 9 step 8 {
+        %v = affine.vector_load %a[%x, %m, %k] : TYPE, vector<8xi1>
+        affine.vector_store %v, %b[%x, %m, %k] : TYPE, vector<8xi1>
+      }
+      %w = affine.vector_load %a[%x, %m, 16] : TYPE, vector<4xi1>
+      affine.vector_store %w, %b[%x, %m, 16] : TYPE, vector<4xi1>
+    }
+  }
+  func.return
+}
+""".replace(
+    "TYPE", 'memref<2048x1024x20xi1, #layout.tag<"AMK->AMK8k", pack = i8, bit_order = "msb">>'
+)
+
+
+WHOLE_CONTAINERS = {
+    "msb-bits": (
+        WORDS,
+        [
+            "6:5: remark: vector.load, 8 lanes of one container, proven exhaustively over 24",
+            "7:5: remark: vector.store, 8 lanes of one container, proven exhaustively over 24",
+            "8:5: remark: vector.load, 4 lanes of one container, proven exhaustively over 12",
+            "9:5: remark: vector.store, 4 lanes of one container, proven exhaustively over 12",
+        ],
+    ),
+    "vector-containers": (
+        VECTOR_CONTAINERS,
+        [
+            "6:5: remark: vector.load, 4 lanes of one container, proven exhaustively over 8",
+            "7:5: remark: vector.load, 2 lanes of one container, proven exhaustively over 4",
+            "8:5: remark: vector.store, 2 lanes of one container, proven exhaustively over 4",
+            "9:5: remark: vector.store, 4 lanes of one container, proven exhaustively over 8",
+        ],
+    ),
+    "symbolic": (
+        BIG_WORDS,
+        [
+            "6:9: remark: affine.vector_load, 8 lanes of one container, proven symbolically",
+            "7:9: remark: affine.vector_store, 8 lanes of one container, proven symbolically",
+            "9:7: remark: affine.vector_load, 4 lanes of one container, proven symbolically",
+            "10:7: remark: affine.vector_store, 4 lanes of one container, proven symbolically",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHOLE_CONTAINERS))
+def test_whole_container_accesses_are_proven_lane_by_lane(name: str) -> None:
+    """One container load or store and its broadcast/bitcast/shuffle/extract: each lane
+    traced to its slot; a short store's other lanes are pad (the dim ends there)."""
+    text, expected = WHOLE_CONTAINERS[name]
     _, remarks = lower(text)
-    assert "input.mlir:5:7: remark: vector.load not checked: a whole-container access" in remarks, (
-        remarks
-    )
-    assert "0 of 1 accesses proven" in remarks and "1 not checked" in remarks
+    for remark in expected:
+        assert f"input.mlir:{remark}" in remarks, remarks
+
+
+def test_a_short_container_store_over_elements_is_caught() -> None:
+    """Stored whole where the lanes after the vector hold elements, not pad: the lane the
+    pad value overwrites and the element it holds (the Layout model's)."""
+    text = WORDS.replace("%c16]", "%c8]")
+    _, remarks = lower(text)
+    assert "input.mlir:9:5: remark: vector.store, split into 4 accesses, proven" in remarks
+    with planted_bugs.partial_container_stored_whole(), pytest.raises(PassFailedException) as bad:
+        lower(text)
+    assert (
+        "vector.store at input.mlir:9:5 is not proven: at %m = 0: the store at logical index "
+        "(0, 8) writes the pad value to lane 7 of container (0, 1), which holds logical index "
+        "(0, 15)" in str(bad.value)
+    ), bad.value
+    assert parse_layout(WORDS_TYPE.split(", ", 1)[1][:-1], (3, 20), dtype="i1").physical_index(
+        (0, 15)
+    ) == (0, 1, 7)
 
 
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]

@@ -19,11 +19,12 @@ import numpy as np
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import IndexSimplifier, Range
 from heterolayout.passes.gpu_ranges import gpu_id_range
+from heterolayout.passes.validation_pads import Pad, held_elements, pad_in_normal_form
 from heterolayout.passes.validation_terms import (
     Array,
     Symbolic,
@@ -31,6 +32,9 @@ from heterolayout.passes.validation_terms import (
     atoms_of,
     evaluate,
     evaluate_affine,
+    is_linear,
+    period_all,
+    reduce_mods,
 )
 
 EXHAUSTIVE_LIMIT = 1_000_000
@@ -209,21 +213,11 @@ def _atom_range(term: Term) -> Range | None:
 def _single_atom(expr: AffineExpr) -> tuple[int, int, int] | None:
     """`expr` as a·d + b over one dim d (no division): (d, a, b)."""
     dims = expr.used_dims()
-    if len(dims) != 1 or not _linear(expr):
+    if len(dims) != 1 or not is_linear(expr):
         return None
     (dim,) = dims
     b = _value_at(expr, dim, 0)
     return dim, _value_at(expr, dim, 1) - b, b
-
-
-def _linear(expr: AffineExpr) -> bool:
-    if isinstance(expr, AffineBinaryOpExpr):
-        return (
-            expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
-            and _linear(expr.lhs)
-            and _linear(expr.rhs)
-        )
-    return True
 
 
 def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
@@ -234,19 +228,24 @@ def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
 
 
 class Proof:
-    def __init__(self, access: Access, lanes: list[Lane]) -> None:
+    def __init__(
+        self, access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+    ) -> None:
         self.access = access
         self.lanes = lanes
+        self.pads = pads
+        self.container = container
         self.sym = Symbolic(_atom_range)
         self.logical = self._read_logical()
         exprs = list(self.logical)
         for lane in lanes:
             for term in [*lane.physical, *([lane.lane] if lane.lane is not None else [])]:
                 exprs.append(self.sym.expr(term))
+        exprs += [self.sym.expr(term) for pad in pads for term in pad.physical]
         used = set().union(*(e.used_dims() for e in exprs))
         # an op that stayed opaque registered its operands too: only atoms in use count
         self.atoms = [t for t, position in self.sym.atoms.items() if position in used]
-        self.periods = {t: _period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
+        self.periods = {t: period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
 
     @property
     def extents(self) -> tuple[int | None, ...]:
@@ -365,7 +364,9 @@ class Proof:
 
     def verdict(self, how: str, points: int = 0, message: str = "") -> Verdict:
         name = self.access.name
-        if self.access.length and how != "failed":
+        if self.container and how != "failed":
+            name += f", {len(self.lanes)} lanes of one container,"
+        elif self.access.length and how != "failed":
             whole = len(self.lanes) == 1 and self.lanes[0].length
             name += ", kept whole," if whole else f", split into {len(self.lanes)} accesses,"
         return Verdict(name, self.access.where, how, points, message)
@@ -411,7 +412,33 @@ class Proof:
                     return self._counterexample(
                         values, at, shifted, expected, emitted, expected_lane, lane, memo
                     ), checked
-        return "", checked
+        return self._overwritten(values, logical, memo), checked
+
+    def _overwritten(
+        self, values: dict[Term, Array], logical: list[Array], memo: dict[Term, Array | int]
+    ) -> str:
+        """The first point where a lane written with the pad value holds an element."""
+        mask = self._in_bounds(logical, logical)
+        count = mask.size
+        for pad in self.pads:
+            physical = [np.broadcast_to(evaluate(p, values, memo), (count,)) for p in pad.physical]
+            found = held_elements(self.access.layout, self.access.flat, physical, pad.lane)
+            if found is None:
+                return f"the layout cannot tell which element lane {pad.lane} of a container holds"
+            held, element = found
+            wrong = held & mask
+            if wrong.any():
+                at = int(np.argmax(wrong))
+                where = ", ".join(f"{describe(t)} = {int(values[t][at])}" for t in self.atoms)
+                start = ", ".join(str(int(x[at])) for x in logical)
+                container = ", ".join(str(int(x[at])) for x in physical)
+                holds = ", ".join(str(int(x[at])) for x in element)
+                return (
+                    f"{'at ' + where + ': ' if where else ''}the store at logical index ({start}) "
+                    f"writes the pad value to lane {pad.lane} of container ({container}), "
+                    f"which holds logical index ({holds})"
+                )
+        return ""
 
     def _in_bounds(self, start: Sequence[Array], shifted: Sequence[Array]) -> Array:
         mask = np.ones(np.shape(shifted[0]), dtype=bool)
@@ -481,6 +508,16 @@ class Proof:
             for wanted, got in pairs:
                 if not self._equal(wanted, got):  # type: ignore[arg-type]
                     return f"the layout gives {wanted}, the code {got}"
+        for pad in self.pads:
+            physical = [
+                e.replace_dims_and_symbols(self._pinned(), [])
+                for e in (self.sym.expr(p) for p in pad.physical)
+            ]
+            simplifier = self.sym.simplifier()
+            if not pad_in_normal_form(
+                self.access.layout, self.access.flat, physical, pad.lane, simplifier
+            ):
+                return f"lane {pad.lane} of the container, written with the pad value, may hold an element"
         return ""
 
     def _equal(self, wanted: AffineExpr, got: AffineExpr) -> bool:
@@ -530,67 +567,6 @@ class Proof:
         return exprs, ranges
 
 
-def _linear_parts(expr: AffineExpr, scale: int, into: dict[AffineExpr, int]) -> int:
-    """Adds `scale`·expr to `into` as coefficients of atoms (anything but a sum or a
-    product with a constant); returns the constant part."""
-    if isinstance(expr, AffineConstantExpr):
-        return scale * expr.value
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
-        return _linear_parts(expr.lhs, scale, into) + _linear_parts(expr.rhs, scale, into)
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
-        if isinstance(expr.rhs, AffineConstantExpr):
-            return _linear_parts(expr.lhs, scale * expr.rhs.value, into)
-        if isinstance(expr.lhs, AffineConstantExpr):
-            return _linear_parts(expr.rhs, scale * expr.lhs.value, into)
-    into[expr] = into.get(expr, 0) + scale
-    return 0
-
-
-def _period(expr: AffineExpr, dim: int) -> int | None:
-    """A period of `expr` in dim `dim` when the dim is only seen inside `… mod c` (1 where
-    it does not occur), else None."""
-    if dim not in expr.used_dims():
-        return 1
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    inner = [_period(expr.lhs, dim), _period(expr.rhs, dim)]
-    if None not in inner:
-        return math.lcm(*inner)  # type: ignore[arg-type]
-    if (
-        expr.kind == AffineBinaryOpKind.Mod
-        and isinstance(expr.rhs, AffineConstantExpr)
-        and _linear(expr.lhs)
-    ):
-        return abs(expr.rhs.value)
-    return None
-
-
-def _period_all(exprs: Sequence[AffineExpr], dim: int) -> int | None:
-    periods = [_period(e, dim) for e in exprs]
-    return None if None in periods else math.lcm(*periods)  # type: ignore[arg-type]
-
-
-def reduce_mods(expr: AffineExpr) -> AffineExpr:
-    """Every `e mod c` with e's coefficients and constant taken modulo c (so `(-x + 3) mod 5`
-    and `(4·x + 3) mod 5` read the same), inside out."""
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return expr
-    lhs, rhs = reduce_mods(expr.lhs), reduce_mods(expr.rhs)
-    if (
-        expr.kind != AffineBinaryOpKind.Mod
-        or not isinstance(rhs, AffineConstantExpr)
-        or rhs.value <= 0
-    ):
-        return AffineBinaryOpExpr(expr.kind, lhs, rhs)
-    divisor = rhs.value
-    parts: dict[AffineExpr, int] = {}
-    total: AffineExpr = AffineExpr.constant(_linear_parts(lhs, 1, parts) % divisor)
-    for atom, coefficient in parts.items():
-        if coefficient % divisor:
-            total = total + atom * (coefficient % divisor)
-    return total % divisor
-
-
 def describe(term: Term) -> str:
     if term.kind == "leaf" and term.leaf is not None:
         hint = term.leaf.name_hint
@@ -602,5 +578,10 @@ def describe(term: Term) -> str:
     return f"{term.kind}({', '.join(describe(a) for a in term.args)})"
 
 
-def prove(access: Access, lanes: list[Lane]) -> Verdict:
-    return Proof(access, lanes).run()
+def prove(
+    access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+) -> Verdict:
+    """Proven exhaustively or symbolically, or failed (with a counterexample when one is
+    found): `lanes` against the layout's map, and `pads` (a whole-container store's other
+    lanes) holding no element."""
+    return Proof(access, lanes, pads, container).run()

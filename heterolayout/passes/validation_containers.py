@@ -1,0 +1,213 @@
+"""Whole-container packed accesses (`container_access`), traced lane by lane.
+
+A vector access that covers the first lanes of one packed container becomes one container
+load or store and moves of lanes: `vector.broadcast` of the word, `vector.bitcast` into its
+lanes, `vector.shuffle` to pick or place them, `vector.extract` of the word. Each lane of
+the vector is followed through those ops bit by bit (a bitcast keeps bit p at bit p, lane 0
+lowest) to the container access and the bit (integer container) or position (vector
+container) it reaches: one `Lane` per vector lane, proven like a scalar access. A store
+writes the container's other lanes too: each must be pad (`validation_pads`) and get the
+layout's pad value; bits past the last lane hold no element and may get anything.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, vector
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from heterolayout.passes.validation_domain import Access, Lane
+from heterolayout.passes.validation_ops import (
+    LOADS,
+    STORES,
+    indices_of,
+    new_ops,
+    on_buffer,
+    owner,
+)
+from heterolayout.passes.validation_pads import Pad
+from heterolayout.passes.validation_terms import TermReader, constant
+
+MOVES = (vector.BroadcastOp, vector.BitcastOp, vector.ShuffleOp, vector.ExtractOp)
+"""The ops that move lanes between a container and the vector of the access."""
+
+
+@dataclass(frozen=True)
+class Traced:
+    """Bit `bit` of the root value `value`."""
+
+    value: SSAValue
+    bit: int
+
+
+def _bits(type_: Attribute) -> int:
+    element = type_.element_type if isinstance(type_, VectorType) else type_
+    return getattr(element, "bitwidth", 0)
+
+
+def trace(value: SSAValue, bit: int, is_root: Callable[[SSAValue], bool]) -> Traced | float | str:
+    """Where bit `bit` of `value` comes from: a root value and the bit in it, an element of
+    a constant (its value, read at that element's first bit), or why it cannot be followed."""
+    while not is_root(value):
+        op = owner(value)
+        width = _bits(value.type)
+        if width == 0:
+            return f"a lane of {value.type} has no bit width"
+        if isinstance(op, vector.ShuffleOp):
+            lane, inner = divmod(bit, width)
+            chosen = op.mask.get_values()[lane]
+            first = op.v1.type.get_shape()[0]  # type: ignore[attr-defined]
+            if chosen < 0:
+                return f"lane {lane} of a vector.shuffle is poison"
+            value, bit = (
+                (op.v1, chosen * width + inner)
+                if chosen < first
+                else (op.v2, (chosen - first) * width + inner)
+            )
+        elif isinstance(op, vector.BitcastOp):
+            value = op.source
+        elif isinstance(op, vector.BroadcastOp):
+            source = op.source
+            if isinstance(source.type, VectorType) and source.type.get_shape() != (1,):
+                return "a vector.broadcast of a vector of more than one lane"
+            value, bit = source, bit % width
+        elif isinstance(op, vector.ExtractOp):
+            position = list(op.static_position.iter_values())
+            if len(position) != 1 or position[0] < 0:
+                return "a vector.extract at a computed position"
+            value, bit = op.vector, position[0] * width + bit
+        elif isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
+            lane, inner = divmod(bit, width)
+            values = op.value.get_values()
+            element = values[0] if len(values) == 1 else values[lane]
+            return element if inner == 0 else f"bit {inner} of a constant's lane"
+        else:
+            return f"a lane comes from {op.name if op else value}, not from the container"
+    return Traced(value, bit)
+
+
+def _selector(access: Access, bit: int) -> int | None:
+    """What `Lane.lane` holds for the slot at `bit` of the container: the bit offset in an
+    integer container, the position in a vector container (None: not a slot's first bit)."""
+    packing = access.layout.packing
+    assert packing is not None and access.layout.dtype is not None
+    if not packing.is_vector:
+        return bit
+    position, inner = divmod(bit, access.layout.dtype.bits)
+    return None if inner else position
+
+
+def _slots(access: Access) -> tuple[int, int]:
+    """The container's element slots, and how many of them hold lanes."""
+    layout = access.layout
+    packing, lanes = layout.packing, layout.physical_shape[-1]
+    assert packing is not None and lanes is not None and layout.dtype is not None
+    if packing.is_vector:
+        return lanes, lanes
+    return packing.container_bits // layout.dtype.bits, lanes
+
+
+def _lane_at(access: Access, slot: int) -> int:
+    """The lane index the layout puts in slot `slot` (MSB-first fills from the top)."""
+    packing = access.layout.packing
+    assert packing is not None
+    slots, _ = _slots(access)
+    return slots - 1 - slot if packing.bit_order == "msb" and not packing.is_vector else slot
+
+
+def load_lanes(access: Access, ops: list[Operation], reader: TermReader) -> list[Lane] | str:
+    """The container slot each lane of the loaded vector comes from."""
+    result = ops[-1].results[0] if ops[-1].results else None
+    bits = access.layout.dtype.bits  # type: ignore[union-attr]
+    if (
+        result is None
+        or not isinstance(result.type, VectorType)
+        or result.type.get_shape() != (access.length,)
+        or _bits(result.type) != bits
+    ):
+        return "a whole-container load does not end in a vector of the access's lanes"
+
+    def is_root(value: SSAValue) -> bool:
+        return on_buffer(owner(value), access) and isinstance(owner(value), LOADS)
+
+    lanes: list[Lane] = []
+    for t in range(access.length):
+        found = trace(result, t * bits, is_root)
+        if isinstance(found, (int, float)):
+            return f"lane {t} of the loaded vector is a constant, not loaded"
+        if isinstance(found, str):
+            return f"lane {t} of the loaded vector: {found}"
+        selector = _selector(access, found.bit)
+        if selector is None:
+            return f"lane {t} of the loaded vector starts inside a lane of the container"
+        load = owner(found.value)
+        assert load is not None
+        lanes.append(Lane(t, indices_of(load, reader), constant(selector)))
+    return lanes
+
+
+def store_lanes(
+    access: Access, ops: list[Operation], reader: TermReader
+) -> tuple[list[Lane], list[Pad]] | str:
+    """The container slot each lane of the stored vector goes to, and the slots written
+    with pad."""
+    stores = [op for op in ops if isinstance(op, STORES) and on_buffer(op, access)]
+    if len(stores) != 1:
+        return f"a whole-container store writes the buffer {len(stores)} times, not once"
+    (store,) = stores
+    physical = indices_of(store, reader)
+    slots, lane_count = _slots(access)
+    bits = access.layout.dtype.bits  # type: ignore[union-attr]
+    assert access.stored is not None
+    if _bits(access.stored.type) != bits:
+        return "the stored vector's lanes are not the layout's elements"
+    lanes: dict[int, Lane] = {}
+    pads: list[Pad] = []
+    for slot in range(slots):
+        found = trace(store.operands[0], slot * bits, lambda v: v is access.stored)
+        lane = _lane_at(access, slot)
+        if isinstance(found, Traced):
+            t, inner = divmod(found.bit, bits)
+            if inner:
+                return f"slot {slot} of the stored container starts inside lane {t} of the vector"
+            if t in lanes:
+                return f"lane {t} of the stored vector is written to two slots of the container"
+            lanes[t] = Lane(t, physical, constant(_selector(access, slot * bits)))  # type: ignore[arg-type]
+        elif lane >= lane_count:  # bits past the last lane: no element lives there
+            continue
+        elif isinstance(found, str):
+            return f"slot {slot} of the stored container: {found}"
+        elif not _is_pad(found, access):
+            return f"lane {lane} of the stored container gets {found}, not the pad value {access.layout.pad}"
+        else:
+            pads.append(Pad(physical, lane))
+    missing = sorted(set(range(access.length)) - lanes.keys())
+    if missing:
+        return f"lane {missing[0]} of the stored vector is never stored"
+    return [lanes[t] for t in sorted(lanes)], pads
+
+
+def _is_pad(value: float, access: Access) -> bool:
+    """Whether a constant lane is the layout's pad value (integers compared in the
+    element's bits: an i1 `true` reads -1)."""
+    pad, bits = access.layout.pad, access.layout.dtype.bits  # type: ignore[union-attr]
+    if isinstance(value, int) and float(pad).is_integer():
+        return (value - int(pad)) % (1 << bits) == 0
+    return float(value) == float(pad) or (math.isnan(value) and math.isnan(pad))
+
+
+def container_lanes(access: Access) -> tuple[list[Lane], list[Pad]] | str:
+    """Every lane of a whole-container access and the container slot it reaches, and for
+    a store the lanes written with pad; or what could not be traced."""
+    ops = new_ops(access)
+    if not ops:
+        return "the rewrite left no op in its place"
+    reader = TermReader()
+    if access.is_load:
+        lanes = load_lanes(access, ops, reader)
+        return lanes if isinstance(lanes, str) else (lanes, [])
+    return store_lanes(access, ops, reader)
