@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import planted_bugs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block
@@ -158,13 +160,20 @@ func.func @argument(%m: memref<?x16xf32, #layout.tag<"NC->NC8c">>, %n: index) ->
 """
 
 
-@pytest.mark.parametrize("text", [DYNAMIC_LOOP, ARGUMENT_INDEX], ids=["loop", "argument"])
-def test_unsigned_divisions_of_an_index_known_non_negative_are_proven(text: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "points"), [(DYNAMIC_LOOP, 23), (ARGUMENT_INDEX, 48)], ids=["loop", "argument"]
+)
+def test_unsigned_divisions_of_an_index_known_non_negative_are_proven(
+    text: str, points: int
+) -> None:
     """Fuzz seeds 2650 and 1598: an unsigned division of a value that is non-negative (a loop
     from 1 up to a dynamic bound; an index the access's bounds show is in [0, D)) reads as a
-    floordiv on both sides, whether it is a logical index or part of the physical one."""
+    floordiv on both sides, whether it is a logical index or part of the physical one, and
+    the in-bounds index through the division bounds the value."""
     _, remarks = lower(text)
-    assert "remark: memref.load proven symbolically" in remarks, remarks
+    # the in-bounds C index bounds the division's operand: i = 1, 3, ..., 45 (ceil(i/3) < 16);
+    # n = 0 ... 47 (n/3 < 16)
+    assert f"remark: memref.load proven exhaustively over {points} element accesses" in remarks
     # and the same code with the division emitted as a remainder is caught
     with planted_bugs.division_emitted_as_remainder(), pytest.raises(PassFailedException) as bad:
         lower(text)
@@ -558,3 +567,32 @@ def test_remainders_reduce_their_coefficients() -> None:
     d = AffineExpr.dimension(0)
     assert reduce_mods((d * -1 + 3) % 5) == reduce_mods((d * 4 + 3) % 5)
     assert parse_layout("NC->NC8c", (2, 16)).physical_index((1, 9)) == (1, 1, 1)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(
+    a=st.integers(-4, 4).filter(bool),
+    b=st.integers(-6, 6),
+    divisors=st.lists(st.tuples(st.booleans(), st.integers(1, 5)), max_size=2),
+    low=st.integers(-3, 3),
+    span=st.integers(0, 6),
+)
+def test_in_bounds_narrows_an_atom_through_divisions_exactly(
+    a: int, b: int, divisors: list[tuple[bool, int]], low: int, span: int
+) -> None:
+    """Fuzz seed 3483: an index `(a·x + b) floordiv c` in [low, high] bounds x (so the
+    divisions of x read as floordiv/mod on both sides); the bounds are exactly the x that
+    satisfy it."""
+    from xdsl.ir.affine import AffineExpr
+
+    from heterolayout.passes.validation_domain import atom_bounds
+
+    x = AffineExpr.dimension(0)
+    expr = x * a + b
+    for ceil, c in divisors:
+        expr = expr.ceil_div(c) if ceil else expr // c
+    found = atom_bounds(expr, low, low + span)
+    assert found is not None and found[0] == 0
+    first, last = found[1]
+    inside = [v for v in range(-200, 201) if low <= expr.eval([v], []) <= low + span]
+    assert inside == list(range(max(first, -200), min(last, 200) + 1))

@@ -19,7 +19,7 @@ import numpy as np
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineExpr
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import IndexSimplifier, Range
@@ -220,6 +220,29 @@ def _single_atom(expr: AffineExpr) -> tuple[int, int, int] | None:
     return dim, _value_at(expr, dim, 1) - b, b
 
 
+def atom_bounds(expr: AffineExpr, low: int, high: int) -> tuple[int, Range] | None:
+    """What `low <= expr <= high` says of the one atom d of `expr` when expr is a·d + b,
+    maybe under floordiv or ceildiv by positive constants (each step exact): (d, bounds)."""
+    while (
+        isinstance(expr, AffineBinaryOpExpr)
+        and expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv)
+        and isinstance(expr.rhs, AffineConstantExpr)
+        and expr.rhs.value > 0
+    ):
+        c = expr.rhs.value
+        if expr.kind == AffineBinaryOpKind.FloorDiv:
+            low, high = low * c, high * c + c - 1
+        else:
+            low, high = (low - 1) * c + 1, high * c
+        expr = expr.lhs
+    found = _single_atom(expr)
+    if found is None or found[1] == 0:
+        return None
+    dim, a, b = found
+    first, last = (low - b, high - b) if a > 0 else (high - b, low - b)
+    return dim, (-(-first // a), last // a)
+
+
 def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
     dims = [AffineExpr.constant(value if d == dim else 0) for d in range(dim + 1)]
     folded = IndexSimplifier().simplify(expr.replace_dims_and_symbols(dims, []))
@@ -276,17 +299,14 @@ class Proof:
         """An access is in bounds: each dim's index in [0, D) (the whole vector, for the
         last dim of a vector access)."""
         for d, (expr, extent) in enumerate(zip(self.logical, self.extents, strict=True)):
-            found = _single_atom(expr)
-            if found is None or found[1] == 0:
-                continue
-            dim, a, b = found
             if extent is None:  # a dynamic extent: at least not negative
                 high = 2**62
             else:
                 high = self._last_limit(extent) if d == self._along else extent - 1
-            low_x, high_x = sorted(((0 - b) / a, (high - b) / a))
-            term = next(t for t, p in self.sym.atoms.items() if p == dim)
-            self.sym.narrow(term, (math.ceil(low_x), math.floor(high_x)))
+            found = atom_bounds(expr, 0, high)
+            if found is not None:
+                term = next(t for t, p in self.sym.atoms.items() if p == found[0])
+                self.sym.narrow(term, found[1])
 
     # ---- points -------------------------------------------------------------------------------
     def atom_points(self) -> list[np.ndarray | None]:
