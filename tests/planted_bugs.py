@@ -17,7 +17,14 @@ from xdsl.passes import ModulePass
 
 from heterolayout.layout.algebra import Inverse
 from heterolayout.layout.model import Layout
-from heterolayout.passes import container_access, element_access, index_code, lower_vectors
+from heterolayout.passes import (
+    container_access,
+    convert_packed,
+    convert_tiles,
+    element_access,
+    index_code,
+    lower_vectors,
+)
 from heterolayout.passes.index_code import IndexEmitter
 
 
@@ -208,4 +215,35 @@ def partial_container_stored_whole() -> Iterator[None]:
         return real(layout, logical, leaves, dim, length, False)
 
     with patch.object(lower_vectors, "whole_container", wrong):
+        yield
+
+
+# ---- wrong tiled conversions (convert_tiles, convert_packed) ------------------------------------
+@contextmanager
+def tile_transpose_swaps_rows() -> Iterator[None]:
+    """The in-register transpose of a tile gives its first two columns in each other's place."""
+    real = convert_tiles.transpose
+
+    def wrong(rows, add):  # type: ignore[no-untyped-def]
+        columns = real(rows, add)
+        return [columns[1], columns[0], *columns[2:]]
+
+    with patch.object(convert_tiles, "transpose", wrong):
+        yield
+
+
+@contextmanager
+def packed_tile_bit_order_ignored() -> Iterator[None]:
+    """Containers built whole by a conversion packed LSB-first whatever the bit order says."""
+    real = convert_packed._store_word
+
+    def wrong(source, destination, indices, leaves, add):  # type: ignore[no-untyped-def]
+        packing = destination.layout.packing
+        lsb = dataclasses.replace(packing, bit_order="lsb")
+        with patch.object(
+            destination, "layout", dataclasses.replace(destination.layout, packing=lsb)
+        ):
+            return real(source, destination, indices, leaves, add)
+
+    with patch.object(convert_packed, "_store_word", wrong):
         yield

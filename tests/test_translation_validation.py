@@ -380,23 +380,67 @@ def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
     )
 
 
-def test_a_tiled_vector_conversion_is_reported_unchecked_with_the_reason() -> None:
-    """Conversions into destinations of 4096 slots or more take the tiled vector path, whose
-    shuffles the validator does not trace: said per conversion, never a false failure."""
-    text = """
-    func.func @tiled(%a: memref<64x64xf32>) {
-      %b = memref.alloc() : memref<64x64xf32, #layout.tag<"NC->CN">>
-      layout.convert %a to %b : memref<64x64xf32> to memref<64x64xf32, #layout.tag<"NC->CN">>
-      memref.dealloc %b : memref<64x64xf32, #layout.tag<"NC->CN">>
-      func.return
-    }"""
-    _, remarks = lower(text)
+TILED = {
+    "transpose": ("memref<64x64xf32>", 'memref<64x64xf32, #layout.tag<"NC->CN">>', 4096),
+    "padded": ("memref<64x60xf32>", 'memref<64x60xf32, #layout.tag<"NC->NC8c">>', 3840),
+    "packed": (
+        "memref<64x120xi1>",
+        'memref<64x120xi1, #layout.tag<"NC->NC6c", pack = i8, bit_order = "msb">>',
+        7680,
+    ),
+}
+TILED_TEXT = """
+func.func @tiled(%a: SOURCE) {
+  %b = memref.alloc() : DESTINATION
+  layout.convert %a to %b : SOURCE to DESTINATION
+  memref.dealloc %b : DESTINATION
+  func.return
+}"""
+
+
+def _tiled(name: str) -> str:
+    source, destination, _ = TILED[name]
+    return TILED_TEXT.replace("SOURCE", source).replace("DESTINATION", destination)
+
+
+@pytest.mark.parametrize("name", sorted(TILED))
+def test_a_tiled_vector_conversion_is_proven_element_by_element(name: str) -> None:
+    """Conversions into destinations of 4096 slots or more take the tiled path (vector loads,
+    shuffle transposes, pad pieces, containers built whole, vector stores): every element
+    of every store traced back to its source element, each logical element moved once."""
+    text = _tiled(name)
+    lowered, remarks = lower(text)
+    assert "vector.store" in lowered or "vector.bitcast" in lowered  # the tiled path
+    elements = TILED[name][2]
     assert (
-        "input.mlir:4:7: remark: layout.convert not checked: a tiled vector conversion" in remarks
+        f"input.mlir:4:3: remark: layout.convert proven exhaustively over {elements} element "
+        "accesses" in remarks
     ), remarks
-    assert (
-        "0 of 1 accesses proven" in remarks and "1 not checked (-v names each and why)" in remarks
-    )
+
+
+@pytest.mark.parametrize(
+    ("name", "plant", "message"),
+    [
+        (
+            "transpose",
+            planted_bugs.tile_transpose_swaps_rows,
+            "logical index (0, 0) (destination slot 0) should come from source slot 0, but is "
+            "written 1 time(s), from source slot(s) 1",
+        ),
+        (
+            "packed",
+            planted_bugs.packed_tile_bit_order_ignored,
+            "logical index (0, 0) (destination slot 0) should come from source slot 0, but is "
+            "never written",
+        ),
+    ],
+)
+def test_a_wrong_tiled_conversion_is_caught(
+    name: str, plant: Callable[[], AbstractContextManager[None]], message: str
+) -> None:
+    with plant(), pytest.raises(PassFailedException) as bad:
+        lower(_tiled(name))
+    assert f"layout.convert at input.mlir:4:3 is not proven: {message}" in str(bad.value), bad.value
 
 
 VECTOR_CONTAINERS = """

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, vector
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, VectorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.passes.validation_domain import Access, Lane
 from heterolayout.passes.validation_ops import (
     LOADS,
@@ -32,9 +33,6 @@ from heterolayout.passes.validation_ops import (
 from heterolayout.passes.validation_pads import Pad
 from heterolayout.passes.validation_terms import TermReader, constant
 
-MOVES = (vector.BroadcastOp, vector.BitcastOp, vector.ShuffleOp, vector.ExtractOp)
-"""The ops that move lanes between a container and the vector of the access."""
-
 
 @dataclass(frozen=True)
 class Traced:
@@ -44,17 +42,18 @@ class Traced:
     bit: int
 
 
-def _bits(type_: Attribute) -> int:
+def bits_of(type_: Attribute) -> int:
     element = type_.element_type if isinstance(type_, VectorType) else type_
     return getattr(element, "bitwidth", 0)
 
 
 def trace(value: SSAValue, bit: int, is_root: Callable[[SSAValue], bool]) -> Traced | float | str:
     """Where bit `bit` of `value` comes from: a root value and the bit in it, an element of
-    a constant (its value, read at that element's first bit), or why it cannot be followed."""
+    a constant (its value, read at that element's first bit; a bit a zero extension or a
+    left shift fills reads 0), or why it cannot be followed."""
     while not is_root(value):
         op = owner(value)
-        width = _bits(value.type)
+        width = bits_of(value.type)
         if width == 0:
             return f"a lane of {value.type} has no bit width"
         if isinstance(op, vector.ShuffleOp):
@@ -80,6 +79,19 @@ def trace(value: SSAValue, bit: int, is_root: Callable[[SSAValue], bool]) -> Tra
             if len(position) != 1 or position[0] < 0:
                 return "a vector.extract at a computed position"
             value, bit = op.vector, position[0] * width + bit
+        elif isinstance(op, arith.ExtUIOp):
+            if bit >= bits_of(op.input.type):
+                return 0
+            value = op.input
+        elif isinstance(op, arith.ShLIOp) and isinstance(by := _integer(op.rhs), int):
+            if bit < by:
+                return 0
+            value, bit = op.lhs, bit - by
+        elif isinstance(op, FromElementsOp):
+            lane, bit = divmod(bit, width)
+            value = op.operands[lane]
+        elif isinstance(op, arith.ConstantOp) and isinstance(op.value, (IntegerAttr, FloatAttr)):
+            return op.value.value.data if bit == 0 else f"bit {bit} of a constant"
         elif isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
             lane, inner = divmod(bit, width)
             values = op.value.get_values()
@@ -90,7 +102,14 @@ def trace(value: SSAValue, bit: int, is_root: Callable[[SSAValue], bool]) -> Tra
     return Traced(value, bit)
 
 
-def _selector(access: Access, bit: int) -> int | None:
+def _integer(value: SSAValue) -> int | None:
+    op = owner(value)
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def slot_selector(access: Access, bit: int) -> int | None:
     """What `Lane.lane` holds for the slot at `bit` of the container: the bit offset in an
     integer container, the position in a vector container (None: not a slot's first bit)."""
     packing = access.layout.packing
@@ -101,7 +120,7 @@ def _selector(access: Access, bit: int) -> int | None:
     return None if inner else position
 
 
-def _slots(access: Access) -> tuple[int, int]:
+def container_slots(access: Access) -> tuple[int, int]:
     """The container's element slots, and how many of them hold lanes."""
     layout = access.layout
     packing, lanes = layout.packing, layout.physical_shape[-1]
@@ -111,11 +130,11 @@ def _slots(access: Access) -> tuple[int, int]:
     return packing.container_bits // layout.dtype.bits, lanes
 
 
-def _lane_at(access: Access, slot: int) -> int:
+def lane_at(access: Access, slot: int) -> int:
     """The lane index the layout puts in slot `slot` (MSB-first fills from the top)."""
     packing = access.layout.packing
     assert packing is not None
-    slots, _ = _slots(access)
+    slots, _ = container_slots(access)
     return slots - 1 - slot if packing.bit_order == "msb" and not packing.is_vector else slot
 
 
@@ -127,7 +146,7 @@ def load_lanes(access: Access, ops: list[Operation], reader: TermReader) -> list
         result is None
         or not isinstance(result.type, VectorType)
         or result.type.get_shape() != (access.length,)
-        or _bits(result.type) != bits
+        or bits_of(result.type) != bits
     ):
         return "a whole-container load does not end in a vector of the access's lanes"
 
@@ -141,7 +160,7 @@ def load_lanes(access: Access, ops: list[Operation], reader: TermReader) -> list
             return f"lane {t} of the loaded vector is a constant, not loaded"
         if isinstance(found, str):
             return f"lane {t} of the loaded vector: {found}"
-        selector = _selector(access, found.bit)
+        selector = slot_selector(access, found.bit)
         if selector is None:
             return f"lane {t} of the loaded vector starts inside a lane of the container"
         load = owner(found.value)
@@ -160,23 +179,23 @@ def store_lanes(
         return f"a whole-container store writes the buffer {len(stores)} times, not once"
     (store,) = stores
     physical = indices_of(store, reader)
-    slots, lane_count = _slots(access)
+    slots, lane_count = container_slots(access)
     bits = access.layout.dtype.bits  # type: ignore[union-attr]
     assert access.stored is not None
-    if _bits(access.stored.type) != bits:
+    if bits_of(access.stored.type) != bits:
         return "the stored vector's lanes are not the layout's elements"
     lanes: dict[int, Lane] = {}
     pads: list[Pad] = []
     for slot in range(slots):
         found = trace(store.operands[0], slot * bits, lambda v: v is access.stored)
-        lane = _lane_at(access, slot)
+        lane = lane_at(access, slot)
         if isinstance(found, Traced):
             t, inner = divmod(found.bit, bits)
             if inner:
                 return f"slot {slot} of the stored container starts inside lane {t} of the vector"
             if t in lanes:
                 return f"lane {t} of the stored vector is written to two slots of the container"
-            lanes[t] = Lane(t, physical, constant(_selector(access, slot * bits)))  # type: ignore[arg-type]
+            lanes[t] = Lane(t, physical, constant(slot_selector(access, slot * bits)))  # type: ignore[arg-type]
         elif lane >= lane_count:  # bits past the last lane: no element lives there
             continue
         elif isinstance(found, str):
