@@ -5,8 +5,13 @@ catches.
   set of `layout-lower` (the remarks of `validate=verbose`, counted).
 - Wrong index code planted inside the lowering (`planted_bugs.py`: an off-by-one physical
   index, a division emitted as a remainder, a packed lane in the wrong bit order, a vector
-  kept whole across a block boundary, an unsound simplification) fails the pass with the
-  access's op and place and a counterexample whose physical index is the Layout model's.
+  kept whole across a block boundary, an unsound simplification; whole containers with
+  swapped lanes, the wrong bit order or the wrong container, a short container store over
+  elements; tiled conversions with swapped columns or the wrong bit order) fails the pass
+  with the access's op and place and a counterexample whose physical index is the Layout
+  model's.
+- Regressions from the fuzzer: divisions of values only the loops' or the access's bounds
+  show non-negative are proven.
 - The term semantics it rests on agree with Python's integer arithmetic on negative values.
 """
 

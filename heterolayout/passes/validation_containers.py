@@ -47,59 +47,84 @@ def bits_of(type_: Attribute) -> int:
     return getattr(element, "bitwidth", 0)
 
 
-def trace(value: SSAValue, bit: int, is_root: Callable[[SSAValue], bool]) -> Traced | float | str:
-    """Where bit `bit` of `value` comes from: a root value and the bit in it, an element of
-    a constant (its value, read at that element's first bit; a bit a zero extension or a
-    left shift fills reads 0), or why it cannot be followed."""
+def trace(
+    value: SSAValue, bit: int, span: int, is_root: Callable[[SSAValue], bool]
+) -> Traced | float | str:
+    """Where the `span` bits of `value` from bit `bit` (one element) come from: a root value
+    and the bit in it, a constant's element (its value; bits a zero extension or a left
+    shift fills read 0), or why they cannot be followed (the bits would come apart)."""
     while not is_root(value):
-        op = owner(value)
-        width = bits_of(value.type)
-        if width == 0:
-            return f"a lane of {value.type} has no bit width"
-        if isinstance(op, vector.ShuffleOp):
-            lane, inner = divmod(bit, width)
-            chosen = op.mask.get_values()[lane]
-            first = op.v1.type.get_shape()[0]  # type: ignore[attr-defined]
-            if chosen < 0:
-                return f"lane {lane} of a vector.shuffle is poison"
-            value, bit = (
-                (op.v1, chosen * width + inner)
-                if chosen < first
-                else (op.v2, (chosen - first) * width + inner)
-            )
-        elif isinstance(op, vector.BitcastOp):
-            value = op.source
-        elif isinstance(op, vector.BroadcastOp):
-            source = op.source
-            if isinstance(source.type, VectorType) and source.type.get_shape() != (1,):
-                return "a vector.broadcast of a vector of more than one lane"
-            value, bit = source, bit % width
-        elif isinstance(op, vector.ExtractOp):
-            position = list(op.static_position.iter_values())
-            if len(position) != 1 or position[0] < 0:
-                return "a vector.extract at a computed position"
-            value, bit = op.vector, position[0] * width + bit
-        elif isinstance(op, arith.ExtUIOp):
-            if bit >= bits_of(op.input.type):
-                return 0
-            value = op.input
-        elif isinstance(op, arith.ShLIOp) and isinstance(by := _integer(op.rhs), int):
-            if bit < by:
-                return 0
-            value, bit = op.lhs, bit - by
-        elif isinstance(op, FromElementsOp):
-            lane, bit = divmod(bit, width)
-            value = op.operands[lane]
-        elif isinstance(op, arith.ConstantOp) and isinstance(op.value, (IntegerAttr, FloatAttr)):
-            return op.value.value.data if bit == 0 else f"bit {bit} of a constant"
-        elif isinstance(op, arith.ConstantOp) and isinstance(op.value, DenseIntOrFPElementsAttr):
-            lane, inner = divmod(bit, width)
-            values = op.value.get_values()
-            element = values[0] if len(values) == 1 else values[lane]
-            return element if inner == 0 else f"bit {inner} of a constant's lane"
-        else:
-            return f"a lane comes from {op.name if op else value}, not from the container"
+        step = _step(value, bit, span)
+        if not isinstance(step, tuple):
+            return step
+        value, bit = step
     return Traced(value, bit)
+
+
+def _within(bit: int, span: int, width: int) -> bool:
+    return bit // width == (bit + span - 1) // width
+
+
+def _step(value: SSAValue, bit: int, span: int) -> tuple[SSAValue, int] | float | str:
+    """One op back: where the bits of `value` come from in the op's operand."""
+    op, width = owner(value), bits_of(value.type)
+    if width == 0 or op is None:
+        return f"a lane comes from {value}, not from a traced op"
+    lane, inner = divmod(bit, width)
+    if isinstance(op, (vector.ShuffleOp, FromElementsOp, arith.ConstantOp)) and not _within(
+        bit, span, width
+    ):
+        return f"an element spans two lanes of {op.name}"
+    if isinstance(op, vector.ShuffleOp):
+        chosen, first = op.mask.get_values()[lane], op.v1.type.get_shape()[0]  # type: ignore[attr-defined]
+        if chosen < 0:
+            return f"lane {lane} of a vector.shuffle is poison"
+        if chosen < first:
+            return op.v1, chosen * width + inner
+        return op.v2, (chosen - first) * width + inner
+    if isinstance(op, FromElementsOp):
+        return op.operands[lane], inner
+    if isinstance(op, vector.BitcastOp):
+        return op.source, bit
+    if isinstance(op, vector.BroadcastOp):
+        source = op.source
+        if isinstance(source.type, VectorType) and source.type.get_shape() != (1,):
+            return "a vector.broadcast of a vector of more than one lane"
+        return (source, inner) if _within(bit, span, width) else "an element spans two copies"
+    if isinstance(op, vector.ExtractOp):
+        position = list(op.static_position.iter_values())
+        if len(position) != 1 or position[0] < 0:
+            return "a vector.extract at a computed position"
+        return op.vector, position[0] * width + bit
+    if isinstance(op, arith.ExtUIOp):
+        return _filled(op.input, bit, span, 0, bits_of(op.input.type))
+    if isinstance(op, arith.ShLIOp) and isinstance(by := _integer(op.rhs), int):
+        return _filled(op.lhs, bit, span, by, width)
+    if isinstance(op, arith.ConstantOp):
+        return _constant_element(op, lane, inner)
+    return f"a lane comes from {op.name}, not from the container"
+
+
+def _filled(
+    source: SSAValue, bit: int, span: int, low: int, high: int
+) -> tuple[SSAValue, int] | float | str:
+    """Bits [low, high) of a value come from `source` (from its bit 0), the others are 0."""
+    if low <= bit and bit + span <= high:
+        return source, bit - low
+    if bit + span <= low or bit >= high:
+        return 0
+    return "an element is partly filled with zeros"
+
+
+def _constant_element(op: arith.ConstantOp, lane: int, inner: int) -> float | str:
+    if inner:
+        return f"bit {inner} of a constant's lane"
+    if isinstance(op.value, (IntegerAttr, FloatAttr)):
+        return op.value.value.data
+    if isinstance(op.value, DenseIntOrFPElementsAttr):
+        values = op.value.get_values()
+        return values[0] if len(values) == 1 else values[lane]
+    return "a lane comes from a constant of another kind"
 
 
 def _integer(value: SSAValue) -> int | None:
@@ -155,7 +180,7 @@ def load_lanes(access: Access, ops: list[Operation], reader: TermReader) -> list
 
     lanes: list[Lane] = []
     for t in range(access.length):
-        found = trace(result, t * bits, is_root)
+        found = trace(result, t * bits, bits, is_root)
         if isinstance(found, (int, float)):
             return f"lane {t} of the loaded vector is a constant, not loaded"
         if isinstance(found, str):
@@ -187,7 +212,7 @@ def store_lanes(
     lanes: dict[int, Lane] = {}
     pads: list[Pad] = []
     for slot in range(slots):
-        found = trace(store.operands[0], slot * bits, lambda v: v is access.stored)
+        found = trace(store.operands[0], slot * bits, bits, lambda v: v is access.stored)
         lane = lane_at(access, slot)
         if isinstance(found, Traced):
             t, inner = divmod(found.bit, bits)

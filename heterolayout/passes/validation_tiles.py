@@ -43,7 +43,7 @@ def _along_last(indices: list[Term], t: int) -> list[Term]:
 
 def _written(op: Operation, destination: Access, reader: TermReader) -> list[tuple[Lane, int]]:
     """Each element a store of the destination writes, and the bit of the stored value
-    that holds it."""
+    where it starts."""
     indices = indices_of(op, reader)
     value = op.operands[0]
     width = bits_of(value.type)
@@ -62,25 +62,30 @@ def _written(op: Operation, destination: Access, reader: TermReader) -> list[tup
     return written
 
 
-def _read(found: Traced, source: Access, reader: TermReader) -> Lane | str:
-    """The source element a traced bit lies in."""
+def _element_bits(layout_bits: int | None, value: SSAValue) -> int:
+    return layout_bits if layout_bits is not None else bits_of(value.type)
+
+
+def _read(found: Traced, span: int, source: Access, reader: TermReader) -> Lane | str:
+    """The source element the traced `span` bits are."""
     load = owner(found.value)
     assert load is not None
     indices = indices_of(load, reader)
     width = bits_of(found.value.type)
-    lane, inner = divmod(found.bit, width) if width else (0, found.bit)
-    if isinstance(load, VECTOR_LOADS):
-        if inner:
-            return "a stored element starts inside a lane of a source vector"
-        return Lane(0, _along_last(indices, lane))
-    if source.layout.packing is None:
-        return (
-            Lane(0, indices) if found.bit == 0 else "a stored element is part of a source element"
+    if source.layout.packing is not None and not isinstance(load, VECTOR_LOADS):
+        width = _element_bits(
+            source.layout.dtype.bits if source.layout.dtype else None, found.value
         )
-    selector = slot_selector(source, found.bit)
-    if selector is None:
-        return "a stored element starts inside a lane of a source container"
-    return Lane(0, indices, constant(selector))
+        selector = slot_selector(source, found.bit)
+        if selector is None or width != span:
+            return "a stored element is not one lane of a source container"
+        return Lane(0, indices, constant(selector))
+    lane, inner = divmod(found.bit, width) if width else (0, found.bit)
+    if inner or width != span:
+        return "a stored element is not one element of the source"
+    if isinstance(load, VECTOR_LOADS):
+        return Lane(0, _along_last(indices, lane))
+    return Lane(0, indices) if lane == 0 else "a stored element is not one element of the source"
 
 
 def tile_moves(op: Operation, conversion: Conversion, reader: TermReader) -> Moved | str | None:
@@ -95,14 +100,16 @@ def tile_moves(op: Operation, conversion: Conversion, reader: TermReader) -> Mov
         return isinstance(load, LOADS + VECTOR_LOADS) and on_buffer(load, source)
 
     moved: Moved = []
+    layout = destination.layout
+    span = _element_bits(layout.dtype.bits if layout.dtype else None, op.operands[0])
     for written, bit in _written(op, destination, reader):
-        found = trace(op.operands[0], bit, is_root)
+        found = trace(op.operands[0], bit, span, is_root)
         if isinstance(found, str):
             return f"an element stored into the destination: {found}"
         if not isinstance(found, Traced):
             moved.append((written, None))
             continue
-        read = _read(found, source, reader)
+        read = _read(found, span, source, reader)
         if isinstance(read, str):
             return read
         moved.append((written, read))
