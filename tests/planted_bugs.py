@@ -10,14 +10,21 @@ from unittest.mock import patch
 
 from xdsl.context import Context
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.dialects.builtin import ModuleOp, VectorType
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from heterolayout.layout.algebra import Inverse
 from heterolayout.layout.model import Layout
-from heterolayout.passes import element_access, index_code
+from heterolayout.passes import (
+    container_access,
+    convert_packed,
+    convert_tiles,
+    element_access,
+    index_code,
+    lower_vectors,
+)
 from heterolayout.passes.index_code import IndexEmitter
 
 
@@ -76,7 +83,9 @@ def bit_order_ignored() -> Iterator[None]:
     """Packed lanes placed LSB-first whatever the layout's bit order says."""
     real = element_access.ElementAccess._shift
 
-    def wrong(self: element_access.ElementAccess, lane: AffineExpr, emitter: IndexEmitter) -> SSAValue:
+    def wrong(
+        self: element_access.ElementAccess, lane: AffineExpr, emitter: IndexEmitter
+    ) -> SSAValue:
         packing = self.layout.packing
         assert packing is not None
         lsb = dataclasses.replace(packing, bit_order="lsb")
@@ -138,4 +147,103 @@ def conversion_swaps_two_dims() -> Iterator[None]:
         return Swapped(real(layout))  # type: ignore[return-value]
 
     with patch.object(Layout, "inverse", wrong):
+        yield
+
+
+# ---- wrong whole-container accesses (container_access) ------------------------------------------
+@contextmanager
+def container_lanes_swapped() -> Iterator[None]:
+    """The shuffles of whole containers take lanes 0 and 1 from each other's slots."""
+    real = container_access._lane_type
+
+    def wrong(layout: Layout, element: Attribute) -> tuple[VectorType, list[int]]:
+        view, positions = real(layout, element)
+        return view, [positions[1], positions[0], *positions[2:]]
+
+    with patch.object(container_access, "_lane_type", wrong):
+        yield
+
+
+@contextmanager
+def container_bit_order_ignored() -> Iterator[None]:
+    """Whole containers read and written LSB-first whatever the layout's bit order says."""
+    real = container_access._lane_type
+
+    def wrong(layout: Layout, element: Attribute) -> tuple[VectorType, list[int]]:
+        packing = layout.packing
+        assert packing is not None
+        lsb = dataclasses.replace(layout, packing=dataclasses.replace(packing, bit_order="lsb"))
+        return real(lsb, element)
+
+    with patch.object(container_access, "_lane_type", wrong):
+        yield
+
+
+@contextmanager
+def container_index_one_further() -> Iterator[None]:
+    """Whole containers loaded and stored one container further along the last dim."""
+    real_load = element_access.ElementAccess.load_container
+    real_store = element_access.ElementAccess.store_container
+
+    def further(
+        access: element_access.ElementAccess, logical: list[AffineExpr]
+    ) -> list[AffineExpr]:
+        lanes = access.layout.physical_shape[-1]
+        assert lanes is not None
+        return [*logical[:-1], logical[-1] + lanes]
+
+    def load(self: element_access.ElementAccess, logical, leaves, insert):  # type: ignore[no-untyped-def]
+        return real_load(self, further(self, logical), leaves, insert)
+
+    def store(self: element_access.ElementAccess, word, logical, leaves, insert):  # type: ignore[no-untyped-def]
+        return real_store(self, word, further(self, logical), leaves, insert)
+
+    with (
+        patch.object(element_access.ElementAccess, "load_container", load),
+        patch.object(element_access.ElementAccess, "store_container", store),
+    ):
+        yield
+
+
+@contextmanager
+def partial_container_stored_whole() -> Iterator[None]:
+    """A vector store shorter than its container stored as the whole container even where
+    the lanes after it hold elements (they get the pad value)."""
+    real = lower_vectors.whole_container
+
+    def wrong(layout, logical, leaves, dim, length, store):  # type: ignore[no-untyped-def]
+        return real(layout, logical, leaves, dim, length, False)
+
+    with patch.object(lower_vectors, "whole_container", wrong):
+        yield
+
+
+# ---- wrong tiled conversions (convert_tiles, convert_packed) ------------------------------------
+@contextmanager
+def tile_transpose_swaps_rows() -> Iterator[None]:
+    """The in-register transpose of a tile gives its first two columns in each other's place."""
+    real = convert_tiles.transpose
+
+    def wrong(rows, add):  # type: ignore[no-untyped-def]
+        columns = real(rows, add)
+        return [columns[1], columns[0], *columns[2:]]
+
+    with patch.object(convert_tiles, "transpose", wrong):
+        yield
+
+
+@contextmanager
+def packed_tile_bit_order_ignored() -> Iterator[None]:
+    """Containers built whole by a conversion packed LSB-first whatever the bit order says."""
+    real = convert_packed._store_word
+
+    def wrong(source, destination, indices, leaves, add):  # type: ignore[no-untyped-def]
+        packing = destination.layout.packing
+        lsb = dataclasses.replace(packing, bit_order="lsb")
+        with patch.object(
+            destination, "layout", dataclasses.replace(destination.layout, packing=lsb)
+        ):
+            return real(source, destination, indices, leaves, add)
+
+    with patch.object(convert_packed, "_store_word", wrong):
         yield

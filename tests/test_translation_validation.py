@@ -5,8 +5,13 @@ catches.
   set of `layout-lower` (the remarks of `validate=verbose`, counted).
 - Wrong index code planted inside the lowering (`planted_bugs.py`: an off-by-one physical
   index, a division emitted as a remainder, a packed lane in the wrong bit order, a vector
-  kept whole across a block boundary, an unsound simplification) fails the pass with the
-  access's op and place and a counterexample whose physical index is the Layout model's.
+  kept whole across a block boundary, an unsound simplification; whole containers with
+  swapped lanes, the wrong bit order or the wrong container, a short container store over
+  elements; tiled conversions with swapped columns or the wrong bit order) fails the pass
+  with the access's op and place and a counterexample whose physical index is the Layout
+  model's.
+- Regressions from the fuzzer: divisions of values only the loops' or the access's bounds
+  show non-negative are proven.
 - The term semantics it rests on agree with Python's integer arithmetic on negative values.
 """
 
@@ -24,6 +29,8 @@ from pathlib import Path
 import numpy as np
 import planted_bugs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block
@@ -35,7 +42,6 @@ from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.interpreter.source import make_context
 from heterolayout.passes.layout_lower import LayoutLowerPass
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
-from heterolayout.passes.validation_domain import reduce_mods
 from heterolayout.passes.validation_terms import (
     Symbolic,
     Term,
@@ -43,6 +49,7 @@ from heterolayout.passes.validation_terms import (
     constant,
     evaluate,
     leaf,
+    reduce_mods,
 )
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -131,6 +138,53 @@ def test_a_large_domain_is_proven_symbolically() -> None:
     assert "input.mlir:6:11: remark: affine.store proven symbolically" in remarks, remarks
 
 
+DYNAMIC_LOOP = """
+func.func @dynamic(%m: memref<?x16xf32, #layout.tag<"NC->NC8c">>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %d = memref.dim %m, %c0 : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+  %s = scf.for %i = %c1 to %d step %c2 iter_args(%a = %zero) -> (f32) {
+    %x = arith.ceildivui %i, %c3 : index
+    %v = memref.load %m[%i, %x] : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+    %t = arith.addf %a, %v : f32
+    scf.yield %t : f32
+  }
+  func.return %s : f32
+}
+"""
+ARGUMENT_INDEX = """
+func.func @argument(%m: memref<?x16xf32, #layout.tag<"NC->NC8c">>, %n: index) -> f32 {
+  %c3 = arith.constant 3 : index
+  %x = arith.divui %n, %c3 : index
+  %v = memref.load %m[%n, %x] : memref<?x16xf32, #layout.tag<"NC->NC8c">>
+  func.return %v : f32
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "points"), [(DYNAMIC_LOOP, 23), (ARGUMENT_INDEX, 48)], ids=["loop", "argument"]
+)
+def test_unsigned_divisions_of_an_index_known_non_negative_are_proven(
+    text: str, points: int
+) -> None:
+    """Fuzz seeds 2650 and 1598: an unsigned division of a value that is non-negative (a loop
+    from 1 up to a dynamic bound; an index the access's bounds show is in [0, D)) reads as a
+    floordiv on both sides, whether it is a logical index or part of the physical one, and
+    the in-bounds index through the division bounds the value."""
+    _, remarks = lower(text)
+    # the in-bounds C index bounds the division's operand: i = 1, 3, ..., 45 (ceil(i/3) < 16);
+    # n = 0 ... 47 (n/3 < 16)
+    assert f"remark: memref.load proven exhaustively over {points} element accesses" in remarks
+    # and the same code with the division emitted as a remainder is caught
+    with planted_bugs.division_emitted_as_remainder(), pytest.raises(PassFailedException) as bad:
+        lower(text)
+    assert "memref.load at input.mlir:" in str(bad.value) and "logical index (" in str(bad.value)
+
+
 UNKNOWN_INDEX = """
 func.func @unknown(%m: memref<2x17xf32, #layout.tag<"NC->NC8c">>, %n: index, %c: index) -> f32 {
   %v = memref.load %m[%n, %c] : memref<2x17xf32, #layout.tag<"NC->NC8c">>
@@ -145,6 +199,20 @@ func.func @bits(%m: memref<12xi1, #layout.tag<"C->C6c", pack = i8, bit_order = "
   func.return
 }
 """
+WORDS_TYPE = 'memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8, bit_order = "msb">>'
+WORDS = """
+func.func @words(%a: TYPE, %b: TYPE) {
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  affine.for %m = 0 to 3 {
+    %v = vector.load %a[%m, %c8] : TYPE, vector<8xi1>
+    vector.store %v, %b[%m, %c8] : TYPE, vector<8xi1>
+    %w = vector.load %a[%m, %c16] : TYPE, vector<4xi1>
+    vector.store %w, %b[%m, %c16] : TYPE, vector<4xi1>
+  }
+  func.return
+}
+""".replace("TYPE", WORDS_TYPE)
 PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[str, object]]] = {
     "off by one": (planted_bugs.innermost_index_off_by_one, "examples/crouton_eltwise.mlir", {}),
     "off by one, affine maps": (
@@ -159,6 +227,14 @@ PLANTED: dict[str, tuple[Callable[[], AbstractContextManager[None]], str, dict[s
     ),
     "division as remainder": (planted_bugs.division_emitted_as_remainder, UNKNOWN_INDEX, {}),
     "bit order": (planted_bugs.bit_order_ignored, MSB_BITS, {}),
+    "container lanes swapped": (planted_bugs.container_lanes_swapped, WORDS, {}),
+    "container bit order": (planted_bugs.container_bit_order_ignored, WORDS, {}),
+    "container index": (planted_bugs.container_index_one_further, WORDS, {}),
+    "container index, flat": (
+        planted_bugs.container_index_one_further,
+        WORDS,
+        {"flatten": True, "index": "affine"},
+    ),
     "simplifier drops mod": (
         planted_bugs.simplifier_drops_remainders,
         "examples/crouton_eltwise.mlir",
@@ -200,7 +276,9 @@ def test_planted_wrong_index_code_is_caught_with_a_counterexample(name: str) -> 
             else layout.packing.container_bits - bits - lane * bits
         )
         assert int(found["wanted_lane"]) == shift
-    if options.get("flatten"):
+    if options.get("flatten") and layout.packing is not None:  # the container's offset
+        assert wanted == (int(np.ravel_multi_index(tuple(physical), layout.storage_shape)),)
+    elif options.get("flatten"):
         assert wanted == (layout.offset(logical),)
     else:
         assert wanted == tuple(physical)
@@ -307,38 +385,158 @@ def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
     )
 
 
-def test_a_tiled_vector_conversion_is_reported_unchecked_with_the_reason() -> None:
-    """Conversions into destinations of 4096 slots or more take the tiled vector path, whose
-    shuffles the validator does not trace: said per conversion, never a false failure."""
-    text = """
-    func.func @tiled(%a: memref<64x64xf32>) {
-      %b = memref.alloc() : memref<64x64xf32, #layout.tag<"NC->CN">>
-      layout.convert %a to %b : memref<64x64xf32> to memref<64x64xf32, #layout.tag<"NC->CN">>
-      memref.dealloc %b : memref<64x64xf32, #layout.tag<"NC->CN">>
-      func.return
-    }"""
-    _, remarks = lower(text)
+TILED = {
+    "transpose": ("memref<64x64xf32>", 'memref<64x64xf32, #layout.tag<"NC->CN">>', 4096),
+    "padded": ("memref<64x60xf32>", 'memref<64x60xf32, #layout.tag<"NC->NC8c">>', 3840),
+    "packed": (
+        "memref<64x120xi1>",
+        'memref<64x120xi1, #layout.tag<"NC->NC6c", pack = i8, bit_order = "msb">>',
+        7680,
+    ),
+}
+TILED_TEXT = """
+func.func @tiled(%a: SOURCE) {
+  %b = memref.alloc() : DESTINATION
+  layout.convert %a to %b : SOURCE to DESTINATION
+  memref.dealloc %b : DESTINATION
+  func.return
+}"""
+
+
+def _tiled(name: str) -> str:
+    source, destination, _ = TILED[name]
+    return TILED_TEXT.replace("SOURCE", source).replace("DESTINATION", destination)
+
+
+@pytest.mark.parametrize("name", sorted(TILED))
+def test_a_tiled_vector_conversion_is_proven_element_by_element(name: str) -> None:
+    """Conversions into destinations of 4096 slots or more take the tiled path (vector loads,
+    shuffle transposes, pad pieces, containers built whole, vector stores): every element
+    of every store traced back to its source element, each logical element moved once."""
+    text = _tiled(name)
+    lowered, remarks = lower(text)
+    assert "vector.store" in lowered or "vector.bitcast" in lowered  # the tiled path
+    elements = TILED[name][2]
     assert (
-        "input.mlir:4:7: remark: layout.convert not checked: a tiled vector conversion" in remarks
+        f"input.mlir:4:3: remark: layout.convert proven exhaustively over {elements} element "
+        "accesses" in remarks
     ), remarks
-    assert (
-        "0 of 1 accesses proven" in remarks and "1 not checked (-v names each and why)" in remarks
-    )
 
 
-def test_a_whole_container_access_is_reported_unchecked_with_the_reason() -> None:
-    text = """
-    func.func @copy_word(%a: memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>) -> vector<8xi1> {
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %v = vector.load %a[%c1, %c8] : memref<3x20xi1, #layout.tag<"MK->MK8k", pack = i8>>, vector<8xi1>
-      func.return %v : vector<8xi1>
-    }"""
+@pytest.mark.parametrize(
+    ("name", "plant", "message"),
+    [
+        (
+            "transpose",
+            planted_bugs.tile_transpose_swaps_rows,
+            "logical index (0, 0) (destination slot 0) should come from source slot 0, but is "
+            "written 1 time(s), from source slot(s) 1",
+        ),
+        (
+            "packed",
+            planted_bugs.packed_tile_bit_order_ignored,
+            "logical index (0, 0) (destination slot 0) should come from source slot 0, but is "
+            "never written",
+        ),
+    ],
+)
+def test_a_wrong_tiled_conversion_is_caught(
+    name: str, plant: Callable[[], AbstractContextManager[None]], message: str
+) -> None:
+    with plant(), pytest.raises(PassFailedException) as bad:
+        lower(_tiled(name))
+    assert f"layout.convert at input.mlir:4:3 is not proven: {message}" in str(bad.value), bad.value
+
+
+VECTOR_CONTAINERS = """
+func.func @lanes(%a: TYPE) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  affine.for %m = 0 to 2 {
+    %v = vector.load %a[%m, %c0] : TYPE, vector<4xf32>
+    %w = vector.load %a[%m, %c4] : TYPE, vector<2xf32>
+    vector.store %w, %a[%m, %c4] : TYPE, vector<2xf32>
+    vector.store %v, %a[%m, %c0] : TYPE, vector<4xf32>
+  }
+  func.return
+}
+""".replace("TYPE", 'memref<2x6xf32, #layout.tag<"MK->MK4k", pack = vector<4xf32>>>')
+BIG_WORDS = """
+func.func @big(%a: TYPE, %b: TYPE) {
+  affine.for %x = 0 to 2048 {
+    affine.for %m = 0 to 1024 {
+      affine.for %k = 0 to 9 step 8 {
+        %v = affine.vector_load %a[%x, %m, %k] : TYPE, vector<8xi1>
+        affine.vector_store %v, %b[%x, %m, %k] : TYPE, vector<8xi1>
+      }
+      %w = affine.vector_load %a[%x, %m, 16] : TYPE, vector<4xi1>
+      affine.vector_store %w, %b[%x, %m, 16] : TYPE, vector<4xi1>
+    }
+  }
+  func.return
+}
+""".replace(
+    "TYPE", 'memref<2048x1024x20xi1, #layout.tag<"AMK->AMK8k", pack = i8, bit_order = "msb">>'
+)
+
+
+WHOLE_CONTAINERS = {
+    "msb-bits": (
+        WORDS,
+        [
+            "6:5: remark: vector.load, 8 lanes of one container, proven exhaustively over 24",
+            "7:5: remark: vector.store, 8 lanes of one container, proven exhaustively over 24",
+            "8:5: remark: vector.load, 4 lanes of one container, proven exhaustively over 12",
+            "9:5: remark: vector.store, 4 lanes of one container, proven exhaustively over 12",
+        ],
+    ),
+    "vector-containers": (
+        VECTOR_CONTAINERS,
+        [
+            "6:5: remark: vector.load, 4 lanes of one container, proven exhaustively over 8",
+            "7:5: remark: vector.load, 2 lanes of one container, proven exhaustively over 4",
+            "8:5: remark: vector.store, 2 lanes of one container, proven exhaustively over 4",
+            "9:5: remark: vector.store, 4 lanes of one container, proven exhaustively over 8",
+        ],
+    ),
+    "symbolic": (
+        BIG_WORDS,
+        [
+            "6:9: remark: affine.vector_load, 8 lanes of one container, proven symbolically",
+            "7:9: remark: affine.vector_store, 8 lanes of one container, proven symbolically",
+            "9:7: remark: affine.vector_load, 4 lanes of one container, proven symbolically",
+            "10:7: remark: affine.vector_store, 4 lanes of one container, proven symbolically",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHOLE_CONTAINERS))
+def test_whole_container_accesses_are_proven_lane_by_lane(name: str) -> None:
+    """One container load or store and its broadcast/bitcast/shuffle/extract: each lane
+    traced to its slot; a short store's other lanes are pad (the dim ends there)."""
+    text, expected = WHOLE_CONTAINERS[name]
     _, remarks = lower(text)
-    assert "input.mlir:5:7: remark: vector.load not checked: a whole-container access" in remarks, (
-        remarks
-    )
-    assert "0 of 1 accesses proven" in remarks and "1 not checked" in remarks
+    for remark in expected:
+        assert f"input.mlir:{remark}" in remarks, remarks
+
+
+def test_a_short_container_store_over_elements_is_caught() -> None:
+    """Stored whole where the lanes after the vector hold elements, not pad: the lane the
+    pad value overwrites and the element it holds (the Layout model's)."""
+    text = WORDS.replace("%c16]", "%c8]")
+    _, remarks = lower(text)
+    assert "input.mlir:9:5: remark: vector.store, split into 4 accesses, proven" in remarks
+    with planted_bugs.partial_container_stored_whole(), pytest.raises(PassFailedException) as bad:
+        lower(text)
+    assert (
+        "vector.store at input.mlir:9:5 is not proven: at %m = 0: the store at logical index "
+        "(0, 8) writes the pad value to lane 7 of container (0, 1), which holds logical index "
+        "(0, 15)" in str(bad.value)
+    ), bad.value
+    assert parse_layout(WORDS_TYPE.split(", ", 1)[1][:-1], (3, 20), dtype="i1").physical_index(
+        (0, 15)
+    ) == (0, 1, 7)
 
 
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]
@@ -377,6 +575,9 @@ def test_terms_evaluate_with_each_ops_own_semantics() -> None:
         (n % 2**64) // 4 - (2**64 if (n % 2**64) // 4 >= 2**63 else 0) for n in numbers
     ]
     assert run("remui", 3) == [(n % 2**64) % 3 for n in numbers]
+    assert run("ceildivui", 4) == [
+        -(-(n % 2**64) // 4) - (2**64 if -(-(n % 2**64) // 4) >= 2**63 else 0) for n in numbers
+    ]
     for width in (2, 8, 63):  # a cast to iN keeps the low N bits, read as signed
         wide = {x: np.array([0, -1, 2 ** (width - 1), 2**width - 1, 5], dtype=np.int64)}
         cast = evaluate(Term("cast", (x,), value=width), wide, {})
@@ -415,3 +616,32 @@ def test_remainders_reduce_their_coefficients() -> None:
     d = AffineExpr.dimension(0)
     assert reduce_mods((d * -1 + 3) % 5) == reduce_mods((d * 4 + 3) % 5)
     assert parse_layout("NC->NC8c", (2, 16)).physical_index((1, 9)) == (1, 1, 1)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(
+    a=st.integers(-4, 4).filter(bool),
+    b=st.integers(-6, 6),
+    divisors=st.lists(st.tuples(st.booleans(), st.integers(1, 5)), max_size=2),
+    low=st.integers(-3, 3),
+    span=st.integers(0, 6),
+)
+def test_in_bounds_narrows_an_atom_through_divisions_exactly(
+    a: int, b: int, divisors: list[tuple[bool, int]], low: int, span: int
+) -> None:
+    """Fuzz seed 3483: an index `(a·x + b) floordiv c` in [low, high] bounds x (so the
+    divisions of x read as floordiv/mod on both sides); the bounds are exactly the x that
+    satisfy it."""
+    from xdsl.ir.affine import AffineExpr
+
+    from heterolayout.passes.validation_domain import atom_bounds
+
+    x = AffineExpr.dimension(0)
+    expr = x * a + b
+    for ceil, c in divisors:
+        expr = expr.ceil_div(c) if ceil else expr // c
+    found = atom_bounds(expr, low, low + span)
+    assert found is not None and found[0] == 0
+    first, last = found[1]
+    inside = [v for v in range(-200, 201) if low <= expr.eval([v], []) <= low + span]
+    assert inside == list(range(max(first, -200), min(last, 200) + 1))

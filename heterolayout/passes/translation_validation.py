@@ -17,7 +17,9 @@ buffer is flat; the lane's bit offset as the bit order places it):
 
 Points where the logical index is out of bounds are left out (the access is undefined there).
 A vector access kept whole is proven lane by lane (lane t at the start plus t); a split one
-is proven for each scalar access it became. An access that is not proven fails the pass with
+is proven for each scalar access it became; one moved as a whole packed container is traced
+lane by lane to its slot of the container (`validation_containers`), the lanes a short store
+writes with pad shown to hold no element. An access that is not proven fails the pass with
 its op, its place, and a counterexample (logical index, the physical index the layout gives,
 the one the code computes) when there is one.
 
@@ -32,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, arith, memref, vector
-from xdsl.dialects.builtin import FileLineColLoc, IntegerAttr, VectorType
+from xdsl.dialects.builtin import FileLineColLoc, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.utils.exceptions import PassFailedException
@@ -41,18 +43,27 @@ from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.validation_containers import container_lanes
 from heterolayout.passes.validation_conversions import (
     Conversion,
     check_conversion,
     conversion_moves,
 )
 from heterolayout.passes.validation_domain import Access, Lane, Verdict, prove
-from heterolayout.passes.validation_terms import Term, TermReader, constant
-
-LOADS = (memref.LoadOp, affine.LoadOp)
-STORES = (memref.StoreOp, affine.StoreOp)
-VECTORS = (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
-TRANSFERS = (vector.TransferReadOp, vector.TransferWriteOp)
+from heterolayout.passes.validation_ops import (
+    LOADS,
+    STORES,
+    TRANSFERS,
+    VECTORS,
+    constant_of,
+    indices_of,
+    new_ops,
+    on_buffer,
+    owner,
+    position_of,
+)
+from heterolayout.passes.validation_terms import Term, TermReader
+from heterolayout.passes.validation_tiles import tile_moves
 
 
 @dataclass
@@ -124,15 +135,13 @@ class Validator:
         if access is not None:
             self.report.verdicts.append(check(access))
         elif conversion is not None and op.parent is None:  # rewritten into loop nests
-            ops = _new_ops(conversion.destination)
+            ops = new_ops(conversion.destination)
             moves = conversion_moves(conversion, ops, _moved)
             if any(o.name in ("gpu.launch", "gpu.launch_func") for o in ops):
                 reason = "a GPU kernel (convert=gpu), whose threads the validator does not run"
                 verdict = Verdict(conversion.name, conversion.where, "unchecked", message=reason)
             elif _is_tiled(ops, conversion.destination):
-                verdict = Verdict(
-                    conversion.name, conversion.where, "unchecked", message=TILED_CONVERSION
-                )
+                verdict = _check_tiles(conversion, ops)
             elif isinstance(moves, str):
                 verdict = Verdict(conversion.name, conversion.where, "failed", message=moves)
             else:
@@ -276,22 +285,22 @@ def _moved(
     """A store of a conversion's destination: the lane it writes, and the source lane the
     value comes from (None for a constant: the pad)."""
     destination = conversion.destination
-    if not (isinstance(op, STORES) and _on_buffer(op, destination)):
+    if not (isinstance(op, STORES) and on_buffer(op, destination)):
         return None
-    indices = _indices(op, reader)
+    indices = indices_of(op, reader)
     written = op.operands[0]
     value: SSAValue = written
     lane: Term | None = None
-    packed = _owner(written)
-    if isinstance(packed, arith.OrIOp) and isinstance(placed := _owner(packed.rhs), arith.ShLIOp):
-        extended = _owner(placed.lhs)
+    packed = owner(written)
+    if isinstance(packed, arith.OrIOp) and isinstance(placed := owner(packed.rhs), arith.ShLIOp):
+        extended = owner(placed.lhs)
         value = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
         lane = _masked_shift(packed, value, indices, destination, reader)
         if lane is None:
             return "a packed store of the destination does not keep the other lanes"
     elif isinstance(packed, vector.InsertOp):
-        value, lane = packed.source, _position(packed, reader)
-    if isinstance(_owner(value), arith.ConstantOp):
+        value, lane = packed.source, position_of(packed, reader)
+    if isinstance(owner(value), arith.ConstantOp):
         return Lane(0, indices, lane), None
     read = _loaded(value, conversion.source, reader, 0)
     if isinstance(read, str):
@@ -300,20 +309,21 @@ def _moved(
 
 
 # ---- what the lowering emitted --------------------------------------------------------------
-def _new_ops(access: Access) -> list[Operation]:
-    ops = []
-    op = access.before.next_op if access.before is not None else access.block.first_op
-    while op is not None and op is not access.after:
-        ops.append(op)
-        op = op.next_op
-    return ops
+def _check_tiles(conversion: Conversion, ops: list[Operation]) -> Verdict:
+    """A tiled conversion: each element of each vector or container store traced back to
+    the source (`validation_tiles`), scalar stores as in a loop nest."""
 
+    def moved(op: Operation, conversion: Conversion, reader: TermReader):  # type: ignore[no-untyped-def]
+        found = tile_moves(op, conversion, reader)
+        if isinstance(found, str) and isinstance(op, STORES):
+            scalar = _moved(op, conversion, reader)
+            return found if isinstance(scalar, str) else scalar
+        return found
 
-TILED_CONVERSION = (
-    "a tiled vector conversion (vector loads, in-register transposes or bitcasts, vector "
-    "stores) is not traced by the validator; tests/test_convert_tiles.py checks those tiles "
-    "against a brute-force conversion"
-)
+    moves = conversion_moves(conversion, ops, moved)
+    if isinstance(moves, str):
+        return Verdict(conversion.name, conversion.where, "failed", message=moves)
+    return check_conversion(conversion, moves)
 
 
 def _is_tiled(ops: list[Operation], destination: Access) -> bool:
@@ -323,61 +333,29 @@ def _is_tiled(ops: list[Operation], destination: Access) -> bool:
         isinstance(inner, (vector.BitcastOp, vector.ShuffleOp))
         or (
             isinstance(inner, (vector.StoreOp, affine.VectorStoreOp))
-            and _on_buffer(inner, destination)
+            and on_buffer(inner, destination)
         )
         for op in ops
         for inner in op.walk()
     )
 
 
-def _on_buffer(op: Operation | None, access: Access) -> bool:
-    if isinstance(op, (memref.LoadOp, memref.StoreOp, affine.LoadOp, affine.StoreOp)):
-        return op.memref is access.buffer
-    if isinstance(op, (vector.LoadOp, vector.StoreOp)):
-        return op.base is access.buffer
-    if isinstance(op, (affine.VectorLoadOp, affine.VectorStoreOp)):
-        return op.memref is access.buffer
-    return False
-
-
-def _indices(op: Operation, reader: TermReader) -> list[Term]:
-    if isinstance(op, (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)):
-        index_map = op.map.data
-        return reader.access_map(index_map.results, list(op.indices), index_map.num_dims)
-    return [reader.term_of(i) for i in op.indices]  # type: ignore[attr-defined]
-
-
-def _owner(value: SSAValue) -> Operation | None:
-    owner = value.owner
-    return owner if isinstance(owner, Operation) else None
-
-
-def _position(op: vector.ExtractOp | vector.InsertOp, reader: TermReader) -> Term | None:
-    static = list(op.static_position.iter_values())
-    if len(static) != 1:
-        return None
-    if static[0] >= 0:
-        return constant(static[0])
-    dynamic = list(op.dynamic_position)
-    return reader.term_of(dynamic[0]) if len(dynamic) == 1 else None
-
-
 def _loaded(value: SSAValue, access: Access, reader: TermReader, offset: int) -> Lane | str:
     """The element a loaded value comes from: a load, or a lane of a loaded container."""
-    op = _owner(value)
+    op = owner(value)
     if isinstance(op, arith.TruncIOp):
-        op = _owner(op.input)
-    if _on_buffer(op, access) and isinstance(op, LOADS):
-        return Lane(offset, _indices(op, reader))
+        op = owner(op.input)
+    if on_buffer(op, access) and isinstance(op, LOADS):
+        return Lane(offset, indices_of(op, reader))
     if isinstance(op, arith.ShRUIOp):
-        container = _owner(op.lhs)
-        if _on_buffer(container, access):
-            return Lane(offset, _indices(container, reader), reader.term_of(op.rhs))  # type: ignore[arg-type]
+        container = owner(op.lhs)
+        if on_buffer(container, access):
+            return Lane(offset, indices_of(container, reader), reader.term_of(op.rhs))  # type: ignore[arg-type]
     if isinstance(op, vector.ExtractOp):
-        container = _owner(op.vector)
-        position = _position(op, reader)
-        if _on_buffer(container, access) and position is not None:
-            return Lane(offset, _indices(container, reader), position)  # type: ignore[arg-type]
+        container = owner(op.vector)
+        position = position_of(op, reader)
+        if on_buffer(container, access) and position is not None:
+            return Lane(offset, indices_of(container, reader), position)  # type: ignore[arg-type]
     return f"the value loaded for lane {offset} does not come from the buffer ({value})"
 
 
@@ -385,15 +363,15 @@ def _stored(
     store: Operation, value: SSAValue, access: Access, reader: TermReader, offset: int
 ) -> Lane | str:
     """The element `store` writes `value` to (directly, or into its lane of a container)."""
-    if not (_on_buffer(store, access) and isinstance(store, STORES)):
+    if not (on_buffer(store, access) and isinstance(store, STORES)):
         return f"lane {offset} is not stored to the buffer"
-    indices = _indices(store, reader)
+    indices = indices_of(store, reader)
     written = store.operands[0]
     if written is value:
         return Lane(offset, indices)
-    op = _owner(written)
+    op = owner(written)
     if isinstance(op, vector.InsertOp):
-        container, position = _owner(op.dest), _position(op, reader)
+        container, position = owner(op.dest), position_of(op, reader)
         if (
             op.source is value
             and _same_container(container, indices, access, reader)
@@ -410,7 +388,7 @@ def _stored(
 def _same_container(
     op: Operation | None, indices: list[Term], access: Access, reader: TermReader
 ) -> bool:
-    return isinstance(op, LOADS) and _on_buffer(op, access) and _indices(op, reader) == indices
+    return isinstance(op, LOADS) and on_buffer(op, access) and indices_of(op, reader) == indices
 
 
 def _masked_shift(
@@ -418,23 +396,23 @@ def _masked_shift(
 ) -> Term | None:
     """`(container & ~(field << s)) | (ext(value) << s)` with field all ones over the
     element's bits: the shift s, or None when the word is built any other way."""
-    cleared, placed = _owner(op.lhs), _owner(op.rhs)
+    cleared, placed = owner(op.lhs), owner(op.rhs)
     if not (isinstance(cleared, arith.AndIOp) and isinstance(placed, arith.ShLIOp)):
         return None
-    extended = _owner(placed.lhs)
+    extended = owner(placed.lhs)
     source = extended.input if isinstance(extended, arith.ExtUIOp) else placed.lhs
-    keep = _owner(cleared.rhs)
-    mask = _owner(keep.lhs) if isinstance(keep, arith.XOrIOp) else None
+    keep = owner(cleared.rhs)
+    mask = owner(keep.lhs) if isinstance(keep, arith.XOrIOp) else None
     layout = access.layout
     if layout.dtype is None or layout.packing is None or not isinstance(mask, arith.ShLIOp):
         return None
     width = layout.packing.container_bits
-    field = _constant(mask.lhs)
+    field = constant_of(mask.lhs)
     if (
         source is not value
-        or not _same_container(_owner(cleared.lhs), indices, access, reader)
+        or not _same_container(owner(cleared.lhs), indices, access, reader)
         or not isinstance(keep, arith.XOrIOp)
-        or _constant(keep.rhs) not in (-1, (1 << width) - 1)
+        or constant_of(keep.rhs) not in (-1, (1 << width) - 1)
         or reader.term_of(mask.rhs) != reader.term_of(placed.rhs)
         or field is None
         or field % (1 << width) != (1 << layout.dtype.bits) - 1
@@ -443,22 +421,15 @@ def _masked_shift(
     return reader.term_of(placed.rhs)
 
 
-def _constant(value: SSAValue) -> int | None:
-    op = _owner(value)
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
-
-
 def emitted_lanes(access: Access) -> list[Lane] | str:
     """Every element the lowered code accesses for `access`, or what could not be traced."""
-    ops = _new_ops(access)
+    ops = new_ops(access)
     if not ops:
         return "the rewrite left no op in its place"
     reader = TermReader()
     last = ops[-1]
-    if access.length and _on_buffer(last, access) and isinstance(last, VECTORS):
-        return [Lane(0, _indices(last, reader), None, access.length)]
+    if access.length and on_buffer(last, access) and isinstance(last, VECTORS):
+        return [Lane(0, indices_of(last, reader), None, access.length)]
     if access.is_load:
         if access.length:
             if not isinstance(last, FromElementsOp):
@@ -479,7 +450,7 @@ def _split_stores(ops: list[Operation], access: Access, reader: TermReader) -> l
     lanes: list[Lane | str] = []
     for op in ops:
         if isinstance(op, vector.ExtractOp) and op.vector is access.stored:
-            position = _position(op, reader)
+            position = position_of(op, reader)
             if position is None or position.kind != "const":
                 return ["a split vector store extracts a lane at a computed position"]
             store = _store_of(op.result, ops)
@@ -510,18 +481,12 @@ def _store_of(value: SSAValue, ops: list[Operation]) -> Operation | None:
 
 
 # ---- the check ------------------------------------------------------------------------------
-CONTAINER_ACCESS = (
-    "a whole-container access (one container load or store, a vector.bitcast or shuffle) is not "
-    "traced by the validator; tests/test_packed_words.py checks those against numpy"
-)
-
-
 def _whole_container(access: Access) -> bool:
     """Whether the lowering moved a packed vector access's lanes as one container: a
     bitcast or shuffle of the word, or a load or store of a vector<N x i1> container."""
     if not access.length or access.layout.packing is None:
         return False
-    ops = _new_ops(access)
+    ops = new_ops(access)
     lane_by_lane = any(
         isinstance(op, FromElementsOp)
         or (isinstance(op, vector.ExtractOp) and op.vector is access.stored)
@@ -541,7 +506,10 @@ def _moves_a_vector(op: Operation) -> bool:
 
 def check(access: Access) -> Verdict:
     if _whole_container(access):
-        return Verdict(access.name, access.where, "unchecked", message=CONTAINER_ACCESS)
+        traced = container_lanes(access)
+        if isinstance(traced, str):
+            return Verdict(access.name, access.where, "failed", message=traced)
+        return prove(access, *traced, container=True)
     lanes = emitted_lanes(access)
     if isinstance(lanes, str):
         return Verdict(access.name, access.where, "failed", message=lanes)

@@ -27,8 +27,8 @@ from heterolayout.passes.validation_domain import (
     Access,
     Lane,
     Verdict,
-    loop_points,
 )
+from heterolayout.passes.validation_loops import loop_points
 from heterolayout.passes.validation_terms import Array, Term, TermReader, atoms_of, evaluate
 
 
@@ -191,8 +191,8 @@ def _difference(conversion: Conversion, emitted: np.ndarray, wanted: np.ndarray)
 
 def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> list[Move] | str:  # type: ignore[no-untyped-def]
     """Every store of the destination among `ops` (nested ones too), traced with
-    `lanes_of(op, conversion, reader)`: None for other ops, what it writes and reads, or
-    what could not be traced."""
+    `lanes_of(op, conversion, reader)`: None for other ops, what it writes and reads (a
+    list of those for a store of many elements), or what could not be traced."""
     reader = TermReader()
     moves = []
     for top in ops:
@@ -202,8 +202,9 @@ def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> 
                 continue
             if isinstance(found, str):
                 return found
-            written, read = found
-            moves.append(Move(written, read, _guards(op, ops, reader)))
+            guards = _guards(op, ops, reader)
+            for written, read in found if isinstance(found, list) else [found]:
+                moves.append(Move(written, read, guards))
     if not any(m.read is not None for m in moves):
         return "no element of the source is stored into the destination"
     return moves

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from xdsl.dialects import affine, arith, scf
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import IndexSimplifier, Range
 from heterolayout.passes.gpu_ranges import gpu_id_range
+from heterolayout.passes.validation_loops import loop_bounds, loop_points
+from heterolayout.passes.validation_pads import Pad, held_elements, pad_in_normal_form
 from heterolayout.passes.validation_terms import (
     Array,
     Symbolic,
@@ -31,6 +31,9 @@ from heterolayout.passes.validation_terms import (
     atoms_of,
     evaluate,
     evaluate_affine,
+    is_linear,
+    period_all,
+    reduce_mods,
 )
 
 EXHAUSTIVE_LIMIT = 1_000_000
@@ -127,35 +130,12 @@ def lane_selector(layout: Layout, lane: Value) -> Value:
     return lane * -bits + (packing.container_bits - bits)
 
 
-def loop_points(value: SSAValue) -> np.ndarray | None:
-    """The values a loop variable takes, when its loop has constant bounds and step."""
-    block = value.owner
-    if not isinstance(block, Block) or block.parent_op() is None or value.index != 0:  # type: ignore[attr-defined]
-        return None
-    loop = block.parent_op()
-    if isinstance(loop, scf.ForOp):
-        bounds = [_constant(v) for v in (loop.lb, loop.ub, loop.step)]
-    elif isinstance(loop, affine.ForOp):
-        lower, upper = loop.lowerBoundMap.data, loop.upperBoundMap.data
-        if lower.num_dims + lower.num_symbols or upper.num_dims + upper.num_symbols:
-            return None
-        lows = [r.value for r in lower.results if isinstance(r, AffineConstantExpr)]
-        highs = [r.value for r in upper.results if isinstance(r, AffineConstantExpr)]
-        if len(lows) != len(lower.results) or len(highs) != len(upper.results):
-            return None
-        bounds = [max(lows), min(highs), loop.step.value.data]
-    else:
-        return None
-    if any(b is None for b in bounds) or bounds[2] <= 0:  # type: ignore[operator]
-        return None
-    return np.arange(bounds[0], bounds[1], bounds[2], dtype=np.int64)  # type: ignore[arg-type]
-
-
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
+def _stepped(term: Term, values: np.ndarray) -> np.ndarray:
+    """The values a loop variable up to a dynamic bound can take among `values`."""
+    bounds = loop_bounds(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+    if bounds is None:
+        return values
+    return values[(values - bounds[0]) % bounds[2] == 0]
 
 
 def points_range(points: np.ndarray) -> Range | None:
@@ -165,9 +145,12 @@ def points_range(points: np.ndarray) -> Range | None:
 def _atom_range(term: Term) -> Range | None:
     if term.kind == "leaf" and term.leaf is not None:
         points = loop_points(term.leaf)
-        if points is None:  # a GPU thread or block id: the lowering's range for it
-            return gpu_id_range(term.leaf)
-        return points_range(points)
+        if points is not None:
+            return points_range(points)
+        bounds = loop_bounds(term.leaf)
+        if bounds is not None:  # a loop up to a dynamic bound
+            return (bounds[0], bounds[1])
+        return gpu_id_range(term.leaf)  # a GPU thread or block id: the lowering's range
     divisor = term.args[1] if len(term.args) == 2 else None
     if divisor is not None and divisor.kind == "const" and divisor.value > 0:
         if term.kind == "remui":
@@ -182,21 +165,34 @@ def _atom_range(term: Term) -> Range | None:
 def _single_atom(expr: AffineExpr) -> tuple[int, int, int] | None:
     """`expr` as a·d + b over one dim d (no division): (d, a, b)."""
     dims = expr.used_dims()
-    if len(dims) != 1 or not _linear(expr):
+    if len(dims) != 1 or not is_linear(expr):
         return None
     (dim,) = dims
     b = _value_at(expr, dim, 0)
     return dim, _value_at(expr, dim, 1) - b, b
 
 
-def _linear(expr: AffineExpr) -> bool:
-    if isinstance(expr, AffineBinaryOpExpr):
-        return (
-            expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
-            and _linear(expr.lhs)
-            and _linear(expr.rhs)
-        )
-    return True
+def atom_bounds(expr: AffineExpr, low: int, high: int) -> tuple[int, Range] | None:
+    """What `low <= expr <= high` says of the one atom d of `expr` when expr is a·d + b,
+    maybe under floordiv or ceildiv by positive constants (each step exact): (d, bounds)."""
+    while (
+        isinstance(expr, AffineBinaryOpExpr)
+        and expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv)
+        and isinstance(expr.rhs, AffineConstantExpr)
+        and expr.rhs.value > 0
+    ):
+        c = expr.rhs.value
+        if expr.kind == AffineBinaryOpKind.FloorDiv:
+            low, high = low * c, high * c + c - 1
+        else:
+            low, high = (low - 1) * c + 1, high * c
+        expr = expr.lhs
+    found = _single_atom(expr)
+    if found is None or found[1] == 0:
+        return None
+    dim, a, b = found
+    first, last = (low - b, high - b) if a > 0 else (high - b, low - b)
+    return dim, (-(-first // a), last // a)
 
 
 def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
@@ -207,20 +203,24 @@ def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
 
 
 class Proof:
-    def __init__(self, access: Access, lanes: list[Lane]) -> None:
+    def __init__(
+        self, access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+    ) -> None:
         self.access = access
         self.lanes = lanes
+        self.pads = pads
+        self.container = container
         self.sym = Symbolic(_atom_range)
-        self.logical = [self.sym.expr(t) for t in access.logical]
-        self._narrow()
+        self.logical = self._read_logical()
         exprs = list(self.logical)
         for lane in lanes:
             for term in [*lane.physical, *([lane.lane] if lane.lane is not None else [])]:
                 exprs.append(self.sym.expr(term))
+        exprs += [self.sym.expr(term) for pad in pads for term in pad.physical]
         used = set().union(*(e.used_dims() for e in exprs))
         # an op that stayed opaque registered its operands too: only atoms in use count
         self.atoms = [t for t, position in self.sym.atoms.items() if position in used]
-        self.periods = {t: _period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
+        self.periods = {t: period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
 
     @property
     def extents(self) -> tuple[int | None, ...]:
@@ -230,6 +230,20 @@ class Proof:
     def _along(self) -> int:
         return self.access.along % len(self.extents)
 
+    def _read_logical(self) -> list[AffineExpr]:
+        """The logical index in normal form, read again after each narrowing: a
+        sign-sensitive op (`divui`, `ceildivui`, ...) of a value only the access's bounds
+        show non-negative is an atom before and a floordiv after, and both sides of the
+        proof must read it the same way."""
+        logical = [self.sym.expr(t) for t in self.access.logical]
+        for _ in range(len(logical) + 1):
+            self.logical = logical
+            self._narrow()
+            logical = [self.sym.expr(t) for t in self.access.logical]
+            if logical == self.logical:
+                break
+        return logical
+
     def _last_limit(self, extent: int) -> int:
         return extent - max(self.access.length, 1)
 
@@ -237,17 +251,14 @@ class Proof:
         """An access is in bounds: each dim's index in [0, D) (the whole vector, for the
         last dim of a vector access)."""
         for d, (expr, extent) in enumerate(zip(self.logical, self.extents, strict=True)):
-            found = _single_atom(expr)
-            if found is None or found[1] == 0:
-                continue
-            dim, a, b = found
             if extent is None:  # a dynamic extent: at least not negative
                 high = 2**62
             else:
                 high = self._last_limit(extent) if d == self._along else extent - 1
-            low_x, high_x = sorted(((0 - b) / a, (high - b) / a))
-            term = next(t for t, p in self.sym.atoms.items() if p == dim)
-            self.sym.narrow(term, (math.ceil(low_x), math.floor(high_x)))
+            found = atom_bounds(expr, 0, high)
+            if found is not None:
+                term = next(t for t, p in self.sym.atoms.items() if p == found[0])
+                self.sym.narrow(term, found[1])
 
     # ---- points -------------------------------------------------------------------------------
     def atom_points(self) -> list[np.ndarray | None]:
@@ -260,7 +271,7 @@ class Proof:
             if found is not None and bounds is not None:
                 found = found[(found >= bounds[0]) & (found <= bounds[1])]
             elif found is None and bounds is not None and bounds[1] - bounds[0] < EXHAUSTIVE_LIMIT:
-                found = np.arange(bounds[0], bounds[1] + 1, dtype=np.int64)
+                found = _stepped(term, np.arange(bounds[0], bounds[1] + 1, dtype=np.int64))
             period = self.periods[term]
             if found is None and period is not None:  # only seen modulo: one period covers all
                 found = np.arange(period, dtype=np.int64)
@@ -313,15 +324,21 @@ class Proof:
         values = {}
         for term in leaves:
             points = loop_points(term.leaf) if term.leaf is not None else None
+            bounds = loop_bounds(term.leaf) if term.leaf is not None else None
             if points is not None and points.size:
                 values[term] = rng.choice(points, SAMPLES)
+            elif bounds is not None:  # up to a dynamic bound: its first values
+                steps = rng.integers(0, 2 * UNBOUNDED_WINDOW + 1, SAMPLES)
+                values[term] = bounds[0] + bounds[2] * steps
             else:
                 values[term] = rng.integers(-UNBOUNDED_WINDOW, UNBOUNDED_WINDOW + 1, SAMPLES)
         return values
 
     def verdict(self, how: str, points: int = 0, message: str = "") -> Verdict:
         name = self.access.name
-        if self.access.length and how != "failed":
+        if self.container and how != "failed":
+            name += f", {len(self.lanes)} lanes of one container,"
+        elif self.access.length and how != "failed":
             whole = len(self.lanes) == 1 and self.lanes[0].length
             name += ", kept whole," if whole else f", split into {len(self.lanes)} accesses,"
         return Verdict(name, self.access.where, how, points, message)
@@ -367,7 +384,33 @@ class Proof:
                     return self._counterexample(
                         values, at, shifted, expected, emitted, expected_lane, lane, memo
                     ), checked
-        return "", checked
+        return self._overwritten(values, logical, memo), checked
+
+    def _overwritten(
+        self, values: dict[Term, Array], logical: list[Array], memo: dict[Term, Array | int]
+    ) -> str:
+        """The first point where a lane written with the pad value holds an element."""
+        mask = self._in_bounds(logical, logical)
+        count = mask.size
+        for pad in self.pads:
+            physical = [np.broadcast_to(evaluate(p, values, memo), (count,)) for p in pad.physical]
+            found = held_elements(self.access.layout, self.access.flat, physical, pad.lane)
+            if found is None:
+                return f"the layout cannot tell which element lane {pad.lane} of a container holds"
+            held, element = found
+            wrong = held & mask
+            if wrong.any():
+                at = int(np.argmax(wrong))
+                where = ", ".join(f"{describe(t)} = {int(values[t][at])}" for t in self.atoms)
+                start = ", ".join(str(int(x[at])) for x in logical)
+                container = ", ".join(str(int(x[at])) for x in physical)
+                holds = ", ".join(str(int(x[at])) for x in element)
+                return (
+                    f"{'at ' + where + ': ' if where else ''}the store at logical index ({start}) "
+                    f"writes the pad value to lane {pad.lane} of container ({container}), "
+                    f"which holds logical index ({holds})"
+                )
+        return ""
 
     def _in_bounds(self, start: Sequence[Array], shifted: Sequence[Array]) -> Array:
         mask = np.ones(np.shape(shifted[0]), dtype=bool)
@@ -437,6 +480,16 @@ class Proof:
             for wanted, got in pairs:
                 if not self._equal(wanted, got):  # type: ignore[arg-type]
                     return f"the layout gives {wanted}, the code {got}"
+        for pad in self.pads:
+            physical = [
+                e.replace_dims_and_symbols(self._pinned(), [])
+                for e in (self.sym.expr(p) for p in pad.physical)
+            ]
+            simplifier = self.sym.simplifier()
+            if not pad_in_normal_form(
+                self.access.layout, self.access.flat, physical, pad.lane, simplifier
+            ):
+                return f"lane {pad.lane} of the container, written with the pad value, may hold an element"
         return ""
 
     def _equal(self, wanted: AffineExpr, got: AffineExpr) -> bool:
@@ -470,81 +523,20 @@ class Proof:
         ranges = dict(self.sym.ranges)
         fresh = len(self.sym.atoms)
         for term, position in self.sym.atoms.items():
-            points = (
-                loop_points(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
+            bounds = (
+                loop_bounds(term.leaf) if term.kind == "leaf" and term.leaf is not None else None
             )
-            if points is not None and points.size == 1:
-                exprs.append(AffineExpr.constant(int(points[0])))
+            if bounds is not None and bounds[0] + bounds[2] > bounds[1] >= bounds[0]:
+                exprs.append(AffineExpr.constant(bounds[0]))  # one iteration
                 continue
-            if points is None or points.size < 2 or points[1] - points[0] == 1:
+            if bounds is None or bounds[1] < bounds[0] or bounds[2] == 1:
                 exprs.append(AffineExpr.dimension(position))
                 continue
-            step = int(points[1] - points[0])
-            exprs.append(AffineExpr.dimension(fresh) * step + int(points[0]))
-            ranges[fresh] = (0, points.size - 1)
+            first, last, step = bounds
+            exprs.append(AffineExpr.dimension(fresh) * step + first)
+            ranges[fresh] = (0, (last - first) // step)
             fresh += 1
         return exprs, ranges
-
-
-def _linear_parts(expr: AffineExpr, scale: int, into: dict[AffineExpr, int]) -> int:
-    """Adds `scale`·expr to `into` as coefficients of atoms (anything but a sum or a
-    product with a constant); returns the constant part."""
-    if isinstance(expr, AffineConstantExpr):
-        return scale * expr.value
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
-        return _linear_parts(expr.lhs, scale, into) + _linear_parts(expr.rhs, scale, into)
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
-        if isinstance(expr.rhs, AffineConstantExpr):
-            return _linear_parts(expr.lhs, scale * expr.rhs.value, into)
-        if isinstance(expr.lhs, AffineConstantExpr):
-            return _linear_parts(expr.rhs, scale * expr.lhs.value, into)
-    into[expr] = into.get(expr, 0) + scale
-    return 0
-
-
-def _period(expr: AffineExpr, dim: int) -> int | None:
-    """A period of `expr` in dim `dim` when the dim is only seen inside `… mod c` (1 where
-    it does not occur), else None."""
-    if dim not in expr.used_dims():
-        return 1
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    inner = [_period(expr.lhs, dim), _period(expr.rhs, dim)]
-    if None not in inner:
-        return math.lcm(*inner)  # type: ignore[arg-type]
-    if (
-        expr.kind == AffineBinaryOpKind.Mod
-        and isinstance(expr.rhs, AffineConstantExpr)
-        and _linear(expr.lhs)
-    ):
-        return abs(expr.rhs.value)
-    return None
-
-
-def _period_all(exprs: Sequence[AffineExpr], dim: int) -> int | None:
-    periods = [_period(e, dim) for e in exprs]
-    return None if None in periods else math.lcm(*periods)  # type: ignore[arg-type]
-
-
-def reduce_mods(expr: AffineExpr) -> AffineExpr:
-    """Every `e mod c` with e's coefficients and constant taken modulo c (so `(-x + 3) mod 5`
-    and `(4·x + 3) mod 5` read the same), inside out."""
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return expr
-    lhs, rhs = reduce_mods(expr.lhs), reduce_mods(expr.rhs)
-    if (
-        expr.kind != AffineBinaryOpKind.Mod
-        or not isinstance(rhs, AffineConstantExpr)
-        or rhs.value <= 0
-    ):
-        return AffineBinaryOpExpr(expr.kind, lhs, rhs)
-    divisor = rhs.value
-    parts: dict[AffineExpr, int] = {}
-    total: AffineExpr = AffineExpr.constant(_linear_parts(lhs, 1, parts) % divisor)
-    for atom, coefficient in parts.items():
-        if coefficient % divisor:
-            total = total + atom * (coefficient % divisor)
-    return total % divisor
 
 
 def describe(term: Term) -> str:
@@ -558,5 +550,10 @@ def describe(term: Term) -> str:
     return f"{term.kind}({', '.join(describe(a) for a in term.args)})"
 
 
-def prove(access: Access, lanes: list[Lane]) -> Verdict:
-    return Proof(access, lanes).run()
+def prove(
+    access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+) -> Verdict:
+    """Proven exhaustively or symbolically, or failed (with a counterexample when one is
+    found): `lanes` against the layout's map, and `pads` (a whole-container store's other
+    lanes) holding no element."""
+    return Proof(access, lanes, pads, container).run()

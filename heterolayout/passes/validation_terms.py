@@ -16,6 +16,7 @@ non-negative, and anything else into an atom of its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -176,6 +177,11 @@ def _unsigned(x: Array | int) -> Array:
     return np.asarray(x, dtype=np.int64).astype(np.uint64)
 
 
+def _ceil_unsigned(a: Array | int, b: Array | int) -> Array:
+    quotient, remainder = np.divmod(_unsigned(a), _unsigned(b))
+    return (quotient + (remainder != 0)).astype(np.int64)
+
+
 def _trunc_div(a: Array | int, b: Array | int) -> Array:
     quotient = np.abs(a) // np.where(b == 0, 1, np.abs(b))
     return np.where((np.asarray(a) < 0) != (np.asarray(b) < 0), -quotient, quotient)
@@ -215,7 +221,7 @@ def _apply(term: Term, args: list[Array | int]) -> Array | int:
         "remsi": lambda: np.asarray(a) - np.asarray(b) * _trunc_div(a, b),
         "divui": lambda: (_unsigned(a) // _unsigned(b_safe)).astype(np.int64),
         "remui": lambda: (_unsigned(a) % _unsigned(b_safe)).astype(np.int64),
-        "ceildivui": lambda: (-(-_unsigned(a) // _unsigned(b_safe))).astype(np.int64),
+        "ceildivui": lambda: _ceil_unsigned(a, b_safe),
         "minsi": lambda: np.minimum(a, b),
         "maxsi": lambda: np.maximum(a, b),
     }
@@ -347,3 +353,75 @@ class Symbolic:
         ):
             return self.expr(other.args[0]) % other.args[1].value
         return self.atom(term)
+
+
+def _linear_parts(expr: AffineExpr, scale: int, into: dict[AffineExpr, int]) -> int:
+    """Adds `scale`·expr to `into` as coefficients of atoms (anything but a sum or a
+    product with a constant); returns the constant part."""
+    if isinstance(expr, AffineConstantExpr):
+        return scale * expr.value
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _linear_parts(expr.lhs, scale, into) + _linear_parts(expr.rhs, scale, into)
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        if isinstance(expr.rhs, AffineConstantExpr):
+            return _linear_parts(expr.lhs, scale * expr.rhs.value, into)
+        if isinstance(expr.lhs, AffineConstantExpr):
+            return _linear_parts(expr.rhs, scale * expr.lhs.value, into)
+    into[expr] = into.get(expr, 0) + scale
+    return 0
+
+
+def is_linear(expr: AffineExpr) -> bool:
+    """No division, no product of two non-constants."""
+    if isinstance(expr, AffineBinaryOpExpr):
+        return (
+            expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+            and is_linear(expr.lhs)
+            and is_linear(expr.rhs)
+        )
+    return True
+
+
+def _period(expr: AffineExpr, dim: int) -> int | None:
+    """A period of `expr` in dim `dim` when the dim is only seen inside `… mod c` (1 where
+    it does not occur), else None."""
+    if dim not in expr.used_dims():
+        return 1
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return None
+    inner = [_period(expr.lhs, dim), _period(expr.rhs, dim)]
+    if None not in inner:
+        return math.lcm(*inner)  # type: ignore[arg-type]
+    if (
+        expr.kind == AffineBinaryOpKind.Mod
+        and isinstance(expr.rhs, AffineConstantExpr)
+        and is_linear(expr.lhs)
+    ):
+        return abs(expr.rhs.value)
+    return None
+
+
+def period_all(exprs: Sequence[AffineExpr], dim: int) -> int | None:
+    periods = [_period(e, dim) for e in exprs]
+    return None if None in periods else math.lcm(*periods)  # type: ignore[arg-type]
+
+
+def reduce_mods(expr: AffineExpr) -> AffineExpr:
+    """Every `e mod c` with e's coefficients and constant taken modulo c (so `(-x + 3) mod 5`
+    and `(4·x + 3) mod 5` read the same), inside out."""
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return expr
+    lhs, rhs = reduce_mods(expr.lhs), reduce_mods(expr.rhs)
+    if (
+        expr.kind != AffineBinaryOpKind.Mod
+        or not isinstance(rhs, AffineConstantExpr)
+        or rhs.value <= 0
+    ):
+        return AffineBinaryOpExpr(expr.kind, lhs, rhs)
+    divisor = rhs.value
+    parts: dict[AffineExpr, int] = {}
+    total: AffineExpr = AffineExpr.constant(_linear_parts(lhs, 1, parts) % divisor)
+    for atom, coefficient in parts.items():
+        if coefficient % divisor:
+            total = total + atom * (coefficient % divisor)
+    return total % divisor
