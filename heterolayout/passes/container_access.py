@@ -117,11 +117,13 @@ def store_lanes(
     view, positions = _lane_type(layout, access.element)
     slots = view.get_shape()[0]
     if positions[:length] != list(range(slots)):
-        filler = [0] * slots
-        for position in positions:
-            filler[position] = int(layout.pad)
-        padding = _add(insert, _dense(view, filler)).results[0]
         where = {p: lane for lane, p in enumerate(positions[:length])}
+        padding = value  # a whole container only reorders its lanes (MSB first)
+        if len(where) < slots:
+            filler = [0] * slots
+            for position in positions:
+                filler[position] = int(layout.pad)
+            padding = _add(insert, _dense(view, filler)).results[0]
         mask = [where.get(p, length + p) for p in range(slots)]
         shuffle = vector.ShuffleOp(
             value, padding, DenseArrayBase.from_list(i64, mask), result_type=view
