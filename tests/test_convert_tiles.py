@@ -94,6 +94,11 @@ CASES = {
     "bits-i6": ("", '#layout.tag<"NHWC->NHWC6c", pack = i6, bit_order = "msb">', (1, 24, 24, 12), "i1"),
     "i4-in-i8": ("", '#layout.tag<"NC->NC2c", pack = i8>', (30, 301), "i4"),
     "i8-in-i32": ("", '#layout.tag<"NC->CN4n", pack = i32>', (60, 80), "i8"),
+    "bits-groups-pad": ("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (1, 8, 9, 60), "i1"),
+    "bits-i16-msb": ("", '#layout.tag<"NHWC->NHWC16c", pack = i16, bit_order = "msb">', (1, 9, 9, 64), "i1"),
+    "i2-in-i8-pad": ("", '#layout.tag<"NC->NC4c", pack = i8, pad = 1>', (20, 250), "i2"),
+    "i4-in-i32": ("", '#layout.tag<"NC->NC8c", pack = i32>', (9, 512), "i4"),
+    "bits-from-nchw": ('#layout.tag<"NHWC->NCHW">', '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 9, 16, 24), "i1"),
 }
 
 
@@ -183,3 +188,37 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
     assert p is not None and (p.span, p.streaming) == (64, "always")
     p = plan("", "R4CroutonLayout", (8, 110, 110, 60), "i8")
     assert p is not None and (p.width, p.span, p.streaming) == (32, 32, "never")  # pad slots
+
+
+def test_packed_groups_load_whole_runs() -> None:
+    """Containers are built G at a time from one vector of lanes where the lanes run along
+    the source's innermost dim, one lane load each where they do not."""
+    from heterolayout.passes.convert_packed import Grouping, grouping
+
+    def groups(source: str, target: str, shape: tuple[int, ...], dtype: str, **options: object) -> Grouping:
+        dims = ", ".join(f"d{i}" for i in range(len(shape)))
+        plain = source or f"affine_map<({dims}) -> ({dims})>"
+        return grouping(parse_layout(plain, shape, dtype=dtype), parse_layout(target, shape, dtype=dtype, **options))
+
+    assert groups("", "NHWC->NHWC8c", (8, 112, 112, 64), "i1", pack="i8") == Grouping(8, True)
+    assert groups("", "NHWC->NHWC8c", (1, 8, 9, 60), "i1", pack="i8") == Grouping(8, True)  # the last group pads
+    assert groups("", "NHWC->NHWC16c", (1, 9, 9, 64), "i1", pack="i16") == Grouping(4, True)
+    assert groups("", "NC->NC2c", (30, 301), "i4", pack="i8") == Grouping(1, True)  # 151 containers
+    assert groups("", "NC->NC4c", (4, 64), "i1", pack="i8") == Grouping(1, True)  # 4 lanes of 8 bits
+    assert groups("", "NC->CN4n", (60, 80), "i8", pack="i32") == Grouping(1, False)  # lanes along n
+    assert groups("NHWC->NCHW", "NHWC->NHWC8c", (2, 9, 16, 24), "i1", pack="i8") == Grouping(1, False)
+
+
+def test_the_bit_packed_benchmark_conversion_is_one_vector_per_pixel() -> None:
+    """NHWC → NHWC8c of i1: 64 lanes loaded at once, bitcast into 8 containers, stored at
+    once; natively the load reads the i1 memref's bytes as i8 and truncates."""
+    from heterolayout.native.module import module_text
+
+    text = convert_program("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 4, 16, 64), "i1")
+    lowered = apply_pipeline(parse_program(text), "layout-lower")
+    printed = str(lowered)
+    assert printed.count("vector.load") == 1 and "memref<2x4x16x64xi1>, vector<64xi1>" in printed
+    assert ": vector<64xi1> to vector<8xi8>" in printed
+    assert printed.count("vector.store") == 1 and "memref.load" not in printed
+    native = module_text(lowered)
+    assert "memref<2x4x16x64xi8>, vector<64xi8>" in native and "to vector<64xi1>" in native

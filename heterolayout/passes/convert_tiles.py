@@ -110,7 +110,7 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     ):
         return None
     store_position = len(terms) - 1
-    store_dim, load_dim = terms[store_position].dim, _load_dim(source)
+    store_dim, load_dim = terms[store_position].dim, load_dim_of(source)
     if load_dim is None:
         return None
     load_position = _weight_one_position(destination, load_dim)
@@ -169,7 +169,7 @@ def _streams(
     return "never"
 
 
-def _load_dim(source: Layout) -> int | None:
+def load_dim_of(source: Layout) -> int | None:
     """The source dim with the longest run of consecutive slots (`Layout.contiguous_run`)
     among those whose unit step moves along the innermost physical dim, or None: vector
     loads stay inside one physical row."""
@@ -192,26 +192,31 @@ def _fits(source: Layout, destination: Layout, load_position: int, width: int, s
     source's start at multiples of their size inside one run on both sides, and the source's
     inside one physical row."""
     terms = destination.blocked_terms
-    load_dim = _load_dim(source)
+    load_dim = load_dim_of(source)
     assert terms is not None and load_dim is not None
-    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
-    row = source.physical_shape[-1]
     store_position = len(terms) - 1
     tiled = {store_position: span}
     if terms[store_position].dim != load_dim:
         tiled[load_position] = width
     for position, lanes in tiled.items():
         physical_extent = destination.physical_shape[position]
-        assert physical_extent is not None and row is not None
+        assert physical_extent is not None
         if physical_extent % lanes if terms[position].size is not None else physical_extent < lanes:
             return False
-        if terms[position].dim != load_dim:
-            continue
-        if run % lanes and run != extent:
-            return False
-        if len(source.physical_shape) > 1 and row % lanes and row != extent:
+        if terms[position].dim == load_dim and not loads_fit(source, load_dim, lanes):
             return False
     return True
+
+
+def loads_fit(source: Layout, load_dim: int, lanes: int) -> bool:
+    """Vectors of `lanes` elements along `load_dim`, starting at multiples of `lanes`, lie
+    inside one run of consecutive slots and one physical row of the source."""
+    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
+    row = source.physical_shape[-1]
+    assert row is not None
+    if run % lanes and run != extent:
+        return False
+    return len(source.physical_shape) == 1 or not row % lanes or row == extent
 
 
 @dataclass
