@@ -83,6 +83,9 @@ CROUTON = "#layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 8, 2, 8, 3, 32], pad = 31
 CASES = {
     "nchw-to-nChw16c": ("", '#layout.tag<"nChw16c">', (2, 32, 9, 16), "f32"),
     "nChw16c-to-nchw": ('#layout.tag<"nChw16c">', "", (2, 32, 9, 16), "f32"),
+    "nChw16c-to-nchw-tail": ('#layout.tag<"nChw16c">', "", (2, 48, 5, 13), "f32"),
+    "nChw16c-pad-to-nchw": ('#layout.tag<"nChw16c">', "", (1, 40, 9, 16), "f32"),
+    "nChw8c-to-nchw-f64": ('#layout.tag<"nChw8c">', "", (1, 24, 9, 24), "f64"),
     "pad-and-tail": ("", '#layout.tag<"nChw16c", pad = -1.0>', (2, 20, 9, 11), "f32"),
     "nchw-to-nhwc-f64": ("", '#layout.tag<"nhwc">', (1, 5, 31, 33), "f64"),
     "oihw16i16o": ("", '#layout.tag<"OIhw16i16o">', (32, 48, 3, 3), "f32"),
@@ -116,7 +119,7 @@ def test_conversion_is_vectorized_and_exact(name: str, engine: str) -> None:
     lowered = str(apply_pipeline(parse_program(text), "layout-lower"))
     packed = "pack =" in text
     assert ("vector.bitcast" if packed else "vector.load") in lowered
-    transposed = name in ("nchw-to-nChw16c", "nChw16c-to-nchw", "pad-and-tail", "nchw-to-nhwc-f64", "oihw16i16o")
+    transposed = (name.startswith(("nchw-to-", "nChw")) and name != "nChw8c-to-nChw16c") or name in ("pad-and-tail", "oihw16i16o")
     assert packed or ("vector.shuffle" in lowered) == transposed
     report = heterolayout.check(text, seed=3, engine=engine)
     shape = CASES[name][2]
@@ -182,8 +185,13 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
     big = (8, 64, 112, 112)
     p = plan("", "nChw16c", big, "f32")
     assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (8, 16, 1, 3, "always")
-    p = plan("nChw16c", "", big, "f32")  # rows of 8 planes apart: streaming if line-aligned
-    assert p is not None and (p.store_dim, p.load_dim, p.order[-2:], p.streaming) == (3, 1, (1, 3), "aligned")
+    p = plan("nChw16c", "", big, "f32")  # whole 16-channel runs in the source's order, 8×8 blocks
+    assert p is not None and (p.width, p.span, p.rows, p.store_dim, p.load_dim) == (8, 8, 16, 3, 1)
+    assert (p.order, p.steps, p.streaming) == ((0, 1, 2, 3), {3: 8, 1: 16}, "never")
+    p = plan("nChw8c", "", big, "f32")  # runs of one vector: V-wide tiles moved inside
+    assert p is not None and (p.rows, p.order[-2:], p.streaming) == (8, (1, 3), "aligned")
+    p = plan("nChw16c", "", (8, 40, 112, 112), "f32")  # 40 planes: two tiles of 16, a tail of 8
+    assert p is not None and p.rows == 16
     p = plan("", "nhwc", big, "f32")  # whole pixels, adjacent: one block per tile
     assert p is not None and (p.span, p.streaming) == (64, "always")
     p = plan("", "R4CroutonLayout", (8, 110, 110, 60), "i8")
