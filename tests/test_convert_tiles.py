@@ -230,3 +230,41 @@ def test_the_bit_packed_benchmark_conversion_is_one_vector_per_pixel() -> None:
     assert printed.count("vector.store") == 1 and "memref.load" not in printed
     native = module_text(lowered)
     assert "memref<2x4x16x64xi8>, vector<64xi8>" in native and "to vector<64xi1>" in native
+
+
+@st.composite
+def whole_run_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
+    """Blocked channels (whole runs of 2 to 4 vectors, or of one) back to NCHW, with tails
+    along c and w."""
+    element = draw(st.sampled_from(("f32", "f64", "i16", "i8")))
+    block = draw(st.sampled_from((8, 16)))
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)) * block + draw(st.sampled_from((0, 0, 3, block - 1))),
+             draw(st.integers(1, 4)), draw(st.integers(1, 40)))
+    return f'#layout.tag<"nChw{block}c">', "", shape, element
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=whole_run_conversions())
+def test_whole_run_tiles_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
+    assert heterolayout.check(convert_program(*case), seed=4, engine="compiled").equal, case
+
+
+@st.composite
+def packed_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
+    """Plain NHWC into containers of 2 to 32 lanes along c (groups of containers where the
+    lanes fill them), either bit order, c padded or not."""
+    element = draw(st.sampled_from(("i1", "i2", "i4")))
+    bits = int(element[1:])
+    container = draw(st.sampled_from([w for w in (8, 16, 32) if w // bits >= 2]))
+    lanes = draw(st.sampled_from([n for n in (2, 4, 8, 16, 32) if n * bits <= container]))
+    order = draw(st.sampled_from(("lsb", "msb")))
+    channels = draw(st.integers(1, 4)) * lanes * draw(st.sampled_from((1, 2, 4))) - draw(st.sampled_from((0, 0, 1)))
+    shape = (1, draw(st.integers(1, 3)), draw(st.integers(1, 5)), max(channels, 1))
+    target = f'#layout.tag<"NHWC->NHWC{lanes}c", pack = i{container}, bit_order = "{order}">'
+    return "", target, shape, element
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=packed_conversions())
+def test_packed_groups_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
+    assert heterolayout.check(convert_program(*case), seed=6, engine="compiled").equal, case
