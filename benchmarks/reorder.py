@@ -11,7 +11,8 @@ a libc `memcpy` call). All buffers start on a 64-byte boundary. oneDNN's reorder
 oneDNN 2023.2.0) runs through a small C++ harness (benchmarks/onednn_reorder.cpp) built with g++ at run time and loaded into
 this process, on one thread (OMP_NUM_THREADS=1); conversions oneDNN has no format for show
 "—". Every repetition times all variants in a rotating order, so a shared machine's load
-hits them alike; the table gives medians over repetitions.
+hits them alike; the table gives medians over repetitions, and the ratios of the best
+(fastest) repetitions.
 
 Before timing, each result is checked: the converted buffer equals numpy's reference
 (`Layout.pack(..., native=False)` of the logical tensor), and oneDNN's equals it too.
@@ -225,6 +226,7 @@ def measure(case: Case, onednn: OneDNN | None, repeat: int, min_time: float) -> 
         for variant in variants[shift:] + variants[:shift]:
             times[variant.name].append(variant.run(variant.calls) / variant.calls)  # type: ignore[operator]
     medians = {name: statistics.median(values) for name, values in times.items()}
+    medians.update({f"best {name}": min(values) for name, values in times.items()})
     medians["bytes"] = float(size)
     medians["source_bytes"] = float(source.nbytes)
     medians["target_bytes"] = float(expected.nbytes)
@@ -257,16 +259,18 @@ def main(argv: list[str] | None = None) -> int:
     onednn = None if args.no_onednn else OneDNN()
     shape = QUICK if args.quick else FULL
     print(f"# layout.convert natively vs memcpy and oneDNN's reorder ({machine()}; "
-          f"{args.repeat} repetitions, medians; OMP_NUM_THREADS=1)")
+          f"{args.repeat} repetitions, medians and best; OMP_NUM_THREADS=1)")
     print()
     header = ["conversion", "shape", "bytes in → out", "memcpy ms", "ours ms", "oneDNN ms",
-              "ours / memcpy", "oneDNN / memcpy", "ours / oneDNN"]
+              "ours / memcpy", "oneDNN / memcpy", "ours / oneDNN",
+              "best ours / memcpy", "best ours / oneDNN"]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
     for case in cases(shape):
         result = measure(case, onednn, args.repeat, args.min_time)
         ours, copy = result["ours"], result["memcpy"]
         theirs = result.get("oneDNN")
+        best, best_copy, best_theirs = result["best ours"], result["best memcpy"], result.get("best oneDNN")
         cells = [
             case.name,
             "×".join(str(e) for e in case.shape) + f" {case.element}",
@@ -277,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{ours / copy:.2f}",
             "—" if theirs is None else f"{theirs / copy:.2f}",
             "—" if theirs is None else f"{ours / theirs:.2f}",
+            f"{best / best_copy:.2f}",
+            "—" if best_theirs is None else f"{best / best_theirs:.2f}",
         ]
         print("| " + " | ".join(cells) + " |", flush=True)
     return 0

@@ -37,4 +37,5 @@ def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
     assert tuple(rows) == ROWS
     for name, cells in rows.items():
         assert float(cells[2]) > 0 and float(cells[3]) > 0 and float(cells[5]) > 0, (name, cells)
-        assert cells[4] == cells[6] == cells[7] == "—", (name, cells)  # no oneDNN
+        assert float(cells[8]) > 0, (name, cells)
+        assert cells[4] == cells[6] == cells[7] == cells[9] == "—", (name, cells)  # no oneDNN

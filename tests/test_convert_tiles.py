@@ -83,6 +83,9 @@ CROUTON = "#layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 8, 2, 8, 3, 32], pad = 31
 CASES = {
     "nchw-to-nChw16c": ("", '#layout.tag<"nChw16c">', (2, 32, 9, 16), "f32"),
     "nChw16c-to-nchw": ('#layout.tag<"nChw16c">', "", (2, 32, 9, 16), "f32"),
+    "nChw16c-to-nchw-tail": ('#layout.tag<"nChw16c">', "", (2, 48, 5, 13), "f32"),
+    "nChw16c-pad-to-nchw": ('#layout.tag<"nChw16c">', "", (1, 40, 9, 16), "f32"),
+    "nChw8c-to-nchw-f64": ('#layout.tag<"nChw8c">', "", (1, 24, 9, 24), "f64"),
     "pad-and-tail": ("", '#layout.tag<"nChw16c", pad = -1.0>', (2, 20, 9, 11), "f32"),
     "nchw-to-nhwc-f64": ("", '#layout.tag<"nhwc">', (1, 5, 31, 33), "f64"),
     "oihw16i16o": ("", '#layout.tag<"OIhw16i16o">', (32, 48, 3, 3), "f32"),
@@ -94,6 +97,11 @@ CASES = {
     "bits-i6": ("", '#layout.tag<"NHWC->NHWC6c", pack = i6, bit_order = "msb">', (1, 24, 24, 12), "i1"),
     "i4-in-i8": ("", '#layout.tag<"NC->NC2c", pack = i8>', (30, 301), "i4"),
     "i8-in-i32": ("", '#layout.tag<"NC->CN4n", pack = i32>', (60, 80), "i8"),
+    "bits-groups-pad": ("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (1, 8, 9, 60), "i1"),
+    "bits-i16-msb": ("", '#layout.tag<"NHWC->NHWC16c", pack = i16, bit_order = "msb">', (1, 9, 9, 64), "i1"),
+    "i2-in-i8-pad": ("", '#layout.tag<"NC->NC4c", pack = i8, pad = 1>', (20, 250), "i2"),
+    "i4-in-i32": ("", '#layout.tag<"NC->NC8c", pack = i32>', (9, 512), "i4"),
+    "bits-from-nchw": ('#layout.tag<"NHWC->NCHW">', '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 9, 16, 24), "i1"),
 }
 
 
@@ -111,7 +119,7 @@ def test_conversion_is_vectorized_and_exact(name: str, engine: str) -> None:
     lowered = str(apply_pipeline(parse_program(text), "layout-lower"))
     packed = "pack =" in text
     assert ("vector.bitcast" if packed else "vector.load") in lowered
-    transposed = name in ("nchw-to-nChw16c", "nChw16c-to-nchw", "pad-and-tail", "nchw-to-nhwc-f64", "oihw16i16o")
+    transposed = (name.startswith(("nchw-to-", "nChw")) and name != "nChw8c-to-nChw16c") or name in ("pad-and-tail", "oihw16i16o")
     assert packed or ("vector.shuffle" in lowered) == transposed
     report = heterolayout.check(text, seed=3, engine=engine)
     shape = CASES[name][2]
@@ -177,9 +185,86 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
     big = (8, 64, 112, 112)
     p = plan("", "nChw16c", big, "f32")
     assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (8, 16, 1, 3, "always")
-    p = plan("nChw16c", "", big, "f32")  # rows of 8 planes apart: streaming if line-aligned
-    assert p is not None and (p.store_dim, p.load_dim, p.order[-2:], p.streaming) == (3, 1, (1, 3), "aligned")
+    p = plan("nChw16c", "", big, "f32")  # whole 16-channel runs in the source's order, 8×8 blocks
+    assert p is not None and (p.width, p.span, p.rows, p.store_dim, p.load_dim) == (8, 8, 16, 3, 1)
+    assert (p.order, p.steps, p.streaming) == ((0, 1, 2, 3), {3: 8, 1: 16}, "never")
+    p = plan("nChw8c", "", big, "f32")  # runs of one vector: V-wide tiles moved inside
+    assert p is not None and (p.rows, p.order[-2:], p.streaming) == (8, (1, 3), "aligned")
+    p = plan("nChw16c", "", (8, 40, 112, 112), "f32")  # 40 planes: two tiles of 16, a tail of 8
+    assert p is not None and p.rows == 16
     p = plan("", "nhwc", big, "f32")  # whole pixels, adjacent: one block per tile
     assert p is not None and (p.span, p.streaming) == (64, "always")
     p = plan("", "R4CroutonLayout", (8, 110, 110, 60), "i8")
     assert p is not None and (p.width, p.span, p.streaming) == (32, 32, "never")  # pad slots
+
+
+def test_packed_groups_load_whole_runs() -> None:
+    """Containers are built G at a time from one vector of lanes where the lanes run along
+    the source's innermost dim, one lane load each where they do not."""
+    from heterolayout.passes.convert_packed import Grouping, grouping
+
+    def groups(source: str, target: str, shape: tuple[int, ...], dtype: str, **options: object) -> Grouping:
+        dims = ", ".join(f"d{i}" for i in range(len(shape)))
+        plain = source or f"affine_map<({dims}) -> ({dims})>"
+        return grouping(parse_layout(plain, shape, dtype=dtype), parse_layout(target, shape, dtype=dtype, **options))
+
+    assert groups("", "NHWC->NHWC8c", (8, 112, 112, 64), "i1", pack="i8") == Grouping(8, True)
+    assert groups("", "NHWC->NHWC8c", (1, 8, 9, 60), "i1", pack="i8") == Grouping(8, True)  # the last group pads
+    assert groups("", "NHWC->NHWC16c", (1, 9, 9, 64), "i1", pack="i16") == Grouping(4, True)
+    assert groups("", "NC->NC2c", (30, 301), "i4", pack="i8") == Grouping(1, True)  # 151 containers
+    assert groups("", "NC->NC4c", (4, 64), "i1", pack="i8") == Grouping(1, True)  # 4 lanes of 8 bits
+    assert groups("", "NC->CN4n", (60, 80), "i8", pack="i32") == Grouping(1, False)  # lanes along n
+    assert groups("NHWC->NCHW", "NHWC->NHWC8c", (2, 9, 16, 24), "i1", pack="i8") == Grouping(1, False)
+
+
+def test_the_bit_packed_benchmark_conversion_is_one_vector_per_pixel() -> None:
+    """NHWC → NHWC8c of i1: 64 lanes loaded at once, bitcast into 8 containers, stored at
+    once; natively the load reads the i1 memref's bytes as i8 and truncates."""
+    from heterolayout.native.module import module_text
+
+    text = convert_program("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 4, 16, 64), "i1")
+    lowered = apply_pipeline(parse_program(text), "layout-lower")
+    printed = str(lowered)
+    assert printed.count("vector.load") == 1 and "memref<2x4x16x64xi1>, vector<64xi1>" in printed
+    assert ": vector<64xi1> to vector<8xi8>" in printed
+    assert printed.count("vector.store") == 1 and "memref.load" not in printed
+    native = module_text(lowered)
+    assert "memref<2x4x16x64xi8>, vector<64xi8>" in native and "to vector<64xi1>" in native
+
+
+@st.composite
+def whole_run_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
+    """Blocked channels (whole runs of 2 to 4 vectors, or of one) back to NCHW, with tails
+    along c and w."""
+    element = draw(st.sampled_from(("f32", "f64", "i16", "i8")))
+    block = draw(st.sampled_from((8, 16)))
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)) * block + draw(st.sampled_from((0, 0, 3, block - 1))),
+             draw(st.integers(1, 4)), draw(st.integers(1, 40)))
+    return f'#layout.tag<"nChw{block}c">', "", shape, element
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=whole_run_conversions())
+def test_whole_run_tiles_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
+    assert heterolayout.check(convert_program(*case), seed=4, engine="compiled").equal, case
+
+
+@st.composite
+def packed_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
+    """Plain NHWC into containers of 2 to 32 lanes along c (groups of containers where the
+    lanes fill them), either bit order, c padded or not."""
+    element = draw(st.sampled_from(("i1", "i2", "i4")))
+    bits = int(element[1:])
+    container = draw(st.sampled_from([w for w in (8, 16, 32) if w // bits >= 2]))
+    lanes = draw(st.sampled_from([n for n in (2, 4, 8, 16, 32) if n * bits <= container]))
+    order = draw(st.sampled_from(("lsb", "msb")))
+    channels = draw(st.integers(1, 4)) * lanes * draw(st.sampled_from((1, 2, 4))) - draw(st.sampled_from((0, 0, 1)))
+    shape = (1, draw(st.integers(1, 3)), draw(st.integers(1, 5)), max(channels, 1))
+    target = f'#layout.tag<"NHWC->NHWC{lanes}c", pack = i{container}, bit_order = "{order}">'
+    return "", target, shape, element
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=packed_conversions())
+def test_packed_groups_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
+    assert heterolayout.check(convert_program(*case), seed=6, engine="compiled").equal, case

@@ -151,6 +151,43 @@ def test_vector_accesses_to_sub_byte_memrefs_see_one_element_per_byte() -> None:
     assert natively[1][0][0].tolist() == [0, 1, -2, -1, -1, 1, -1, 1]  # (-1) + (-2) wraps to 1 in i2
 
 
+WIDE_NARROW = """func.func @main(%m: memref<2x16xi1>, %n: memref<3x5xi12>) -> vector<8xi1> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %v = vector.load %m[%c1, %c3] : memref<2x16xi1>, vector<8xi1>
+  %t = arith.constant dense<true> : vector<8xi1>
+  %x = arith.xori %v, %t : vector<8xi1>
+  vector.store %x, %m[%c0, %c1] {nontemporal = true} : memref<2x16xi1>, vector<8xi1>
+  %w = affine.vector_load %n[2, 1] : memref<3x5xi12>, vector<4xi12>
+  %s = arith.addi %w, %w : vector<4xi12>
+  affine.vector_store %s, %n[0, 0] : memref<3x5xi12>, vector<4xi12>
+  func.return %v : vector<8xi1>
+}"""
+
+
+def test_sub_byte_vector_accesses_stay_whole_vectors_of_bytes() -> None:
+    """i1 and i12 vectors load and store as i8 and i16 vectors (no lane-by-lane accesses),
+    with the values numpy gives (i12 wraps at 2^11)."""
+    from heterolayout.native.module import module_text
+
+    text = module_text(parse_program(WIDE_NARROW))
+    assert "memref.load" not in text and "memref.store" not in text
+    assert "vector.load %0[%c1, %c3] : memref<2x16xi8>, vector<8xi8>" in text
+    assert "arith.extui %s : vector<4xi12> to vector<4xi16>" in text
+    rng = np.random.default_rng(5)
+    m = rng.integers(0, 2, (2, 16)).astype(bool)
+    n = rng.integers(-2048, 2048, (3, 5)).astype(np.int16)
+    compiled, natively = both(WIDE_NARROW, [m, n])
+    assert_same(compiled, natively)
+    results, (m_after, n_after) = natively
+    assert results[0].astype(bool).tolist() == m[1, 3:11].tolist()
+    expected_m, expected_n = m.copy(), n.copy()
+    expected_m[0, 1:9] = ~m[1, 3:11]
+    expected_n[0, :4] = (2 * n[2, 1:5].astype(np.int32) + 2048) % 4096 - 2048
+    assert m_after.astype(bool).tolist() == expected_m.tolist() and n_after.tolist() == expected_n.tolist()
+
+
 def test_a_plain_float32_array_is_the_memory_the_program_writes() -> None:
     text = """func.func @main(%x: memref<3xf32>) {
   %c = arith.constant 2 : index

@@ -2,7 +2,7 @@
 
 The text a library is built from is the module as xDSL prints it, with every function that
 has a body made public (so each gets a packed wrapper to call it by), vector accesses to
-memrefs of sub-byte integers taken lane by lane (`narrow`), the external functions it calls
+memrefs of sub-byte integers made byte-wide (`narrow`), the external functions it calls
 checked against the ones the run-time provides, and an empty entry function for mlir-runner
 to run.
 """
@@ -22,7 +22,7 @@ from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.source import op_name, where
 from heterolayout.native.build import NOOP_ENTRY, build_library
 from heterolayout.native.library import NativeLibrary
-from heterolayout.native.narrow import scalarize_narrow_vector_accesses
+from heterolayout.native.narrow import widen_narrow_vector_accesses
 
 NATIVE_FUNCTIONS = {
     "rtclock": "() -> f64",
@@ -85,7 +85,7 @@ def module_text(module: ModuleOp) -> str:
         )
     _check_externals(module)
     prepared = module.clone()
-    scalarize_narrow_vector_accesses(prepared)
+    widen_narrow_vector_accesses(prepared)
     for op in prepared.ops:
         if isinstance(op, func.FuncOp) and op.body.blocks:
             op.properties.pop("sym_visibility", None)

@@ -1,12 +1,17 @@
-"""Vector accesses to memrefs of sub-byte integers, one element at a time.
+"""Vector accesses to memrefs of integers narrower than their bytes, as whole vectors.
 
 A `memref<…xi2>` holds one element per byte once lowered to LLVM (its GEPs step by the
 alloc size of i2, one byte), but LLVM lays a `vector<3xi2>` out bit-packed, so upstream's
 `vector.load`/`vector.store` of such a vector reads or writes the packed bits of the first
 bytes, not the elements the other engines (and the memref's own scalar accesses) see. Before
-compiling, the native engine rewrites those accesses into scalar `memref.load`/`store` of
-each lane, assembled with `vector.from_elements` / `vector.extract`. Accesses to memrefs of
-byte-sized elements, and to memrefs whose elements are vectors, are left alone.
+compiling, the native engine views such a memref as one of its alloc-size integers (i2 → i8,
+i12 → i16: an `unrealized_conversion_cast` between memrefs whose LLVM descriptors are the
+same) and accesses that: a load of `vector<Nxi8>` then `arith.trunci`, an `arith.extui`
+then a store (LLVM keeps the bits above the width zero in memory, as the ABI does). So a
+vector access stays one vector access (LLVM turns `trunci` to i1 plus a bitcast into
+`pmovmskb`). Elements wider than 64 bits are still taken lane by lane (scalar
+`memref.load`/`store` assembled with `vector.from_elements` / `vector.extract`). Accesses to
+memrefs of byte-sized elements, and to memrefs whose elements are vectors, are left alone.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    UnrealizedConversionCastOp,
+    VectorType,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -43,10 +50,63 @@ def is_narrow(memref_type: object) -> bool:
     )
 
 
-def scalarize_narrow_vector_accesses(module: ModuleOp) -> None:
+def widen_narrow_vector_accesses(module: ModuleOp) -> None:
     for op in list(module.walk()):
         if isinstance(op, ACCESSES) and is_narrow(op.operands[1 if _stores(op) else 0].type):
-            _scalarize(op)
+            if _container_bits(op) is None:
+                _scalarize(op)
+            else:
+                _widen(op)
+
+
+def _container_bits(op: Operation) -> int | None:
+    """Bits of the integer LLVM allocates for one element (the next power of two from 8),
+    or None above 64 bits."""
+    buffer = op.operands[1 if _stores(op) else 0]
+    width = buffer.type.element_type.width.data  # type: ignore[attr-defined]
+    bits = max(8, 1 << (width - 1).bit_length())
+    return bits if bits <= 64 else None
+
+
+def _widen(op: Operation) -> None:
+    """The access on the memref viewed as alloc-size integers, truncated or extended."""
+    add = _inserter(op)
+    value = op.operands[0] if _stores(op) else None
+    buffer = op.operands[1] if _stores(op) else op.operands[0]
+    vector_type = value.type if value is not None else op.results[0].type
+    shape = _one_dimensional(op, vector_type, buffer)
+    bits = _container_bits(op)
+    assert isinstance(buffer.type, MemRefType) and bits is not None
+    container = IntegerType(bits)
+    wide_type = MemRefType(
+        container, buffer.type.shape, buffer.type.layout, buffer.type.memory_space
+    )
+    view = UnrealizedConversionCastOp.get([buffer], [wide_type])
+    add(view)
+    indices = _indices(op, add)
+    wide_vector = VectorType(container, shape)
+    if value is None:
+        load = vector.LoadOp(view.results[0], indices, wide_vector)
+        narrowed = arith.TruncIOp(load.result, vector_type)  # type: ignore[arg-type]
+        add(load)
+        add(narrowed)
+        op.results[0].replace_all_uses_with(narrowed.result)
+    else:
+        widened = arith.ExtUIOp(value, wide_vector)  # type: ignore[arg-type]
+        add(widened)
+        hint = op.properties.get("nontemporal")
+        add(vector.StoreOp(widened.result, view.results[0], indices, hint))  # type: ignore[arg-type]
+    Rewriter.erase_op(op)
+
+
+def _one_dimensional(op: Operation, vector_type: Attribute, buffer: SSAValue) -> list[int]:
+    shape = list(vector_type.get_shape())  # type: ignore[attr-defined]
+    if len(shape) != 1:
+        raise ExecutionError(
+            f"{where(op)}: a {len(shape)}-D vector access to {buffer.type} (sub-byte "
+            "elements) cannot run natively"
+        )
+    return shape
 
 
 def _stores(op: Operation) -> bool:
@@ -58,12 +118,7 @@ def _scalarize(op: Operation) -> None:
     value = op.operands[0] if _stores(op) else None
     buffer = op.operands[1] if _stores(op) else op.operands[0]
     vector_type = value.type if value is not None else op.results[0].type
-    shape = vector_type.get_shape()  # type: ignore[attr-defined]
-    if len(shape) != 1:
-        raise ExecutionError(
-            f"{where(op)}: a {len(shape)}-D vector access to {buffer.type} (sub-byte "
-            "elements) cannot run natively"
-        )
+    shape = _one_dimensional(op, vector_type, buffer)
     indices = _indices(op, add)
     element = buffer.type.element_type  # type: ignore[attr-defined]
     lanes = []

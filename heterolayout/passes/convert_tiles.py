@@ -10,7 +10,10 @@ differ, the destination digit of `load_dim` (its weight-1 term) is stepped by V 
 just outside the innermost loop, so the loads of consecutive tiles share cache lines. A tile
 is then V vector loads along `load_dim`, a V×V transpose in registers (log2 V stages of
 two-input shuffles that swap off-diagonal blocks: unpack/shuffle/permute instructions), and V
-vector stores along `store_dim`; with one dim it is a vector load and store. Tiles that reach
+vector stores along `store_dim`; with one dim it is a vector load and store. Where the
+source's runs along `load_dim` are short but hold several vectors (nChw16c → NCHW), a tile
+takes whole runs instead, in the source's memory order, V×V block by block
+(`_whole_run_plan`). Tiles that reach
 into the destination's padding, and the tails of dims V does not divide, move element by
 element.
 """
@@ -78,16 +81,23 @@ class TilePlan:
     steps: dict[int, int]
     """Physical dim → lanes per tile, for the dims walked a tile at a time."""
     streaming: Streaming
+    depth: int = 0
+    """Lanes along `load_dim` per tile: V, or a whole short run of the source (then the
+    tile is V×V blocks transposed and stored one after the other); 0 means V."""
 
     @property
     def transposed(self) -> bool:
         return self.load_dim != self.store_dim
 
+    @property
+    def rows(self) -> int:
+        return self.depth or self.width
+
     def reach(self, dim: int) -> int:
         """How far a tile extends along a logical dim beyond its first element."""
         if dim == self.store_dim:
             return self.span - 1
-        return self.width - 1 if dim == self.load_dim else 0
+        return self.rows - 1 if dim == self.load_dim else 0
 
 
 def _weight_one_position(layout: Layout, dim: int) -> int:
@@ -110,7 +120,7 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     ):
         return None
     store_position = len(terms) - 1
-    store_dim, load_dim = terms[store_position].dim, _load_dim(source)
+    store_dim, load_dim = terms[store_position].dim, load_dim_of(source)
     if load_dim is None:
         return None
     load_position = _weight_one_position(destination, load_dim)
@@ -119,6 +129,9 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
         width //= 2
     if width < 2:
         return None
+    whole_runs = _whole_run_plan(source, destination, store_dim, load_dim, width, bits)
+    if whole_runs is not None:
+        return whole_runs
     span = _span(source, destination, load_position, width, bits)
     tiled = {store_position: span}
     if load_dim != store_dim:
@@ -127,6 +140,36 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     order += sorted(tiled, key=lambda p: p == store_position)
     streaming = _streams(destination, order, tiled, bits)
     return TilePlan(width, span, store_dim, load_dim, tuple(order), tiled, streaming)
+
+
+def _whole_run_plan(
+    source: Layout, destination: Layout, store_dim: int, load_dim: int, width: int, bits: int
+) -> TilePlan | None:
+    """Where the source's runs along `load_dim` are short (a cache line or less) and hold
+    several vectors (nChw16c's 16 channels, read into NCHW), a tile takes whole runs:
+    the loops follow the destination's memory order with `load_dim`'s digit in place, which
+    here is the source's memory order (its reads one sequential stream), and each V×V block
+    is stored as soon as it is transposed (half lines: plain stores; the next tile completes
+    them). Measured here: 0.88–0.92× oneDNN's reorder, against 1.0–1.1× for V-wide tiles
+    moved inside with line-wide streaming stores."""
+    run = source.contiguous_run(load_dim)
+    terms = destination.blocked_terms
+    assert terms is not None
+    if (
+        store_dim == load_dim
+        or run <= width
+        or run % width
+        or run * bits > LINE_BYTES * 8
+        or source.logical_shape[load_dim] == run
+    ):
+        return None
+    store_position = len(terms) - 1
+    load_position = _weight_one_position(destination, load_dim)
+    if not _fits(source, destination, load_position, run, width):
+        return None
+    steps = {store_position: width, load_position: run}
+    order = tuple(range(len(terms)))
+    return TilePlan(width, width, store_dim, load_dim, order, steps, "never", run)
 
 
 def _span(source: Layout, destination: Layout, load_position: int, width: int, bits: int) -> int:
@@ -169,7 +212,7 @@ def _streams(
     return "never"
 
 
-def _load_dim(source: Layout) -> int | None:
+def load_dim_of(source: Layout) -> int | None:
     """The source dim with the longest run of consecutive slots (`Layout.contiguous_run`)
     among those whose unit step moves along the innermost physical dim, or None: vector
     loads stay inside one physical row."""
@@ -192,26 +235,31 @@ def _fits(source: Layout, destination: Layout, load_position: int, width: int, s
     source's start at multiples of their size inside one run on both sides, and the source's
     inside one physical row."""
     terms = destination.blocked_terms
-    load_dim = _load_dim(source)
+    load_dim = load_dim_of(source)
     assert terms is not None and load_dim is not None
-    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
-    row = source.physical_shape[-1]
     store_position = len(terms) - 1
     tiled = {store_position: span}
     if terms[store_position].dim != load_dim:
         tiled[load_position] = width
     for position, lanes in tiled.items():
         physical_extent = destination.physical_shape[position]
-        assert physical_extent is not None and row is not None
+        assert physical_extent is not None
         if physical_extent % lanes if terms[position].size is not None else physical_extent < lanes:
             return False
-        if terms[position].dim != load_dim:
-            continue
-        if run % lanes and run != extent:
-            return False
-        if len(source.physical_shape) > 1 and row % lanes and row != extent:
+        if terms[position].dim == load_dim and not loads_fit(source, load_dim, lanes):
             return False
     return True
+
+
+def loads_fit(source: Layout, load_dim: int, lanes: int) -> bool:
+    """Vectors of `lanes` elements along `load_dim`, starting at multiples of `lanes`, lie
+    inside one run of consecutive slots and one physical row of the source."""
+    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
+    row = source.physical_shape[-1]
+    assert row is not None
+    if run % lanes and run != extent:
+        return False
+    return len(source.physical_shape) == 1 or not row % lanes or row == extent
 
 
 @dataclass
@@ -230,9 +278,9 @@ class Tiles:
         shape = self.destination.layout.physical_shape
         for extent in shape:  # constants first: they must come before the loops using them
             assert extent is not None
-            for value in (0, 1, self.plan.width, self.plan.span, extent):
+            for value in (0, 1, self.plan.width, self.plan.span, self.plan.rows, extent):
                 self.constant(value)
-            for lanes in (self.plan.width, self.plan.span):
+            for lanes in (self.plan.width, self.plan.span, self.plan.rows):
                 self.constant(extent - extent % lanes)
         if self.plan.streaming != "aligned":
             self._level(0, {}, {}, insert)
@@ -342,6 +390,9 @@ class Tiles:
         """A whole tile: loads along the source's run, transposes, line-wide stores."""
         plan = self.plan
         streaming = plan.streaming == "always"
+        if plan.depth:
+            self._blocks(start, leaves, add)
+            return
         if not plan.transposed:
             for offset in range(0, plan.span, plan.width):
                 index = _shifted(start, plan.store_dim, offset)
@@ -364,10 +415,26 @@ class Tiles:
                     columns[u][k], index, leaves, add, streaming=streaming
                 )
 
+    def _blocks(self, start: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
+        """A tile of whole source runs: V×V blocks, each loaded, transposed and stored."""
+        plan = self.plan
+        for first in range(0, plan.rows, plan.width):
+            for offset in range(0, plan.span, plan.width):
+                corner = _shifted(_shifted(start, plan.load_dim, first), plan.store_dim, offset)
+                rows = [
+                    self.source.load_vector(
+                        _shifted(corner, plan.store_dim, j), leaves, add, plan.width
+                    )
+                    for j in range(plan.width)
+                ]
+                for k, column in enumerate(transpose(rows, add)):
+                    index = _shifted(corner, plan.load_dim, k)
+                    self.destination.store_vector(column, index, leaves, add)
+
     def _pad(self, start: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
         """A tile of pad slots only: splat stores."""
         plan = self.plan
-        rows = range(plan.width) if plan.transposed else range(1)
+        rows = range(plan.rows) if plan.transposed else range(1)
         for k in rows:
             self._pad_run(_shifted(start, plan.load_dim, k), 0, plan.span, leaves, add)
 

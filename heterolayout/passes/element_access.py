@@ -236,6 +236,17 @@ class ElementAccess:
         self._containers.clear()
         insert(self._store(word, indices))
 
+    def store_containers(
+        self, words: SSAValue, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> None:
+        """Store a vector of whole containers: the first where the element at `logical`
+        lives, the others after it along the innermost storage dim."""
+        from xdsl.dialects import vector
+
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        self._containers.clear()
+        insert(vector.StoreOp(words, self.buffer, indices))
+
     def _load(self, indices: Sequence[SSAValue]) -> memref.LoadOp:
         """`memref.load`, built without the generic constructor's argument checking (a large
         part of the cost of lowering many accesses); the op is the same."""

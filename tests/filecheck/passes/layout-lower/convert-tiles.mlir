@@ -66,14 +66,13 @@ func.func @crouton(%src: memref<1x10x9x60xi8>, %dst: memref<1x10x9x60xi8, #layou
 
 // -----
 
-// i1 -> 8 lanes per i8 (LSB first): each container from its 8 lanes (loaded one by one: a
-// memref of i1 holds a byte per element, a vector of i1 is bit-packed), one bitcast, one store.
+// i1 -> 8 lanes per i8 (LSB first): the 8 containers of a pixel from one vector of their 64
+// lanes (they run along the source's innermost dim), one bitcast, one store.
 // CHECK-LABEL: func.func @bits(%src: memref<1x8x8x64xi1>, %dst: memref<1x8x8x8xi8>) {
-// CHECK-COUNT-8:     memref.load %src
-// CHECK-NEXT:        %[[LANES:.*]] = vector.from_elements %{{.*}} : vector<8xi1>
-// CHECK-NEXT:        %[[WORD:.*]] = vector.bitcast %[[LANES]] : vector<8xi1> to vector<1xi8>
-// CHECK-NEXT:        %[[BYTE:.*]] = vector.extract %[[WORD]][0] : i8 from vector<1xi8>
-// CHECK-NEXT:        memref.store %[[BYTE]], %dst[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x8xi8>
+// CHECK:             %[[LANES:.*]] = vector.load %src[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x64xi1>, vector<64xi1>
+// CHECK-NEXT:        %[[WORDS:.*]] = vector.bitcast %[[LANES]] : vector<64xi1> to vector<8xi8>
+// CHECK-NEXT:        vector.store %[[WORDS]], %dst[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x8xi8>, vector<8xi8>
+// CHECK-NOT:     memref.load
 // CHECK-NOT:     arith.ori
 func.func @bits(%src: memref<1x8x8x64xi1>, %dst: memref<1x8x8x64xi1, #layout.tag<"NHWC->NHWC8c", pack = i8>>) {
   layout.convert %src to %dst : memref<1x8x8x64xi1> to memref<1x8x8x64xi1, #layout.tag<"NHWC->NHWC8c", pack = i8>>
@@ -112,7 +111,7 @@ func.func @skewed(%src: memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0
 
 // -----
 
-// nChw16c -> NCHW into 4 MiB: the tiles' rows (8 channel planes) lie apart, so streaming
+// nChw8c -> NCHW into 4 MiB: the tiles' rows (8 channel planes) lie apart, so streaming
 // stores pay off only when every row starts on a cache line: the destination's base address
 // decides at run time between the streaming and the plain tiles.
 // CHECK-LABEL: func.func @streaming_if_aligned(
@@ -124,7 +123,29 @@ func.func @skewed(%src: memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0
 // CHECK:         } else {
 // CHECK-NOT:       nontemporal
 // CHECK:           vector.store %{{.*}}, %dst[{{.*}}] : memref<1x1024x32x32xf32>, vector<8xf32>
-func.func @streaming_if_aligned(%src: memref<1x1024x32x32xf32, #layout.tag<"nChw16c">>, %dst: memref<1x1024x32x32xf32>) {
-  layout.convert %src to %dst : memref<1x1024x32x32xf32, #layout.tag<"nChw16c">> to memref<1x1024x32x32xf32>
+func.func @streaming_if_aligned(%src: memref<1x1024x32x32xf32, #layout.tag<"nChw8c">>, %dst: memref<1x1024x32x32xf32>) {
+  layout.convert %src to %dst : memref<1x1024x32x32xf32, #layout.tag<"nChw8c">> to memref<1x1024x32x32xf32>
+  func.return
+}
+
+// -----
+
+// nChw16c -> NCHW: tiles take whole 16-channel runs in the source's order (c by 16, h, w by
+// 8), each 8x8 block loaded, transposed and stored at once; plain stores (half lines).
+// CHECK-LABEL: func.func @whole_runs(%src: memref<1x4x16x16x16xf32>, %dst: memref<1x64x16x16xf32>) {
+// CHECK-NOT:     extract_aligned_pointer
+// CHECK:         scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[SIXTEEN:.*]] {
+// CHECK-NEXT:      scf.for %[[H:.*]] = %{{.*}} to %[[SIXTEEN]] step %{{.*}} {
+// CHECK-NEXT:        scf.for %[[W:.*]] = %{{.*}} to %[[SIXTEEN]] step %{{.*}} {
+// CHECK-COUNT-8:       vector.load %src[%{{.*}}, %{{.*}}, %[[H]], %{{.*}}, %{{.*}}] : memref<1x4x16x16x16xf32>, vector<8xf32>
+// CHECK-COUNT-24:      vector.shuffle
+// CHECK-COUNT-8:       vector.store %{{.*}}, %dst[%{{.*}}, %{{.*}}, %[[H]], %[[W]]] : memref<1x64x16x16xf32>, vector<8xf32>
+// CHECK-COUNT-8:       vector.load %src
+// CHECK-COUNT-24:      vector.shuffle
+// CHECK-COUNT-8:       vector.store %{{.*}}, %dst[%{{.*}}, %{{.*}}, %[[H]], %[[W]]] : memref<1x64x16x16xf32>, vector<8xf32>
+// CHECK-NEXT:        }
+// CHECK-NOT:     nontemporal
+func.func @whole_runs(%src: memref<1x64x16x16xf32, #layout.tag<"nChw16c">>, %dst: memref<1x64x16x16xf32>) {
+  layout.convert %src to %dst : memref<1x64x16x16xf32, #layout.tag<"nChw16c">> to memref<1x64x16x16xf32>
   func.return
 }
