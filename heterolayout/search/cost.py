@@ -13,9 +13,17 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   averaged over the vector loop's trips (54 columns in vectors of 8 are 7 vectors: 7.7
   lanes on average);
 - padding waste: compute over the leading buffer's padded slots too (÷ 1 − padding share);
-- register pressure: the register tile keeps `u·w` accumulators in half the registers; a
-  tile that cannot take two vectors along the vector loop (a run shorter than two vectors,
-  or a loop shorter than that) halves the tiling gain;
+- register tiling (search/schedules.py): `u` vectors along the vector loop times `w` steps
+  of the reuse loop give `u·w` independent accumulators; the gain is PEAK_TILING_GAIN times
+  min(1, u·w / IN_FLIGHT) (multiply-adds in flight: 5 cycles of latency on 2 pipes) times
+  min(1, u / 2) (with one vector per step, each broadcast operand feeds one multiply-add
+  and the broadcasts, one per cycle, bound the loop); the pass's own tile is 2 vectors by
+  half the registers. Measured on the conv in nChw16c with fused multiply-adds (single
+  calls, best of 45, benchmarks/RESULTS.md): 16×4 (8 accumulators) 2.38 ms, 32×3 (12)
+  2.17 ms, 16×2 (4) 4.3 ms, 8×4 … 8×12 (one vector) 4.4–4.7 ms. A run shorter than two
+  vectors halves the gain;
+- fused multiply-adds (`fast`): compute ÷ FMA_GAIN when the nest multiplies and adds
+  (the same conv: 2.82 ms exact, 2.37 ms fused and reassociated);
 - conversions: bytes converted at the public boundary (every argument whose layout is not
   the plain row-major one, twice for written ones) at a copy bandwidth.
 
@@ -38,7 +46,9 @@ from heterolayout.search.program import Buffer
 
 SCALAR_FLOPS = 1.5e9
 CONVERSION_BYTES_PER_SECOND = 8e9
-TILING_GAIN = 2.0
+PEAK_TILING_GAIN = 2.5
+IN_FLIGHT = 10
+FMA_GAIN = 1.2
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class Summary:
     accesses: tuple[Access, ...]
     lead: str
     flops: int
+    multiply_adds: bool = False
+    """Whether the nest multiplies and adds floats (fused by `fma=true`)."""
 
     def walked(self, loop: int) -> list[tuple[str, int]]:
         """The (buffer, dim) pairs loop `loop` indexes."""
@@ -119,7 +131,9 @@ def summarize(nest: Nest, names: dict[object, str]) -> Summary:
         for op in nest.body
         if op.name.startswith(("arith.", "math.")) and op.results and op.results[0].type != INDEX
     ]
-    return Summary(trips, tuple(accesses), lead, max(1, len(arithmetic)) * math.prod(trips))
+    flops = max(1, len(arithmetic)) * math.prod(trips)
+    names_of = {op.name for op in arithmetic}
+    return Summary(trips, tuple(accesses), lead, flops, {"arith.mulf", "arith.addf"} <= names_of)
 
 
 @dataclass(frozen=True)
@@ -140,7 +154,7 @@ class Estimate:
         }
 
 
-def _vector_loop(summary: Summary, lead: Layout) -> int | None:
+def vector_loop(summary: Summary, lead: Layout) -> int | None:
     """The loop that indexes the logical dim of the leading buffer's innermost physical dim."""
     used = lead.index_map.results[-1].used_dims()
     if len(used) != 1:
@@ -153,7 +167,7 @@ def _vector_loop(summary: Summary, lead: Layout) -> int | None:
 def effective_lanes(summary: Summary, layouts: dict[str, Layout], lanes: int) -> tuple[int, int]:
     """(lanes the vector loop gets, the shortest contiguous run along it)."""
     lead = layouts[summary.lead]
-    loop = _vector_loop(summary, lead)
+    loop = vector_loop(summary, lead)
     if loop is None:
         return 1, 1
     run = summary.trips[loop]
@@ -166,22 +180,78 @@ def effective_lanes(summary: Summary, layouts: dict[str, Layout], lanes: int) ->
     return min(lanes, 1 << (run.bit_length() - 1)), run
 
 
+def reuse_dim(summary: Summary, lead: Layout, loop: int) -> int | None:
+    """The leading buffer's dim, other than the vector loop's, whose loop the register tile
+    unrolls: indexed by a parallel loop one read uses and another does not, innermost in the
+    leading buffer's memory order (as `register_tiling.py` chooses it)."""
+    reads = [a for a in summary.accesses if not a.write]
+    stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
+    best: tuple[int, int] | None = None
+    for dim, other in enumerate(stores[0].loops if stores else ()):
+        if other is None or other == loop or summary.trips[other] < 2:
+            continue
+        users = [any(other in uses for uses in a.uses) for a in reads]
+        if not any(users) or all(users):
+            continue
+        digits = lead.dim_digits(dim)
+        position = max(p for p, _ in digits) if digits else dim
+        if best is None or position > best[0]:
+            best = (position, dim)
+    return None if best is None else best[1]
+
+
+def tiling_gain(
+    summary: Summary, lead: Layout, vector: int, tile: tuple[int, ...] | None, registers: int
+) -> float:
+    """The register tile's speed-up over untiled vectors (see the module docstring)."""
+    loop = vector_loop(summary, lead)
+    if loop is None or vector < 2 or not summary.reductions():
+        return 1.0
+    stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
+    reuse = reuse_dim(summary, lead, loop)
+    reuse_trips = 1 if reuse is None else summary.trips[stores[0].loops[reuse]]  # type: ignore[index]
+    available = math.ceil(summary.trips[loop] / vector)
+    if tile is None:
+        vectors = min(2, available)
+        steps = min(reuse_trips, max(1, registers // 2 // vectors))
+    else:
+        along = [d for d, other in enumerate(stores[0].loops) if other == loop]
+        vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
+        steps = 1 if reuse is None else min(reuse_trips, tile[reuse])
+    efficiency = min(1.0, vectors * steps / IN_FLIGHT) * min(1.0, vectors / 2)
+    return max(1.0, PEAK_TILING_GAIN * efficiency)
+
+
 def estimate(
-    summary: Summary, buffers: list[Buffer], layouts: dict[str, Layout], lanes: int
+    summary: Summary,
+    buffers: list[Buffer],
+    layouts: dict[str, Layout],
+    lanes: int,
+    tile: tuple[int, ...] | None = None,
+    fast: bool = False,
+    registers: int = 16,
 ) -> Estimate:
     """The estimated seconds per call of the program with `layouts` (one per named buffer;
-    buffers left out keep the input program's layout, or plain row-major)."""
+    buffers left out keep the input program's layout, or plain row-major) and the schedule
+    options `tile` (None: the pass's) and `fast` (fused multiply-adds)."""
     vector, run = effective_lanes(summary, layouts, lanes)
-    gain = 1.0
-    if vector > 1 and summary.reductions():
-        gain = TILING_GAIN if run >= 2 * vector else TILING_GAIN / 2
     lead = layouts[summary.lead]
+    gain = tiling_gain(summary, lead, vector, tile, registers)
+    if gain > 1.0 and run < 2 * vector:
+        gain = max(1.0, gain / 2)
+    if fast and vector > 1 and summary.multiply_adds:
+        gain *= FMA_GAIN
     average: float = vector
-    loop = _vector_loop(summary, lead) if vector > 1 else None
+    loop = vector_loop(summary, lead) if vector > 1 else None
     if loop is not None:
         trips = summary.trips[loop]
         average = trips / math.ceil(trips / vector)
     compute = summary.flops / (SCALAR_FLOPS * average * gain) / (1.0 - lead.padding_share)
+    conversion = _conversion_bytes(buffers, layouts) / CONVERSION_BYTES_PER_SECOND
+    return Estimate(compute + conversion, compute, conversion, vector, lead.padding_share)
+
+
+def _conversion_bytes(buffers: list[Buffer], layouts: dict[str, Layout]) -> int:
     converted = 0
     for buffer in buffers:
         layout = layouts[buffer.name]
@@ -190,8 +260,7 @@ def estimate(
         converted += (layout.nbytes + layout.logical_size * layout.dtype.nbytes) * (  # type: ignore[union-attr]
             2 if buffer.written else 1
         )
-    conversion = converted / CONVERSION_BYTES_PER_SECOND
-    return Estimate(compute + conversion, compute, conversion, vector, lead.padding_share)
+    return converted
 
 
 def is_row_major(layout: Layout) -> bool:

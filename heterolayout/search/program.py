@@ -17,6 +17,7 @@ from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.layout import AssignOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import make_context, verify_program
 from heterolayout.layout.errors import LayoutError
@@ -134,12 +135,18 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
 
 
 def with_layouts(
-    module: ModuleOp, entry: str, layouts: dict[str, str], *, typed: bool = False
+    module: ModuleOp,
+    entry: str,
+    layouts: dict[str, str],
+    *,
+    typed: bool = False,
+    tile: tuple[str, tuple[int, ...] | None] | None = None,
 ) -> ModuleOp:
     """A copy of the program where each named buffer has the given layout (attribute text):
     its `layout.assign`s replaced by one at the start of the function (arguments) or after
     the allocation. `typed=True` gives arguments the layout in the signature instead (the
-    kernel alone, no conversion at the boundary)."""
+    kernel alone, no conversion at the boundary). `tile` (buffer name, sizes) adds a
+    `layout.schedule` op with that register tile after the buffer's assign."""
     ctx = make_context()
     copy = module.clone()
     function = find_function(copy, entry)
@@ -160,13 +167,15 @@ def with_layouts(
                 MemRefType(old.element_type, old.shape, attribute),  # type: ignore[arg-type]
             )
             continue
-        assign = AssignOp(value, attribute)  # type: ignore[arg-type]
+        new: list[Operation] = [AssignOp(value, attribute)]  # type: ignore[arg-type]
+        if tile is not None and tile[0] == name and tile[1] is not None:
+            new.append(ScheduleOp(value, tile[1]))
         if value in block.args:
-            block.insert_op_before(assign, block.first_op)  # type: ignore[arg-type]
+            block.insert_ops_before(new, block.first_op)  # type: ignore[arg-type]
         else:
             owner = value.owner
             assert isinstance(owner, Operation)
-            owner.parent_block().insert_op_after(assign, owner)  # type: ignore[union-attr]
+            owner.parent_block().insert_ops_after(new, owner)  # type: ignore[union-attr]
     if typed:
         inputs = [argument.type for argument in block.args]
         function.function_type = func.FunctionType.from_lists(

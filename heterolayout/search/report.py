@@ -22,6 +22,7 @@ def table_text(result: TuneResult) -> str:
     header = [
         "#",
         *result.buffers,
+        "schedule",
         "ms",
         "ms alone",
         "GFLOP/s",
@@ -34,6 +35,7 @@ def table_text(result: TuneResult) -> str:
         [
             str(rank),
             *(row.layouts[name] for name in result.buffers),
+            row.schedule,
             f"{row.ms:.4g}",
             "–" if row.alone_ms is None else f"{row.alone_ms:.4g}",
             f"{row.gflops:.3g}",
@@ -48,18 +50,22 @@ def table_text(result: TuneResult) -> str:
     lines = [
         f"@{result.entry}: input program {result.input_ms:.4g} ms; {len(result.rows)} of "
         f"{result.space} joint candidates measured, {len(result.skipped)} skipped"
+        + ("" if result.fast_math else "; exact schedules only (no --fast-math)")
     ]
     lines += [
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
         for r in [header, *rows]
     ]
+    if result.rows:
+        lines.append(f"winner's pipeline: layout-opt -p '{result.pipeline}'")
     return "\n".join(lines)
 
 
 def plot_svg(result: TuneResult) -> str:
     """Horizontal bars: ms per measured candidate, fastest first, and the input program."""
     bars = [("input program", result.input_ms)] + [
-        (", ".join(f"{n}={row.layouts[n]}" for n in result.buffers), row.ms) for row in result.rows
+        (", ".join([*(f"{n}={row.layouts[n]}" for n in result.buffers), row.schedule]), row.ms)
+        for row in result.rows
     ]
     longest = max(ms for _, ms in bars)
     height = 40 + _BAR * len(bars) + 10
