@@ -44,8 +44,13 @@ from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest, storage_root
 from heterolayout.search.program import Buffer
 
-SCALAR_FLOPS = 1.5e9
-CONVERSION_BYTES_PER_SECOND = 8e9
+SCALAR_FLOPS = 4e9
+CONVERSION_BYTES_PER_SECOND = 32e9
+LINE_BYTES = 64
+CACHES = ((32 * 1024, 8, 0.35e-9), (512 * 1024, 8, 0.9e-9))
+"""(bytes, ways, seconds per line that misses it) of L1 and L2: this machine's AMD EPYC
+(`/sys/devices/system/cpu/cpu0/cache`); the costs from the matmul's B along k in 32-column
+panels (128 B apart: +0.5 ms over 16-column panels) and row-major (2 KB: +1.3 ms)."""
 PEAK_TILING_GAIN = 2.5
 IN_FLIGHT = 10
 FMA_GAIN = 1.2
@@ -145,6 +150,8 @@ class Estimate:
     """Effective vector lanes of the vector loop (1: scalar)."""
     padding: float
     """Padding share of the leading buffer."""
+    locality: float = 0.0
+    """Seconds of strided reduction walks (`strided_seconds`)."""
 
     def row(self) -> dict[str, float]:
         return {
@@ -200,26 +207,86 @@ def reuse_dim(summary: Summary, lead: Layout, loop: int) -> int | None:
     return None if best is None else best[1]
 
 
-def tiling_gain(
+@dataclass(frozen=True)
+class Tile:
+    """The register tile a schedule gives the nest: `vectors` along the vector loop (`loop`)
+    times `steps` of the reuse loop (`reuse`, None without one)."""
+
+    loop: int | None
+    reuse: int | None
+    vectors: int
+    steps: int
+
+
+def tile_shape(
     summary: Summary, lead: Layout, vector: int, tile: tuple[int, ...] | None, registers: int
-) -> float:
-    """The register tile's speed-up over untiled vectors (see the module docstring)."""
-    loop = vector_loop(summary, lead)
-    if loop is None or vector < 2 or not summary.reductions():
-        return 1.0
+) -> Tile:
+    """The tile of `tile` (None: the pass's own, 2 vectors by half the registers)."""
+    loop = vector_loop(summary, lead) if vector > 1 else None
     stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
-    reuse = reuse_dim(summary, lead, loop)
-    reuse_trips = 1 if reuse is None else summary.trips[stores[0].loops[reuse]]  # type: ignore[index]
+    if loop is None or not stores or not summary.reductions():
+        return Tile(loop, None, 1, 1)
+    dim = reuse_dim(summary, lead, loop)
+    reuse = None if dim is None else stores[0].loops[dim]
+    reuse_trips = 1 if reuse is None else summary.trips[reuse]
     available = math.ceil(summary.trips[loop] / vector)
     if tile is None:
         vectors = min(2, available)
-        steps = min(reuse_trips, max(1, registers // 2 // vectors))
-    else:
-        along = [d for d, other in enumerate(stores[0].loops) if other == loop]
-        vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
-        steps = 1 if reuse is None else min(reuse_trips, tile[reuse])
-    efficiency = min(1.0, vectors * steps / IN_FLIGHT) * min(1.0, vectors / 2)
+        return Tile(loop, reuse, vectors, min(reuse_trips, max(1, registers // 2 // vectors)))
+    along = [d for d, other in enumerate(stores[0].loops) if other == loop]
+    vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
+    return Tile(loop, reuse, vectors, 1 if dim is None else min(reuse_trips, tile[dim]))
+
+
+def tiling_gain(shape: Tile) -> float:
+    """The register tile's speed-up over untiled vectors (see the module docstring)."""
+    if shape.loop is None:
+        return 1.0
+    efficiency = min(1.0, shape.vectors * shape.steps / IN_FLIGHT) * min(1.0, shape.vectors / 2)
     return max(1.0, PEAK_TILING_GAIN * efficiency)
+
+
+def strided_seconds(
+    summary: Summary, layouts: dict[str, Layout], shape: Tile, vector: int
+) -> float:
+    """The locality term: the lines a read touches along the innermost reduction loop must
+    stay in cache while the tile walks them (and for the next tile, which reuses them). A
+    stride of `s` lines maps them to `sets / gcd(s, sets)` sets of a cache level; when
+    they need more lines than those sets hold, every step misses that level (a matmul's
+    row-major B along k: 2 KB apart, 512 rows in 2 sets of L1 and 32 of L2)."""
+    reductions = summary.reductions()
+    if not reductions:
+        return 0.0
+    inner = max(reductions)
+    steps = math.prod(summary.trips) / (max(1, vector) * shape.vectors * shape.steps)
+    seconds = 0.0
+    for access in summary.accesses:
+        walked = [d for d, uses in enumerate(access.uses) if inner in uses]
+        if access.write or not walked:
+            continue
+        layout = layouts[access.buffer]
+        element = layout.dtype.nbytes  # type: ignore[union-attr]
+        step = [1 if d in walked else 0 for d in range(layout.rank)]
+        stride = abs(layout.offset(step) - layout.offset([0] * layout.rank)) * element
+        used = set().union(*access.uses)
+        per_step = element * (max(1, vector) * shape.vectors if shape.loop in used else 1)
+        per_step *= shape.steps if shape.reuse in used else 1
+        lines = math.ceil(per_step / LINE_BYTES)
+        seconds += steps * lines * _miss_seconds(stride, summary.trips[inner] * lines)
+    return seconds
+
+
+def _miss_seconds(stride: int, lines: int) -> float:
+    """Seconds per line of a walk of `lines` lines `stride` bytes apart: the cost of the
+    deepest cache level (CACHES) whose sets that stride reaches cannot hold them."""
+    if stride <= LINE_BYTES or stride % LINE_BYTES:
+        return 0.0
+    cost = 0.0
+    for size, ways, miss in CACHES:
+        sets = size // (ways * LINE_BYTES)
+        if lines > sets // math.gcd(stride // LINE_BYTES, sets) * ways:
+            cost = miss
+    return cost
 
 
 def estimate(
@@ -236,7 +303,8 @@ def estimate(
     options `tile` (None: the pass's) and `fast` (fused multiply-adds)."""
     vector, run = effective_lanes(summary, layouts, lanes)
     lead = layouts[summary.lead]
-    gain = tiling_gain(summary, lead, vector, tile, registers)
+    shape = tile_shape(summary, lead, vector, tile, registers)
+    gain = tiling_gain(shape)
     if gain > 1.0 and run < 2 * vector:
         gain = max(1.0, gain / 2)
     if fast and vector > 1 and summary.multiply_adds:
@@ -247,8 +315,11 @@ def estimate(
         trips = summary.trips[loop]
         average = trips / math.ceil(trips / vector)
     compute = summary.flops / (SCALAR_FLOPS * average * gain) / (1.0 - lead.padding_share)
+    locality = strided_seconds(summary, layouts, shape, vector)
     conversion = _conversion_bytes(buffers, layouts) / CONVERSION_BYTES_PER_SECOND
-    return Estimate(compute + conversion, compute, conversion, vector, lead.padding_share)
+    return Estimate(
+        compute + locality + conversion, compute, conversion, vector, lead.padding_share, locality
+    )
 
 
 def _conversion_bytes(buffers: list[Buffer], layouts: dict[str, Layout]) -> int:

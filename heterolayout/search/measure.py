@@ -28,18 +28,18 @@ from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.layout.errors import LayoutError
-from heterolayout.search.program import with_layouts
+from heterolayout.search.program import Hint, with_layouts
 
 
 def pipeline(target: str, options: str = "") -> str:
     """The pipeline a candidate is measured through: `options` are more `layout-schedule`
-    options (`fma=true tile=1,32,1,3`)."""
+    options (`fma=true reassociate=true`)."""
     inner = " ".join(filter(None, [f"target={target}", options]))
     return f"layout-schedule{{{inner}}},layout-lower"
 
 
 FAILURES = (LayoutError, ExecutionError, DiagnosticException, VerifyException)
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -91,15 +91,17 @@ def measure(
     alone: bool,
     target: str = "host",
     options: str = "",
+    hint: Hint | None = None,
 ) -> Measurement:
-    """Time the program with `layouts` (buffer name → attribute text), and the kernel alone
+    """Time the program with `layouts` (buffer name → attribute text) and the `hint`'s
+    `layout.schedule` op through `layout-schedule{target options}`, and the kernel alone
     when `alone` (some tuned buffer is an argument); a candidate the passes or the compiler
     refuse is a Measurement with the one-line reason."""
     try:
         steps = pipeline(target, options)
-        sides = [_side(module, entry, layouts, steps, typed=False)]
+        sides = [_side(module, entry, layouts, steps, hint, typed=False)]
         if alone:
-            sides.append(_side(module, entry, layouts, steps, typed=True))
+            sides.append(_side(module, entry, layouts, steps, hint, typed=True))
         times = timer(sides, entry)
     except FAILURES as error:
         return Measurement(None, None, _first_line(error))
@@ -112,9 +114,15 @@ def measure_input(module: ModuleOp, entry: str, timer: Timer, target: str = "hos
 
 
 def _side(
-    module: ModuleOp, entry: str, layouts: dict[str, str], steps: str, *, typed: bool
+    module: ModuleOp,
+    entry: str,
+    layouts: dict[str, str],
+    steps: str,
+    hint: Hint | None,
+    *,
+    typed: bool,
 ) -> tuple[ModuleOp, ModuleOp]:
-    source = with_layouts(module, entry, layouts, typed=typed)
+    source = with_layouts(module, entry, layouts, typed=typed, hint=hint)
     return source, apply_pipeline(source, steps)
 
 

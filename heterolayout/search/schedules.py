@@ -33,9 +33,8 @@ class Schedule:
 
     @property
     def options(self) -> str:
-        """The options as `layout-schedule{...}` takes them (without the target)."""
-        parts = [] if self.tile is None else ["tile=" + ",".join(map(str, self.tile))]
-        return " ".join(parts + (["fma=true", "reassociate=true"] if self.fast else []))
+        """The pass options (besides the target); the tile goes in a `layout.schedule` op."""
+        return "fma=true reassociate=true" if self.fast else ""
 
     @property
     def label(self) -> str:

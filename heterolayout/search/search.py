@@ -18,7 +18,7 @@ from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
-from heterolayout.search.cost import Summary, summarize
+from heterolayout.search.cost import Summary, is_row_major, summarize
 from heterolayout.search.measure import (
     Cache,
     Measurement,
@@ -43,7 +43,7 @@ class Row:
     layouts: dict[str, str]
     """Buffer name → layout label."""
     specs: dict[str, str]
-    """Buffer name → attribute text."""
+    """Buffer name → attribute text of the layouts it assigns (buffers kept plain: none)."""
     estimate_ms: float
     ms: float
     alone_ms: float | None
@@ -76,6 +76,8 @@ class TuneResult:
     """The program with the winning layout.assigns and register tile (empty when nothing was
     measured)."""
     fast_math: bool = False
+    lead: str = ""
+    """The buffer the hot nest stores to (its `layout.schedule` op carries the tile)."""
 
     @property
     def best(self) -> Row | None:
@@ -200,13 +202,20 @@ def tune(
     skipped = list(space.skipped)
     alone = any(b.argument is not None for b in space.buffers)
     for index, joint in enumerate(space.joints[:count]):
-        layouts = joint.layouts(space.buffers)
-        options = joint.schedule.options
-        key = cache.key(text, entry, layouts, f"{settings}|{options}")
+        layouts = applied(joint, space.buffers)
+        options, hint = joint.schedule.options, (space.summary.lead, joint.schedule.tile)
+        key = cache.key(text, entry, layouts, f"{settings}|{options}|{joint.schedule.tile}")
         result = cache.get(key)
         if result is None:
             result = measure(
-                module, entry, layouts, timer, alone=alone, target=target, options=options
+                module,
+                entry,
+                layouts,
+                timer,
+                alone=alone,
+                target=target,
+                options=options,
+                hint=hint,
             )
             cache.put(key, result)
         if result.seconds is None:
@@ -217,7 +226,9 @@ def tune(
             skipped.append(Skipped(", ".join(labels), "measurement", result.error or ""))
         else:
             row = _row(joint, space.buffers, result, space.summary.flops, input_ms)
-            rows.append(replace(row, pipeline=pipeline(target, options), options=options))
+            rows.append(
+                replace(row, specs=layouts, pipeline=pipeline(target, options), options=options)
+            )
             rows.sort(key=lambda r: r.ms)
         if progress is not None:
             progress(index + 1, count, rows[0] if rows else None)
@@ -225,15 +236,34 @@ def tune(
     names = [b.name for b in space.buffers]
     flops = space.summary.flops
     return TuneResult(
-        entry, names, input_ms, flops, len(space.joints), rows, skipped, winner, fast_math
+        entry,
+        names,
+        input_ms,
+        flops,
+        len(space.joints),
+        rows,
+        skipped,
+        winner,
+        fast_math,
+        space.summary.lead,
     )
 
 
 def _winner(module: ModuleOp, entry: str, space: Space, row: Row) -> str:
     """The program with the winner's layouts, its tile as a `layout.schedule` op on the
     stored buffer, and the pipeline that reproduces it in a comment on top."""
-    program = with_layouts(module, entry, row.specs, tile=(space.summary.lead, row.tile))
-    return f"// layout-tune: layout-opt -p '{row.pipeline}'\n{str(program)}"
+    program = with_layouts(module, entry, row.specs, hint=(space.summary.lead, row.tile))
+    return f"// layout-tune: layout-opt -p '{row.pipeline}'\n{program!s}"
+
+
+def applied(joint: Joint, buffers: list[Buffer]) -> dict[str, str]:
+    """The layouts a candidate assigns: a buffer the input program leaves plain and the
+    candidate keeps row-major gets none (an assign would copy it at the boundary)."""
+    return {
+        b.name: c.spec
+        for b, c in zip(buffers, joint.choice, strict=True)
+        if b.assigned is not None or not is_row_major(c.layout)
+    }
 
 
 def _cached_input(
