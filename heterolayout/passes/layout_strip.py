@@ -8,7 +8,7 @@ the reference side of `--check`, against the lowered program.
 Every layout-typed memref type (ours, and MLIR's builtin `affine_map<…>` / static
 `strided<…>` layouts, which heterolayout treats as layouts) becomes the identity-layout
 memref of the same shape, element type and memory space, wherever it appears (results, block
-arguments, function types, globals); `layout.assign` vanishes; `layout.convert` becomes
+arguments, function types, globals); `layout.assign` and the `layout.schedule` hint vanish; `layout.convert` becomes
 `memref.copy`. A view of a layout-typed memref (`memref.subview`, `reinterpret_cast`, …)
 indexes the layout's logical space in a way a plain memref cannot express: the pass refuses
 it, naming the op.
@@ -35,6 +35,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import VIEW_OPS
 
@@ -79,6 +80,12 @@ class EraseAssign(RewritePattern):
         rewriter.erase(op)
 
 
+class EraseScheduleHint(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScheduleOp, rewriter: PatternRewriter) -> None:
+        rewriter.erase(op)
+
+
 class ConvertToCopy(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
@@ -98,7 +105,10 @@ class LayoutStripPass(ModulePass):
             from heterolayout.interpreter.source import where
 
             raise PassFailedException(f"{where(view)}: {REFUSAL}")
-        stages: list[list[RewritePattern]] = [[EraseAssign(), ConvertToCopy()], [StripTypes()]]
+        stages: list[list[RewritePattern]] = [
+            [EraseAssign(), EraseScheduleHint(), ConvertToCopy()],
+            [StripTypes()],
+        ]
         for patterns in stages:
             PatternRewriteWalker(
                 GreedyRewritePatternApplier(patterns, dce_enabled=False),  # keep unused ops
