@@ -196,28 +196,12 @@ def tune(
     timer = timer or native_timer()
     cache = cache or Cache()
     settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
-    text = str(module)
-    input_ms = _cached_input(cache, text, entry, settings, module, timer, target) * 1e3
+    input_ms = _cached_input(cache, str(module), entry, settings, module, timer, target) * 1e3
     rows: list[Row] = []
     skipped = list(space.skipped)
-    alone = any(b.argument is not None for b in space.buffers)
+    measuring = _Measuring(module, entry, space, timer, cache, settings, target)
     for index, joint in enumerate(space.joints[:count]):
-        layouts = applied(joint, space.buffers)
-        options, hint = joint.schedule.options, (space.summary.lead, joint.schedule.tile)
-        key = cache.key(text, entry, layouts, f"{settings}|{options}|{joint.schedule.tile}")
-        result = cache.get(key)
-        if result is None:
-            result = measure(
-                module,
-                entry,
-                layouts,
-                timer,
-                alone=alone,
-                target=target,
-                options=options,
-                hint=hint,
-            )
-            cache.put(key, result)
+        result = measuring.measure(joint)
         if result.seconds is None:
             labels = [
                 f"{b.name}={c.label}" for b, c in zip(space.buffers, joint.choice, strict=True)
@@ -226,6 +210,8 @@ def tune(
             skipped.append(Skipped(", ".join(labels), "measurement", result.error or ""))
         else:
             row = _row(joint, space.buffers, result, space.summary.flops, input_ms)
+            options = joint.schedule.options
+            layouts = applied(joint, space.buffers)
             rows.append(
                 replace(row, specs=layouts, pipeline=pipeline(target, options), options=options)
             )
@@ -234,19 +220,41 @@ def tune(
             progress(index + 1, count, rows[0] if rows else None)
     winner = _winner(module, entry, space, rows[0]) if rows else ""
     names = [b.name for b in space.buffers]
-    flops = space.summary.flops
-    return TuneResult(
-        entry,
-        names,
-        input_ms,
-        flops,
-        len(space.joints),
-        rows,
-        skipped,
-        winner,
-        fast_math,
-        space.summary.lead,
-    )
+    flops, size, lead = space.summary.flops, len(space.joints), space.summary.lead
+    return TuneResult(entry, names, input_ms, flops, size, rows, skipped, winner, fast_math, lead)
+
+
+@dataclass(frozen=True)
+class _Measuring:
+    """Measures joint candidates of one search, through the cache."""
+
+    module: ModuleOp
+    entry: str
+    space: Space
+    timer: Timer
+    cache: Cache
+    settings: str
+    target: str
+
+    def measure(self, joint: Joint) -> Measurement:
+        layouts = applied(joint, self.space.buffers)
+        schedule = joint.schedule
+        settings = f"{self.settings}|{schedule.options}|{schedule.tile}"
+        key = self.cache.key(str(self.module), self.entry, layouts, settings)
+        result = self.cache.get(key)
+        if result is None:
+            result = measure(
+                self.module,
+                self.entry,
+                layouts,
+                self.timer,
+                alone=any(b.argument is not None for b in self.space.buffers),
+                target=self.target,
+                options=schedule.options,
+                hint=(self.space.summary.lead, schedule.tile),
+            )
+            self.cache.put(key, result)
+        return result
 
 
 def _winner(module: ModuleOp, entry: str, space: Space, row: Row) -> str:
