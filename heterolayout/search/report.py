@@ -10,8 +10,8 @@ from xml.sax.saxutils import escape
 from heterolayout.search.search import TuneResult
 
 _BAR = 18
-_LEFT = 360
-_WIDTH = 760
+_LEFT = 500
+_WIDTH = 900
 
 
 def _percent(value: float | None) -> str:
@@ -79,7 +79,7 @@ def plot_svg(result: TuneResult) -> str:
         y = 32 + position * _BAR
         length = max(1.0, (_WIDTH - _LEFT - 80) * ms / longest)
         colour = "#999999" if position == 0 else ("#2a7ab9" if position > 1 else "#d95f02")
-        short = label if len(label) <= 56 else label[:53] + "..."
+        short = label if len(label) <= 80 else label[:77] + "..."
         parts.append(f'<text x="8" y="{y + 12}">{escape(short)}</text>')
         parts.append(
             f'<rect x="{_LEFT}" y="{y + 2}" width="{length:.1f}" height="{_BAR - 4}" fill="{colour}"/>'
