@@ -285,6 +285,10 @@ def test_schedules_in_the_space_and_fused_only_with_fast_math() -> None:
     assert fused and all(j.schedule.options == "fma=true reassociate=true" for j in fused)
     assert {j.schedule.tile for j in fused} == {j.schedule.tile for j in exact.joints}
     assert len(fast.joints) > len(exact.joints)
+    given = _space(_matmul(64), tiles=("2x24",))
+    assert {j.schedule.tile for j in given.joints} - {j.schedule.tile for j in exact.joints} == {
+        (2, 24)
+    }
 
 
 class RecordingTimer:
