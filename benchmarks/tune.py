@@ -10,7 +10,10 @@ not measured twice). It prints the guided choice against the best of the whole s
 share measured, the speed-up over the input program (the same pipeline, which leaves a nest
 without layouts unscheduled) and the wall time of the guided search.
 
-    python benchmarks/tune.py [--kernel conv|depthwise|matmul]... [--all] [--small]
+With `--fast-math` the search may also choose `fma=true reassociate=true` (results may
+differ in the last bits); register tiles are tuned either way.
+
+    python benchmarks/tune.py [--kernel conv|depthwise|matmul]... [--all] [--small] [--fast-math]
 """
 
 from __future__ import annotations
@@ -136,7 +139,15 @@ def compare_onednn(text: str, result: TuneResult, small: bool, rounds: int = 3) 
     with tempfile.TemporaryDirectory() as scratch:
         binary = onednn.build("onednn_conv.cpp", Path(scratch) / "onednn_conv")
         for _ in range(rounds):
-            timed = measure(module, "main", best.specs, native_timer(), alone=True)
+            timed = measure(
+                module,
+                "main",
+                best.specs,
+                native_timer(),
+                alone=True,
+                options=best.options,
+                hint=(result.lead, best.tile),
+            )
             assert timed.seconds is not None and timed.alone is not None, timed.error
             ours.append(timed.seconds)
             ours_alone.append(timed.alone)
@@ -158,11 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="also measure every candidate")
     parser.add_argument("--small", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--budget", type=int, help="candidates the guided search measures")
+    parser.add_argument("--fast-math", action="store_true", help="allow fma/reassociate")
     args = parser.parse_args(argv)
+    fast = args.fast_math
     for name in args.kernel or ["conv", "depthwise", "matmul"]:
         text = programs(args.small)[name]
         start = time.perf_counter()
-        guided = tune(text, budget=args.budget, progress=_progress)
+        guided = tune(text, budget=args.budget, fast_math=fast, progress=_progress)
         wall = time.perf_counter() - start
         assert guided.best is not None
         print(
@@ -171,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"  input program {guided.input_ms:.3f} ms; chosen {guided.best.layouts} "
+            f"[{guided.best.schedule}] "
             f"{guided.best.ms:.3f} ms ({guided.best.gflops:.1f} GFLOP/s, "
             f"{guided.best.speedup:.1f}x the input program)"
         )
@@ -178,11 +192,12 @@ def main(argv: list[str] | None = None) -> int:
             compare_onednn(text, guided, args.small)
         if args.all:
             start = time.perf_counter()
-            everything = tune(text, budget=guided.space, progress=_progress)
+            everything = tune(text, budget=guided.space, fast_math=fast, progress=_progress)
             assert everything.best is not None
             print(
                 f"  every candidate ({len(everything.rows)} measured, "
                 f"{time.perf_counter() - start:.0f} s): best {everything.best.layouts} "
+                f"[{everything.best.schedule}] "
                 f"{everything.best.ms:.3f} ms; chosen/best time {guided.best.ms / everything.best.ms:.3f}"
             )
     return 0

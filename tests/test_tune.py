@@ -15,12 +15,15 @@ import heterolayout
 from heterolayout.interpreter.engines import load_module
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import find_function
+from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.layout import parse_layout
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import generate
 from heterolayout.search.cost import estimate, summarize
 from heterolayout.search.measure import Cache
 from heterolayout.search.program import buffer_values, find_buffers, hot_nest
+from heterolayout.search.schedules import tiles
+from heterolayout.search.search import search_space
 from heterolayout.tools.run import main as run_main
 from heterolayout.tools.tune import main as tune_main
 
@@ -99,8 +102,8 @@ def test_candidates_are_distinct_layouts_of_the_buffer() -> None:
     assert {c.kind for c in found} == {"named", "plain", "blocked", "chunked"}
 
 
-def _summary():
-    module = load_module(MATMUL)
+def _summary(text: str = MATMUL):
+    module = load_module(text)
     function = find_function(module, "main")
     buffers = find_buffers(module, "main")
     values = buffer_values(function)
@@ -187,8 +190,9 @@ def test_tune_output_passes_check(tmp_path: Path) -> None:
     result = heterolayout.tune(MATMUL, budget=2, timer=CountingTimer(), cache=Cache(tmp_path))
     out = tmp_path / "best.mlir"
     out.write_text(result.program)
-    assert "layout.assign" in result.program
-    assert run_main([str(out), "--check", "-p", "layout-schedule,layout-lower"]) == 0
+    assert result.best is not None and "layout.schedule %c" in result.program
+    assert result.program.startswith(f"// layout-tune: layout-opt -p '{result.pipeline}'\n")
+    assert run_main([str(out), "--check", "-p", result.pipeline]) == 0
 
 
 def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -222,6 +226,9 @@ def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys)
         (["--target", "gpu"], "unknown target 'gpu'"),
         (["--entry", "other"], "other"),
         (["--buffer", "a"], "tune the buffer the hot nest stores to ('c') too"),
+        (["--tile", "1x2x3"], "tile '1x2x3' has 3 sizes but the stored buffer 'c' has rank 2"),
+        (["--tile", "4xq"], "tile '4xq': expected sizes like 1x32x1x3"),
+        (["--tile", "0,16"], "tile '0,16': sizes must be positive"),
     ],
 )
 def test_cli_errors_are_one_line(tmp_path: Path, capsys, arguments, message) -> None:
@@ -241,3 +248,136 @@ def test_cli_error_without_a_loop_nest(tmp_path: Path, capsys) -> None:
         "layout-tune: error: @main: no loop nest layout-schedule can read; name the buffers "
         "(--buffer)\n"
     )
+
+
+def _matmul(n: int) -> str:
+    return (
+        MATMUL.replace("4x8xf32", f"{n}x{n}xf32")
+        .replace("8x16xf32", f"{n}x{n}xf32")
+        .replace("4x16xf32", f"{n}x{n}xf32")
+        .replace("to 4 ", f"to {n} ")
+        .replace("to 16 ", f"to {n} ")
+        .replace("to 8 ", f"to {n} ")
+    )
+
+
+def _space(text: str, fast_math: bool = False, tiles: tuple[str, ...] = ()):
+    return search_space(load_module(text), "main", None, "avx2", tiles, fast_math)
+
+
+def test_generated_tiles_share_twelve_accumulators() -> None:
+    # AVX2: 16 registers, 3/4 of them accumulators; u vectors of 8 along j times 12 // u
+    # rows of the reuse loop i (A's row is shared by a row's vectors, B's by the rows)
+    space = _space(_matmul(64))
+    plain = next(j for j in space.joints if all(c.label == "AB->AB" for c in j.choice))
+    lead = plain.choice[2].layout
+    assert tiles(space.summary, lead, 8, 16) == [(12, 8), (6, 16), (3, 32)]
+    # the 4x16 C of MATMUL: four rows at most, and no tile of four vectors (32 > 16 columns)
+    small = _space(MATMUL)
+    assert tiles(small.summary, small.joints[0].choice[2].layout, 8, 16) == [(4, 8), (4, 16)]
+
+
+def test_schedules_in_the_space_and_fused_only_with_fast_math() -> None:
+    exact, fast = _space(_matmul(64)), _space(_matmul(64), fast_math=True)
+    assert {j.schedule.tile for j in exact.joints} >= {None, (12, 8), (6, 16), (3, 32)}
+    assert not any(j.schedule.fast for j in exact.joints)
+    fused = [j for j in fast.joints if j.schedule.fast]
+    assert fused and all(j.schedule.options == "fma=true reassociate=true" for j in fused)
+    assert {j.schedule.tile for j in fused} == {j.schedule.tile for j in exact.joints}
+    assert len(fast.joints) > len(exact.joints)
+    given = _space(_matmul(64), tiles=("2x24",))
+    assert {j.schedule.tile for j in given.joints} - {j.schedule.tile for j in exact.joints} == {
+        (2, 24)
+    }
+
+
+class RecordingTimer:
+    """Records each measured (source, lowered) text; favours lowered code with more fused
+    multiply-adds, then more vector ops, so a fused, tiled candidate wins."""
+
+    __qualname__ = "RecordingTimer"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+
+    def __call__(self, sides, entry):
+        self.seen += [(str(source), str(lowered)) for source, lowered in sides]
+        score = [str(low).count("vector.fma") * 100 + str(low).count("vector") for _, low in sides]
+        return [1e-3 / (1 + value) for value in score]
+
+
+def test_without_fast_math_no_candidate_is_fused(tmp_path: Path) -> None:
+    timer = RecordingTimer()
+    result = heterolayout.tune(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
+    assert len(result.rows) == result.space and not result.fast_math
+    assert timer.seen and not any("vector.fma" in lowered for _, lowered in timer.seen)
+    assert all(row.options == "" and "fma" not in row.pipeline for row in result.rows)
+
+
+def test_fast_math_winner_and_its_output_reproduce(tmp_path: Path) -> None:
+    timer = RecordingTimer()
+    result = heterolayout.tune(
+        MATMUL, budget=1000, fast_math=True, timer=timer, cache=Cache(tmp_path)
+    )
+    best = result.best
+    assert best is not None and best.options == "fma=true reassociate=true"
+    assert best.schedule.endswith("fma+reassociate") and "fma=true" in result.pipeline
+    program = load_module(result.program)
+    if best.tile is not None:
+        sizes = ", ".join(map(str, best.tile))
+        assert f"layout.schedule %c {{tile = array<i64: {sizes}>}}" in result.program
+    # layout-opt -p PIPELINE on the output gives the very code that was measured
+    reproduced = str(apply_pipeline(program, result.pipeline))
+    assert "vector.fma" in reproduced
+    assert reproduced in [lowered for source, lowered in timer.seen if source == str(program)]
+    # the layouts and tile check exactly without fast math
+    out = tmp_path / "best.mlir"
+    out.write_text(result.program)
+    assert run_main([str(out), "--check", "-p", "layout-schedule{target=avx2},layout-lower"]) == 0
+
+
+def test_plain_buffers_are_scheduled_without_an_assign(tmp_path: Path) -> None:
+    timer = RecordingTimer()
+    heterolayout.tune(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
+    plain = [(s, low) for s, low in timer.seen if "#layout" not in s]
+    inputs = [low for s, low in plain if "layout.schedule" not in s]
+    scheduled = [low for s, low in plain if "layout.schedule" in s]
+    assert len(inputs) == 1 and "vector" not in inputs[0]  # the input program, as written
+    assert scheduled and all("vector<8xf32>" in low for low in scheduled)
+    assert not any("memref.alloc" in low for low in scheduled)  # no copy at the boundary
+
+
+def _matmul_estimate(n: int, tile=None, fast: bool = False, **specs: str):
+    buffers, summary = _summary(_matmul(n))
+    layouts = {
+        b.name: parse_layout(specs.get(b.name, "AB->AB"), b.shape, dtype="f32") for b in buffers
+    }
+    return estimate(summary, buffers, layouts, 8, tile, fast, 16)
+
+
+def test_cost_model_orders_register_tiles_and_fused_multiply_adds() -> None:
+    # accumulators u*w against 10 in flight, times min(1, u/2): 6x16 (12, u=2) > the pass's
+    # 2 vectors x 4 rows (8) > 12x8 (12, but one vector: broadcast-bound)
+    wide, default, narrow = (_matmul_estimate(64, t) for t in [(6, 16), None, (12, 8)])
+    assert wide.compute < default.compute < narrow.compute
+    assert math.isclose(default.compute / wide.compute, 2.5 / 2.0)
+    assert math.isclose(narrow.compute / wide.compute, 2.5 / 1.25)
+    assert math.isclose(_matmul_estimate(64, fast=True).compute * 1.2, default.compute)
+
+
+def test_cost_model_locality_term_follows_cache_sets() -> None:
+    steps = 512**3 / (16 * 6)  # inner-loop steps of the 6x16 tile, one line of B each
+    row_major = _matmul_estimate(512, (6, 16))
+    # B row-major: rows 2 KB apart land in 2 of L1's 64 sets and 32 of L2's 1024 sets
+    # (256 lines < 512 rows): every step misses L2
+    assert math.isclose(row_major.locality, steps * 0.9e-9)
+    # 32-column panels: 128 B apart, 32 sets of L1 (256 lines < 512), 512 sets of L2: L1 misses
+    panels32 = _matmul_estimate(512, (6, 16), b="AB->BA32b", c="AB->BA32b")
+    assert math.isclose(panels32.locality, steps * 0.35e-9)
+    panels16 = _matmul_estimate(512, (6, 16), b="AB->BA16b", c="AB->BA16b")
+    assert panels16.locality == 0 and panels16.seconds < panels32.seconds < row_major.seconds
+    # 128 rows 2 KB apart need 128 lines: 16 fit in L1's 2 sets, 256 in L2's 32: L1 misses
+    small = _matmul_estimate(128, (6, 16))
+    assert math.isclose(small.locality, 128**3 / 96 * 0.35e-9)
+    # column-major A walks k 2 KB apart too; its 6 rows of a column share one line
+    assert math.isclose(_matmul_estimate(512, (6, 16), a="AB->BA").locality, 2 * steps * 0.9e-9)

@@ -8,11 +8,11 @@ the reference side of `--check`, against the lowered program.
 Every layout-typed memref type (ours, and MLIR's builtin `affine_map<…>` / static
 `strided<…>` layouts, which heterolayout treats as layouts) becomes the identity-layout
 memref of the same shape, element type and memory space, wherever it appears (results, block
-arguments, function types, globals); `layout.assign` vanishes; `layout.convert` becomes
-`memref.copy`. A view of a layout-typed memref (`memref.subview`, `reinterpret_cast`, …)
-stays as it is: its type is already the one upstream gives the same view of the plain
-logical memref (`dialects.view_types`, checked by the verification walk), which is exactly
-what the view means.
+arguments, function types, globals); `layout.assign` and the `layout.schedule` hint vanish;
+`layout.convert` becomes `memref.copy`. A view of a layout-typed memref (`memref.subview`,
+`reinterpret_cast`, …) stays as it is: its type is already the one upstream gives the same
+view of the plain logical memref (`dialects.view_types`, checked by the verification walk),
+which is exactly what the view means.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import (
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import VIEW_OPS, view_source
 
@@ -80,6 +81,12 @@ class EraseAssign(RewritePattern):
         rewriter.erase(op)
 
 
+class EraseScheduleHint(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ScheduleOp, rewriter: PatternRewriter) -> None:
+        rewriter.erase(op)
+
+
 class ConvertToCopy(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertOp, rewriter: PatternRewriter) -> None:
@@ -95,7 +102,7 @@ class LayoutStripPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
         stages: list[list[RewritePattern]] = [
-            [EraseAssign(), ConvertToCopy()],
+            [EraseAssign(), EraseScheduleHint(), ConvertToCopy()],
             [StripTypesOutsideViews(StripTypes())],
         ]
         for patterns in stages:

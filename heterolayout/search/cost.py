@@ -13,9 +13,17 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   averaged over the vector loop's trips (54 columns in vectors of 8 are 7 vectors: 7.7
   lanes on average);
 - padding waste: compute over the leading buffer's padded slots too (÷ 1 − padding share);
-- register pressure: the register tile keeps `u·w` accumulators in half the registers; a
-  tile that cannot take two vectors along the vector loop (a run shorter than two vectors,
-  or a loop shorter than that) halves the tiling gain;
+- register tiling (search/schedules.py): `u` vectors along the vector loop times `w` steps
+  of the reuse loop give `u·w` independent accumulators; the gain is PEAK_TILING_GAIN times
+  min(1, u·w / IN_FLIGHT) (multiply-adds in flight: 5 cycles of latency on 2 pipes) times
+  min(1, u / 2) (with one vector per step, each broadcast operand feeds one multiply-add
+  and the broadcasts, one per cycle, bound the loop); the pass's own tile is 2 vectors by
+  half the registers. Measured on the conv in nChw16c with fused multiply-adds (single
+  calls, best of 45, benchmarks/RESULTS.md): 16×4 (8 accumulators) 2.38 ms, 32×3 (12)
+  2.17 ms, 16×2 (4) 4.3 ms, 8×4 … 8×12 (one vector) 4.4–4.7 ms. A run shorter than two
+  vectors halves the gain;
+- fused multiply-adds (`fast`): compute ÷ FMA_GAIN when the nest multiplies and adds
+  (the same conv: 2.82 ms exact, 2.37 ms fused and reassociated);
 - conversions: bytes converted at the public boundary (every argument whose layout is not
   the plain row-major one, twice for written ones) at a copy bandwidth.
 
@@ -36,9 +44,16 @@ from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest, storage_root
 from heterolayout.search.program import Buffer
 
-SCALAR_FLOPS = 1.5e9
-CONVERSION_BYTES_PER_SECOND = 8e9
-TILING_GAIN = 2.0
+SCALAR_FLOPS = 4e9
+CONVERSION_BYTES_PER_SECOND = 32e9
+LINE_BYTES = 64
+CACHES = ((32 * 1024, 8, 0.35e-9), (512 * 1024, 8, 0.9e-9))
+"""(bytes, ways, seconds per line that misses it) of L1 and L2: this machine's AMD EPYC
+(`/sys/devices/system/cpu/cpu0/cache`); the costs from the matmul's B along k in 32-column
+panels (128 B apart: +0.5 ms over 16-column panels) and row-major (2 KB: +1.3 ms)."""
+PEAK_TILING_GAIN = 2.5
+IN_FLIGHT = 10
+FMA_GAIN = 1.2
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,8 @@ class Summary:
     accesses: tuple[Access, ...]
     lead: str
     flops: int
+    multiply_adds: bool = False
+    """Whether the nest multiplies and adds floats (fused by `fma=true`)."""
 
     def walked(self, loop: int) -> list[tuple[str, int]]:
         """The (buffer, dim) pairs loop `loop` indexes."""
@@ -119,7 +136,9 @@ def summarize(nest: Nest, names: dict[object, str]) -> Summary:
         for op in nest.body
         if op.name.startswith(("arith.", "math.")) and op.results and op.results[0].type != INDEX
     ]
-    return Summary(trips, tuple(accesses), lead, max(1, len(arithmetic)) * math.prod(trips))
+    flops = max(1, len(arithmetic)) * math.prod(trips)
+    names_of = {op.name for op in arithmetic}
+    return Summary(trips, tuple(accesses), lead, flops, {"arith.mulf", "arith.addf"} <= names_of)
 
 
 @dataclass(frozen=True)
@@ -131,6 +150,8 @@ class Estimate:
     """Effective vector lanes of the vector loop (1: scalar)."""
     padding: float
     """Padding share of the leading buffer."""
+    locality: float = 0.0
+    """Seconds of strided reduction walks (`strided_seconds`)."""
 
     def row(self) -> dict[str, float]:
         return {
@@ -140,7 +161,7 @@ class Estimate:
         }
 
 
-def _vector_loop(summary: Summary, lead: Layout) -> int | None:
+def vector_loop(summary: Summary, lead: Layout) -> int | None:
     """The loop that indexes the logical dim of the leading buffer's innermost physical dim."""
     used = lead.index_map.results[-1].used_dims()
     if len(used) != 1:
@@ -153,7 +174,7 @@ def _vector_loop(summary: Summary, lead: Layout) -> int | None:
 def effective_lanes(summary: Summary, layouts: dict[str, Layout], lanes: int) -> tuple[int, int]:
     """(lanes the vector loop gets, the shortest contiguous run along it)."""
     lead = layouts[summary.lead]
-    loop = _vector_loop(summary, lead)
+    loop = vector_loop(summary, lead)
     if loop is None:
         return 1, 1
     run = summary.trips[loop]
@@ -166,22 +187,142 @@ def effective_lanes(summary: Summary, layouts: dict[str, Layout], lanes: int) ->
     return min(lanes, 1 << (run.bit_length() - 1)), run
 
 
+def reuse_dim(summary: Summary, lead: Layout, loop: int) -> int | None:
+    """The leading buffer's dim, other than the vector loop's, whose loop the register tile
+    unrolls: indexed by a parallel loop one read uses and another does not, innermost in the
+    leading buffer's memory order (as `register_tiling.py` chooses it)."""
+    reads = [a for a in summary.accesses if not a.write]
+    stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
+    best: tuple[int, int] | None = None
+    for dim, other in enumerate(stores[0].loops if stores else ()):
+        if other is None or other == loop or summary.trips[other] < 2:
+            continue
+        users = [any(other in uses for uses in a.uses) for a in reads]
+        if not any(users) or all(users):
+            continue
+        digits = lead.dim_digits(dim)
+        position = max(p for p, _ in digits) if digits else dim
+        if best is None or position > best[0]:
+            best = (position, dim)
+    return None if best is None else best[1]
+
+
+@dataclass(frozen=True)
+class Tile:
+    """The register tile a schedule gives the nest: `vectors` along the vector loop (`loop`)
+    times `steps` of the reuse loop (`reuse`, None without one)."""
+
+    loop: int | None
+    reuse: int | None
+    vectors: int
+    steps: int
+
+
+def tile_shape(
+    summary: Summary, lead: Layout, vector: int, tile: tuple[int, ...] | None, registers: int
+) -> Tile:
+    """The tile of `tile` (None: the pass's own, 2 vectors by half the registers)."""
+    loop = vector_loop(summary, lead) if vector > 1 else None
+    stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
+    if loop is None or not stores or not summary.reductions():
+        return Tile(loop, None, 1, 1)
+    dim = reuse_dim(summary, lead, loop)
+    reuse = None if dim is None else stores[0].loops[dim]
+    reuse_trips = 1 if reuse is None else summary.trips[reuse]
+    available = math.ceil(summary.trips[loop] / vector)
+    if tile is None:
+        vectors = min(2, available)
+        return Tile(loop, reuse, vectors, min(reuse_trips, max(1, registers // 2 // vectors)))
+    along = [d for d, other in enumerate(stores[0].loops) if other == loop]
+    vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
+    return Tile(loop, reuse, vectors, 1 if dim is None else min(reuse_trips, tile[dim]))
+
+
+def tiling_gain(shape: Tile) -> float:
+    """The register tile's speed-up over untiled vectors (see the module docstring)."""
+    if shape.loop is None:
+        return 1.0
+    efficiency = min(1.0, shape.vectors * shape.steps / IN_FLIGHT) * min(1.0, shape.vectors / 2)
+    return max(1.0, PEAK_TILING_GAIN * efficiency)
+
+
+def strided_seconds(
+    summary: Summary, layouts: dict[str, Layout], shape: Tile, vector: int
+) -> float:
+    """The locality term: the lines a read touches along the innermost reduction loop must
+    stay in cache while the tile walks them (and for the next tile, which reuses them). A
+    stride of `s` lines maps them to `sets / gcd(s, sets)` sets of a cache level; when
+    they need more lines than those sets hold, every step misses that level (a matmul's
+    row-major B along k: 2 KB apart, 512 rows in 2 sets of L1 and 32 of L2)."""
+    reductions = summary.reductions()
+    if not reductions:
+        return 0.0
+    inner = max(reductions)
+    steps = math.prod(summary.trips) / (max(1, vector) * shape.vectors * shape.steps)
+    seconds = 0.0
+    for access in summary.accesses:
+        walked = [d for d, uses in enumerate(access.uses) if inner in uses]
+        if access.write or not walked:
+            continue
+        layout = layouts[access.buffer]
+        element = layout.dtype.nbytes  # type: ignore[union-attr]
+        step = [1 if d in walked else 0 for d in range(layout.rank)]
+        stride = abs(layout.offset(step) - layout.offset([0] * layout.rank)) * element
+        used = set().union(*access.uses)
+        per_step = element * (max(1, vector) * shape.vectors if shape.loop in used else 1)
+        per_step *= shape.steps if shape.reuse in used else 1
+        lines = math.ceil(per_step / LINE_BYTES)
+        seconds += steps * lines * _miss_seconds(stride, summary.trips[inner] * lines)
+    return seconds
+
+
+def _miss_seconds(stride: int, lines: int) -> float:
+    """Seconds per line of a walk of `lines` lines `stride` bytes apart: the cost of the
+    deepest cache level (CACHES) whose sets that stride reaches cannot hold them."""
+    if stride <= LINE_BYTES or stride % LINE_BYTES:
+        return 0.0
+    cost = 0.0
+    for size, ways, miss in CACHES:
+        sets = size // (ways * LINE_BYTES)
+        if lines > sets // math.gcd(stride // LINE_BYTES, sets) * ways:
+            cost = miss
+    return cost
+
+
 def estimate(
-    summary: Summary, buffers: list[Buffer], layouts: dict[str, Layout], lanes: int
+    summary: Summary,
+    buffers: list[Buffer],
+    layouts: dict[str, Layout],
+    lanes: int,
+    tile: tuple[int, ...] | None = None,
+    fast: bool = False,
+    registers: int = 16,
 ) -> Estimate:
     """The estimated seconds per call of the program with `layouts` (one per named buffer;
-    buffers left out keep the input program's layout, or plain row-major)."""
+    buffers left out keep the input program's layout, or plain row-major) and the schedule
+    options `tile` (None: the pass's) and `fast` (fused multiply-adds)."""
     vector, run = effective_lanes(summary, layouts, lanes)
-    gain = 1.0
-    if vector > 1 and summary.reductions():
-        gain = TILING_GAIN if run >= 2 * vector else TILING_GAIN / 2
     lead = layouts[summary.lead]
+    shape = tile_shape(summary, lead, vector, tile, registers)
+    gain = tiling_gain(shape)
+    if gain > 1.0 and run < 2 * vector:
+        gain = max(1.0, gain / 2)
+    if fast and vector > 1 and summary.multiply_adds:
+        gain *= FMA_GAIN
     average: float = vector
-    loop = _vector_loop(summary, lead) if vector > 1 else None
+    loop = vector_loop(summary, lead) if vector > 1 else None
     if loop is not None:
         trips = summary.trips[loop]
         average = trips / math.ceil(trips / vector)
     compute = summary.flops / (SCALAR_FLOPS * average * gain) / (1.0 - lead.padding_share)
+    locality = strided_seconds(summary, layouts, shape, vector)
+    conversion = _conversion_bytes(buffers, layouts) / CONVERSION_BYTES_PER_SECOND
+    return Estimate(
+        compute + locality + conversion, compute, conversion, vector, lead.padding_share, locality
+    )
+
+
+def _conversion_bytes(buffers: list[Buffer], layouts: dict[str, Layout]) -> int:
     converted = 0
     for buffer in buffers:
         layout = layouts[buffer.name]
@@ -190,8 +331,7 @@ def estimate(
         converted += (layout.nbytes + layout.logical_size * layout.dtype.nbytes) * (  # type: ignore[union-attr]
             2 if buffer.written else 1
         )
-    conversion = converted / CONVERSION_BYTES_PER_SECOND
-    return Estimate(compute + conversion, compute, conversion, vector, lead.padding_share)
+    return converted
 
 
 def is_row_major(layout: Layout) -> bool:

@@ -3,8 +3,11 @@ compiled and timed natively, with the conversions at the public boundary and wit
 (the same kernel declared with layout-typed arguments). Results are cached on disk.
 
 The timing is `heterolayout.native`'s: `TimedFunction` drivers (noinline kernel, an opaque
-call between calls), calibrated to `min_time` per repetition, the two versions interleaved;
-the best repetition counts (on a shared machine the best is the run that got a core).
+call between calls), calibrated to `min_time` per repetition (at least one call), the two
+versions interleaved; the best repetition counts. Repetitions are short (2 ms) and many, as
+oneDNN's benchmark calls are: on a shared machine a long repetition is preempted more often
+than not, and its best then measured twice the time of the same kernel's best single call
+(benchmarks/RESULTS.md, "layout search").
 """
 
 from __future__ import annotations
@@ -25,15 +28,18 @@ from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import apply_pipeline
 from heterolayout.layout.errors import LayoutError
-from heterolayout.search.program import with_layouts
+from heterolayout.search.program import Hint, with_layouts
 
 
-def pipeline(target: str) -> str:
-    return f"layout-schedule{{target={target}}},layout-lower"
+def pipeline(target: str, options: str = "") -> str:
+    """The pipeline a candidate is measured through: `options` are more `layout-schedule`
+    options (`fma=true reassociate=true`)."""
+    inner = " ".join(filter(None, [f"target={target}", options]))
+    return f"layout-schedule{{{inner}}},layout-lower"
 
 
 FAILURES = (LayoutError, ExecutionError, DiagnosticException, VerifyException)
-CACHE_VERSION = 1
+CACHE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,9 @@ Timer = Callable[[Sides, str], list[float]]
 """Best seconds per call of each version's entry function."""
 
 
-def native_timer(repeat: int = 5, min_time: float = 0.02) -> Timer:
-    """The native engine's timing loops, `repeat` interleaved repetitions."""
+def native_timer(repeat: int = 25, min_time: float = 0.002, max_time: float = 0.5) -> Timer:
+    """The native engine's timing loops: `repeat` interleaved repetitions of `min_time`
+    (fewer, at least 3, when they would take more than `max_time` per version)."""
 
     def time(sides: Sides, entry: str) -> list[float]:
         from heterolayout.native.benchmarking import TimedFunction
@@ -65,7 +72,8 @@ def native_timer(repeat: int = 5, min_time: float = 0.02) -> Timer:
             timed = TimedFunction(lowered, entry)
             prepared.append((timed, args, timed.calibrate(args, min_time)))
         best = [float("inf")] * len(prepared)
-        for repetition in range(repeat):
+        longest = max(timed.seconds(args, calls) for timed, args, calls in prepared)
+        for repetition in range(max(3, min(repeat, int(max_time / max(longest, 1e-9))))):
             order = list(enumerate(prepared))
             for index, (timed, args, calls) in order if repetition % 2 == 0 else order[::-1]:
                 best[index] = min(best[index], timed.seconds(args, calls) / calls)
@@ -82,14 +90,18 @@ def measure(
     *,
     alone: bool,
     target: str = "host",
+    options: str = "",
+    hint: Hint | None = None,
 ) -> Measurement:
-    """Time the program with `layouts` (buffer name → attribute text), and the kernel alone
+    """Time the program with `layouts` (buffer name → attribute text) and the `hint`'s
+    `layout.schedule` op through `layout-schedule{target options}`, and the kernel alone
     when `alone` (some tuned buffer is an argument); a candidate the passes or the compiler
     refuse is a Measurement with the one-line reason."""
     try:
-        sides = [_side(module, entry, layouts, target, typed=False)]
+        steps = pipeline(target, options)
+        sides = [_side(module, entry, layouts, steps, hint, typed=False)]
         if alone:
-            sides.append(_side(module, entry, layouts, target, typed=True))
+            sides.append(_side(module, entry, layouts, steps, hint, typed=True))
         times = timer(sides, entry)
     except FAILURES as error:
         return Measurement(None, None, _first_line(error))
@@ -102,10 +114,16 @@ def measure_input(module: ModuleOp, entry: str, timer: Timer, target: str = "hos
 
 
 def _side(
-    module: ModuleOp, entry: str, layouts: dict[str, str], target: str, *, typed: bool
+    module: ModuleOp,
+    entry: str,
+    layouts: dict[str, str],
+    steps: str,
+    hint: Hint | None,
+    *,
+    typed: bool,
 ) -> tuple[ModuleOp, ModuleOp]:
-    source = with_layouts(module, entry, layouts, typed=typed)
-    return source, apply_pipeline(source, pipeline(target))
+    source = with_layouts(module, entry, layouts, typed=typed, hint=hint)
+    return source, apply_pipeline(source, steps)
 
 
 def _first_line(error: BaseException) -> str:

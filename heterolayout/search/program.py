@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.layout import AssignOp
+from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import make_context, verify_program
 from heterolayout.layout.errors import LayoutError
@@ -133,19 +134,31 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
     return buffers
 
 
+Hint = tuple[str, tuple[int, ...] | None]
+"""A `layout.schedule` op: the buffer it names (which leads the nest) and its register tile
+(None: the pass's own)."""
+
+
 def with_layouts(
-    module: ModuleOp, entry: str, layouts: dict[str, str], *, typed: bool = False
+    module: ModuleOp,
+    entry: str,
+    layouts: dict[str, str],
+    *,
+    typed: bool = False,
+    hint: Hint | None = None,
 ) -> ModuleOp:
     """A copy of the program where each named buffer has the given layout (attribute text):
     its `layout.assign`s replaced by one at the start of the function (arguments) or after
     the allocation. `typed=True` gives arguments the layout in the signature instead (the
-    kernel alone, no conversion at the boundary)."""
+    kernel alone, no conversion at the boundary). `hint` adds a `layout.schedule` op, so
+    the nest is scheduled even when no buffer has a layout (plain buffers are not assigned
+    their row-major layout: that would copy them)."""
     ctx = make_context()
     copy = module.clone()
     function = find_function(copy, entry)
     values = buffer_values(function)
-    tuned = {values[name] for name in layouts}
-    for op in [op for op in function.walk() if isinstance(op, AssignOp)]:
+    tuned = {values[name] for name in layouts} | ({values[hint[0]]} if hint else set())
+    for op in [op for op in function.walk() if isinstance(op, AssignOp | ScheduleOp)]:
         if storage_root(op.memref) in tuned:
             Rewriter.erase_op(op)
     block = function.body.block
@@ -160,13 +173,10 @@ def with_layouts(
                 MemRefType(old.element_type, old.shape, attribute),  # type: ignore[arg-type]
             )
             continue
-        assign = AssignOp(value, attribute)  # type: ignore[arg-type]
-        if value in block.args:
-            block.insert_op_before(assign, block.first_op)  # type: ignore[arg-type]
-        else:
-            owner = value.owner
-            assert isinstance(owner, Operation)
-            owner.parent_block().insert_op_after(assign, owner)  # type: ignore[union-attr]
+        _insert_at(value, AssignOp(value, attribute))  # type: ignore[arg-type]
+    if hint is not None:
+        value = buffer_values(function)[hint[0]]
+        _insert_at(value, ScheduleOp(value, hint[1]), after=AssignOp)
     if typed:
         inputs = [argument.type for argument in block.args]
         function.function_type = func.FunctionType.from_lists(
@@ -174,3 +184,22 @@ def with_layouts(
         )
     verify_program(copy)
     return copy
+
+
+def _insert_at(value: SSAValue, op: Operation, after: type[Operation] | None = None) -> None:
+    """`op` at the start of the function (an argument) or after the allocation, and after
+    the `after` ops that follow there."""
+    anchor: Operation | None = None
+    if isinstance(value, BlockArgument):
+        block: Block | None = value.block
+    else:
+        assert isinstance(value.owner, Operation)
+        block, anchor = value.owner.parent_block(), value.owner
+    assert block is not None
+    following = block.first_op if anchor is None else anchor.next_op
+    while after is not None and isinstance(following, after):
+        anchor, following = following, following.next_op
+    if anchor is None:
+        block.insert_op_before(op, block.first_op)  # type: ignore[arg-type]
+    else:
+        block.insert_op_after(op, anchor)

@@ -10,8 +10,8 @@ from xml.sax.saxutils import escape
 from heterolayout.search.search import TuneResult
 
 _BAR = 18
-_LEFT = 360
-_WIDTH = 760
+_LEFT = 500
+_WIDTH = 900
 
 
 def _percent(value: float | None) -> str:
@@ -22,6 +22,7 @@ def table_text(result: TuneResult) -> str:
     header = [
         "#",
         *result.buffers,
+        "schedule",
         "ms",
         "ms alone",
         "GFLOP/s",
@@ -34,6 +35,7 @@ def table_text(result: TuneResult) -> str:
         [
             str(rank),
             *(row.layouts[name] for name in result.buffers),
+            row.schedule,
             f"{row.ms:.4g}",
             "–" if row.alone_ms is None else f"{row.alone_ms:.4g}",
             f"{row.gflops:.3g}",
@@ -48,18 +50,22 @@ def table_text(result: TuneResult) -> str:
     lines = [
         f"@{result.entry}: input program {result.input_ms:.4g} ms; {len(result.rows)} of "
         f"{result.space} joint candidates measured, {len(result.skipped)} skipped"
+        + ("" if result.fast_math else "; exact schedules only (no --fast-math)")
     ]
     lines += [
         "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
         for r in [header, *rows]
     ]
+    if result.rows:
+        lines.append(f"winner's pipeline: layout-opt -p '{result.pipeline}'")
     return "\n".join(lines)
 
 
 def plot_svg(result: TuneResult) -> str:
     """Horizontal bars: ms per measured candidate, fastest first, and the input program."""
     bars = [("input program", result.input_ms)] + [
-        (", ".join(f"{n}={row.layouts[n]}" for n in result.buffers), row.ms) for row in result.rows
+        (", ".join([*(f"{n}={row.layouts[n]}" for n in result.buffers), row.schedule]), row.ms)
+        for row in result.rows
     ]
     longest = max(ms for _, ms in bars)
     height = 40 + _BAR * len(bars) + 10
@@ -73,7 +79,7 @@ def plot_svg(result: TuneResult) -> str:
         y = 32 + position * _BAR
         length = max(1.0, (_WIDTH - _LEFT - 80) * ms / longest)
         colour = "#999999" if position == 0 else ("#2a7ab9" if position > 1 else "#d95f02")
-        short = label if len(label) <= 56 else label[:53] + "..."
+        short = label if len(label) <= 80 else label[:77] + "..."
         parts.append(f'<text x="8" y="{y + 12}">{escape(short)}</text>')
         parts.append(
             f'<rect x="{_LEFT}" y="{y + 2}" width="{length:.1f}" height="{_BAR - 4}" fill="{colour}"/>'

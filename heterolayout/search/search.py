@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -18,7 +18,7 @@ from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
-from heterolayout.search.cost import Summary, summarize
+from heterolayout.search.cost import Summary, is_row_major, summarize
 from heterolayout.search.measure import (
     Cache,
     Measurement,
@@ -29,7 +29,8 @@ from heterolayout.search.measure import (
     pipeline,
 )
 from heterolayout.search.program import Buffer, buffer_values, find_buffers, hot_nest, with_layouts
-from heterolayout.search.space import Joint, joint_space, tied_dims
+from heterolayout.search.schedules import parse_tile
+from heterolayout.search.space import Joint, joint_space, tied_dims, with_schedules
 
 DEFAULT_SHARE = 0.25
 """Share of the joint space measured when no budget is given."""
@@ -42,7 +43,7 @@ class Row:
     layouts: dict[str, str]
     """Buffer name → layout label."""
     specs: dict[str, str]
-    """Buffer name → attribute text."""
+    """Buffer name → attribute text of the layouts it assigns (buffers kept plain: none)."""
     estimate_ms: float
     ms: float
     alone_ms: float | None
@@ -51,6 +52,14 @@ class Row:
     conversion_share: float | None
     speedup: float
     """Input program time / this time."""
+    schedule: str = "default tile"
+    """The schedule options that won with these layouts (search/schedules.py)."""
+    pipeline: str = ""
+    """The pipeline it was measured through."""
+    tile: tuple[int, ...] | None = None
+    """The register tile (None: the pass's own)."""
+    options: str = ""
+    """The `layout-schedule` options besides the target."""
 
 
 @dataclass
@@ -64,11 +73,20 @@ class TuneResult:
     """Measured candidates, fastest first."""
     skipped: list[Skipped] = field(default_factory=list)
     program: str = ""
-    """The program with the winning layout.assigns (empty when nothing was measured)."""
+    """The program with the winning layout.assigns and register tile (empty when nothing was
+    measured)."""
+    fast_math: bool = False
+    lead: str = ""
+    """The buffer the hot nest stores to (its `layout.schedule` op carries the tile)."""
 
     @property
     def best(self) -> Row | None:
         return self.rows[0] if self.rows else None
+
+    @property
+    def pipeline(self) -> str:
+        """The winner's pipeline: what `layout-opt -p` runs on `program` to reproduce it."""
+        return self.rows[0].pipeline if self.rows else ""
 
     def table(self) -> list[dict[str, Any]]:
         """The ranked table as data: one dict per measured candidate."""
@@ -105,8 +123,17 @@ class Space:
     skipped: list[Skipped]
 
 
-def search_space(module: ModuleOp, entry: str, names: list[str] | None, target: str) -> Space:
-    """Candidates per buffer and the joint space, ranked by the cost model."""
+def search_space(
+    module: ModuleOp,
+    entry: str,
+    names: list[str] | None,
+    target: str,
+    tile_texts: Sequence[str] = (),
+    fast_math: bool = False,
+) -> Space:
+    """Candidates per buffer and the joint space of layouts × schedules, ranked by the cost
+    model; `tile_texts` are register tiles to try (`1x32x1x3`), `fast_math` allows fused
+    multiply-adds and reassociated reductions."""
     if target != "host" and target not in TARGETS:
         raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
     chosen = find_buffers(module, entry, names)
@@ -132,8 +159,12 @@ def search_space(module: ModuleOp, entry: str, names: list[str] | None, target: 
         found, refused = generate(buffer.name, buffer.shape, buffer.element, all_lanes, dims)
         candidates[buffer.name] = found
         skipped += refused
+    lead = next(b for b in chosen if b.name == summary.lead)
+    extra = [parse_tile(text, len(lead.shape), lead.name) for text in tile_texts]
     inputs = {b.name: _input_candidate(b) for b in chosen}
-    joints = joint_space(chosen, candidates, inputs, summary, lanes)
+    registers = TARGETS[host_target() if target == "host" else target][1]
+    joints = joint_space(chosen, candidates, inputs, summary, lanes, registers)
+    joints = with_schedules(joints, chosen, summary, lanes, registers, extra, fast_math)
     return Space(module, chosen, summary, joints, skipped)
 
 
@@ -144,47 +175,103 @@ def tune(
     entry: str = "main",
     budget: int | None = None,
     target: str = "host",
+    fast_math: bool = False,
+    tiles: Sequence[str] = (),
     timer: Timer | None = None,
     cache: Cache | None = None,
     progress: Progress | None = None,
 ) -> TuneResult:
     """Search layouts of `buffers` (default: every buffer the hot loop nest touches) of
-    `entry`; measure the `budget` cheapest joint candidates by the cost model (default a
-    quarter of the space). Returns the ranked table and the winning program."""
+    `entry` and `layout-schedule`'s options with them: register tiles (the generated ones
+    and `tiles`, e.g. "1x32x1x3"), and fused multiply-adds with reassociated reductions
+    only when `fast_math` (results may then differ in the last bits). Measures the `budget`
+    cheapest joint candidates by the cost model (default a quarter of the space). Returns
+    the ranked table and the winning program."""
     if budget is not None and budget < 1:
         raise LayoutError(f"budget must be at least 1, got {budget}")
     module = load_module(program)
-    space = search_space(module, entry, list(buffers) if buffers is not None else None, target)
+    names = list(buffers) if buffers is not None else None
+    space = search_space(module, entry, names, target, tiles, fast_math)
     count = budget or max(1, math.floor(DEFAULT_SHARE * len(space.joints)))
     timer = timer or native_timer()
     cache = cache or Cache()
     settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
-    text = str(module)
-    input_ms = _cached_input(cache, text, entry, settings, module, timer, target) * 1e3
+    input_ms = _cached_input(cache, str(module), entry, settings, module, timer, target) * 1e3
     rows: list[Row] = []
     skipped = list(space.skipped)
-    alone = any(b.argument is not None for b in space.buffers)
+    measuring = _Measuring(module, entry, space, timer, cache, settings, target)
     for index, joint in enumerate(space.joints[:count]):
-        layouts = joint.layouts(space.buffers)
-        key = cache.key(text, entry, layouts, settings)
-        result = cache.get(key)
-        if result is None:
-            result = measure(module, entry, layouts, timer, alone=alone, target=target)
-            cache.put(key, result)
+        result = measuring.measure(joint)
         if result.seconds is None:
-            labels = (
+            labels = [
                 f"{b.name}={c.label}" for b, c in zip(space.buffers, joint.choice, strict=True)
-            )
+            ]
+            labels.append(joint.schedule.label)
             skipped.append(Skipped(", ".join(labels), "measurement", result.error or ""))
         else:
-            rows.append(_row(joint, space.buffers, result, space.summary.flops, input_ms))
+            row = _row(joint, space.buffers, result, space.summary.flops, input_ms)
+            options = joint.schedule.options
+            layouts = applied(joint, space.buffers)
+            rows.append(
+                replace(row, specs=layouts, pipeline=pipeline(target, options), options=options)
+            )
             rows.sort(key=lambda r: r.ms)
         if progress is not None:
             progress(index + 1, count, rows[0] if rows else None)
-    winner = str(with_layouts(module, entry, rows[0].specs)) if rows else ""
+    winner = _winner(module, entry, space, rows[0]) if rows else ""
     names = [b.name for b in space.buffers]
-    flops = space.summary.flops
-    return TuneResult(entry, names, input_ms, flops, len(space.joints), rows, skipped, winner)
+    flops, size, lead = space.summary.flops, len(space.joints), space.summary.lead
+    return TuneResult(entry, names, input_ms, flops, size, rows, skipped, winner, fast_math, lead)
+
+
+@dataclass(frozen=True)
+class _Measuring:
+    """Measures joint candidates of one search, through the cache."""
+
+    module: ModuleOp
+    entry: str
+    space: Space
+    timer: Timer
+    cache: Cache
+    settings: str
+    target: str
+
+    def measure(self, joint: Joint) -> Measurement:
+        layouts = applied(joint, self.space.buffers)
+        schedule = joint.schedule
+        settings = f"{self.settings}|{schedule.options}|{schedule.tile}"
+        key = self.cache.key(str(self.module), self.entry, layouts, settings)
+        result = self.cache.get(key)
+        if result is None:
+            result = measure(
+                self.module,
+                self.entry,
+                layouts,
+                self.timer,
+                alone=any(b.argument is not None for b in self.space.buffers),
+                target=self.target,
+                options=schedule.options,
+                hint=(self.space.summary.lead, schedule.tile),
+            )
+            self.cache.put(key, result)
+        return result
+
+
+def _winner(module: ModuleOp, entry: str, space: Space, row: Row) -> str:
+    """The program with the winner's layouts, its tile as a `layout.schedule` op on the
+    stored buffer, and the pipeline that reproduces it in a comment on top."""
+    program = with_layouts(module, entry, row.specs, hint=(space.summary.lead, row.tile))
+    return f"// layout-tune: layout-opt -p '{row.pipeline}'\n{program!s}"
+
+
+def applied(joint: Joint, buffers: list[Buffer]) -> dict[str, str]:
+    """The layouts a candidate assigns: a buffer the input program leaves plain and the
+    candidate keeps row-major gets none (an assign would copy it at the boundary)."""
+    return {
+        b.name: c.spec
+        for b, c in zip(buffers, joint.choice, strict=True)
+        if b.assigned is not None or not is_row_major(c.layout)
+    }
 
 
 def _cached_input(
@@ -219,4 +306,6 @@ def _row(
         padding,
         conversion,
         input_ms / ms,
+        joint.schedule.label,
+        tile=joint.schedule.tile,
     )

@@ -15,20 +15,26 @@ The space holds
 - for each block size, the combinations where every buffer blocks its tied dims by that
   size (`nChw16c` input and output with `OIhw16i16o` weights), again capped;
 - the input program's own layouts.
+
+Each holds the pass's own schedule; the `TOP_LAYOUTS` cheapest of them also hold every
+other schedule of search/schedules.py (register tiles, and fused multiply-adds when the
+user allows them), so the cost model ranks layout × schedule pairs.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from heterolayout.layout.model import Layout
 from heterolayout.search.candidates import Candidate
 from heterolayout.search.cost import Estimate, Summary, estimate, is_row_major
 from heterolayout.search.program import Buffer
+from heterolayout.search.schedules import Schedule, tiles, variants
 
 DEFAULT_CAP = 8
+TOP_LAYOUTS = 8
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class Joint:
     choice: tuple[Candidate, ...]
     """One candidate per tuned buffer, in the buffers' order."""
     estimate: Estimate
+    schedule: Schedule = field(default_factory=Schedule)
 
     def layouts(self, buffers: list[Buffer]) -> dict[str, str]:
         return {b.name: c.spec for b, c in zip(buffers, self.choice, strict=True)}
@@ -118,9 +125,11 @@ def joint_space(
     inputs: dict[str, Candidate],
     summary: Summary,
     lanes: int,
+    registers: int,
     cap: int = DEFAULT_CAP,
 ) -> list[Joint]:
-    """The joint candidates, cheapest estimate first (ties keep generation order)."""
+    """The joint candidates with the pass's own schedule, cheapest estimate first (ties keep
+    generation order)."""
     short = [
         [inputs[b.name]]
         + [
@@ -151,7 +160,9 @@ def joint_space(
     joints = []
     for choice in unique:
         layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}
-        joints.append(Joint(choice, estimate(summary, buffers, layouts, lanes)))
+        joints.append(
+            Joint(choice, estimate(summary, buffers, layouts, lanes, registers=registers))
+        )
     return sorted(joints, key=lambda j: j.estimate.seconds)
 
 
@@ -192,3 +203,27 @@ def _vector_loop_choices(
             if all(per_buffer):
                 choices += _capped(per_buffer, cap)
     return choices
+
+
+def with_schedules(
+    joints: list[Joint],
+    buffers: list[Buffer],
+    summary: Summary,
+    lanes: int,
+    registers: int,
+    extra: list[tuple[int, ...]],
+    fast_math: bool,
+) -> list[Joint]:
+    """`joints` plus the `TOP_LAYOUTS` cheapest with each other schedule (the generated
+    tiles for their leading layout, the user's `extra` tiles, fused multiply-adds when
+    `fast_math`), cheapest estimate first."""
+    result = list(joints)
+    for joint in joints[:TOP_LAYOUTS]:
+        layouts = {b.name: c.layout for b, c in zip(buffers, joint.choice, strict=True)}
+        generated = tiles(summary, layouts[summary.lead], joint.estimate.lanes, registers)
+        for schedule in variants(generated, extra, fast_math):
+            cost = estimate(
+                summary, buffers, layouts, lanes, schedule.tile, schedule.fast, registers
+            )
+            result.append(Joint(joint.choice, cost, schedule))
+    return sorted(result, key=lambda j: j.estimate.seconds)

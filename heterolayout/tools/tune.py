@@ -1,13 +1,15 @@
 """`layout-tune`: search the fastest layouts of a program's buffers by measuring them.
 
     layout-tune FILE [--buffer NAME]... [--entry F] [--budget N] [-o OUT] [--report DIR]
-                [--target host|avx2|avx512|sse|neon]
+                [--target host|avx2|avx512|sse|neon] [--fast-math] [--tile SIZES]...
 
 Candidates per buffer (named formats, permutations, blocks, HTP chunked layouts, packings
 of sub-byte integers, joint blockings of dims that buffers share) are ranked by a cost model;
 the `--budget` cheapest joint candidates (default: a quarter of them) are each assigned,
 scheduled, lowered, compiled and timed natively (`layout-schedule{target=host},layout-lower`;
-see docs/tune.md). Measurements are cached on disk, so a second run resumes. Prints a
+see docs/tune.md), with `layout-schedule`'s register tiles tuned too (`--tile` adds
+sizes to try) and, with `--fast-math` only, fused multiply-adds and reassociated
+reductions (results may differ in the last bits). Measurements are cached on disk, so a second run resumes. Prints a
 progress line with the running best on stderr and the ranked table on stdout; `-o` writes
 the program with the winning `layout.assign`s, `--report DIR` the table (text and JSON),
 an SVG plot and the skipped candidates with their reasons.
@@ -33,6 +35,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--entry", default="main", help="function to time (default: main)")
     parser.add_argument("--budget", type=int, help="joint candidates to measure")
     parser.add_argument("--target", default="host", help="vector target (default: host)")
+    parser.add_argument(
+        "--fast-math",
+        action="store_true",
+        help="also try fma=true reassociate=true (results may differ in the last bits)",
+    )
+    parser.add_argument(
+        "--tile", action="append", default=[], help="register tile to try, e.g. 1x32x1x3"
+    )
     parser.add_argument("-o", "--output", help="write the program with the winning layouts")
     parser.add_argument("--report", help="folder for table.md, table.json, plot.svg, skipped.txt")
     return parser.parse_args(argv)
@@ -59,6 +69,8 @@ def _tune(args: argparse.Namespace) -> int:
         entry=args.entry,
         budget=args.budget,
         target=args.target,
+        fast_math=args.fast_math,
+        tiles=args.tile,
         progress=_progress,
     )
     if result.best is None:

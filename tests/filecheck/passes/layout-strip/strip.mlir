@@ -42,3 +42,11 @@ func.func @main(%x: memref<2x17x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %y: memre
 func.func private @use(%m: memref<2x17x5x4xf32>) {
   func.return
 }
+
+// The layout.schedule hint vanishes too (the stripped program is upstream-only IR).
+// CHECK-LABEL: func.func @hinted(%c: memref<4x16xf32>) {
+// CHECK-NEXT:    func.return
+func.func @hinted(%c: memref<4x16xf32>) {
+  layout.schedule %c {tile = array<i64: 2, 16>} : memref<4x16xf32>
+  func.return
+}
