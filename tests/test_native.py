@@ -188,6 +188,44 @@ def test_sub_byte_vector_accesses_stay_whole_vectors_of_bytes() -> None:
     assert m_after.astype(bool).tolist() == expected_m.tolist() and n_after.tolist() == expected_n.tolist()
 
 
+BIT_VECTORS = """func.func @main(%m: memref<3x2xvector<6xi1>>, %n: memref<4xvector<3xi2>>) -> vector<6xi1> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %v = memref.load %m[%c2, %c0] : memref<3x2xvector<6xi1>>
+  %t = arith.constant dense<[true, false, true, false, true, false]> : vector<6xi1>
+  %x = arith.xori %v, %t : vector<6xi1>
+  affine.store %x, %m[0, 1] : memref<3x2xvector<6xi1>>
+  %w = affine.load %n[3] : memref<4xvector<3xi2>>
+  %s = arith.addi %w, %w : vector<3xi2>
+  memref.store %s, %n[%c0] : memref<4xvector<3xi2>>
+  func.return %v : vector<6xi1>
+}"""
+
+
+def test_memrefs_of_bit_vectors_are_accessed_a_word_at_a_time() -> None:
+    """`pack = vector<6xi1>` containers: each element access is one byte load or store
+    (LLVM's x86 backend otherwise moves such vectors bit by bit), values as numpy's."""
+    from heterolayout.native.module import module_text
+
+    text = module_text(parse_program(BIT_VECTORS))
+    assert "memref<3x2xvector<6xi1>> to memref<3x2xi8>" in text
+    assert "memref<4xvector<3xi2>> to memref<4xi8>" in text
+    assert text.count(": i8 to i6") == 2 and text.count(": i6 to i8") == 2
+    assert "vector.extract %" in text and "from_elements" not in text
+    rng = np.random.default_rng(11)
+    m = rng.integers(0, 2, (3, 2, 6)).astype(bool)
+    n = rng.integers(-2, 2, (4, 3)).astype(np.int8)
+    compiled, natively = both(BIT_VECTORS, [m, n])
+    assert_same(compiled, natively)
+    results, (m_after, n_after) = natively
+    assert results[0].astype(bool).tolist() == m[2, 0].tolist()
+    expected_m, expected_n = m.copy(), n.copy()
+    expected_m[0, 1] = m[2, 0] ^ np.array([1, 0, 1, 0, 1, 0], bool)
+    expected_n[0] = (2 * n[3].astype(np.int32) + 2) % 4 - 2
+    assert m_after.astype(bool).tolist() == expected_m.tolist()
+    assert n_after.tolist() == expected_n.tolist()
+
+
 def test_a_plain_float32_array_is_the_memory_the_program_writes() -> None:
     text = """func.func @main(%x: memref<3xf32>) {
   %c = arith.constant 2 : index

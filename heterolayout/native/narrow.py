@@ -10,8 +10,14 @@ same) and accesses that: a load of `vector<Nxi8>` then `arith.trunci`, an `arith
 then a store (LLVM keeps the bits above the width zero in memory, as the ABI does). So a
 vector access stays one vector access (LLVM turns `trunci` to i1 plus a bitcast into
 `pmovmskb`). Elements wider than 64 bits are still taken lane by lane (scalar
-`memref.load`/`store` assembled with `vector.from_elements` / `vector.extract`). Accesses to
-memrefs of byte-sized elements, and to memrefs whose elements are vectors, are left alone.
+`memref.load`/`store` assembled with `vector.from_elements` / `vector.extract`).
+
+A memref whose elements are vectors of sub-byte integers (`vector<6xi1>`, the containers of
+`pack = vector<6xi1>`) holds one packed word per element, but LLVM's x86 backend loads and
+stores such a vector bit by bit. Its element accesses go through the same integer view: a
+load of the word (`arith.trunci` to the vector's bits, a `vector.bitcast` to its lanes), and
+a store of the lanes bitcast to one word (`arith.extui` to the alloc size). Accesses to
+memrefs of byte-sized elements, and of other vectors, are left alone.
 """
 
 from __future__ import annotations
@@ -50,13 +56,88 @@ def is_narrow(memref_type: object) -> bool:
     )
 
 
+SCALAR_ACCESSES = (memref.LoadOp, memref.StoreOp, affine.LoadOp, affine.StoreOp)
+
+
+def word_bits(memref_type: object) -> int | None:
+    """For a memref of 1-D vectors of sub-byte integers: the bits of one vector (at most 64),
+    else None."""
+    if not isinstance(memref_type, MemRefType):
+        return None
+    element = memref_type.element_type
+    if not isinstance(element, VectorType) or element.get_num_dims() != 1:
+        return None
+    lane = element.element_type
+    if not isinstance(lane, IntegerType) or lane.width.data % 8 == 0:
+        return None
+    bits = element.get_shape()[0] * lane.width.data
+    return bits if bits <= 64 else None
+
+
 def widen_narrow_vector_accesses(module: ModuleOp) -> None:
     for op in list(module.walk()):
-        if isinstance(op, ACCESSES) and is_narrow(op.operands[1 if _stores(op) else 0].type):
+        if isinstance(op, SCALAR_ACCESSES):
+            buffer = op.operands[1 if isinstance(op, memref.StoreOp | affine.StoreOp) else 0]
+            if word_bits(buffer.type) is not None:
+                _as_word(op, buffer)
+        elif isinstance(op, ACCESSES) and is_narrow(op.operands[1 if _stores(op) else 0].type):
             if _container_bits(op) is None:
                 _scalarize(op)
             else:
                 _widen(op)
+
+
+def _as_word(op: Operation, buffer: SSAValue) -> None:
+    """An element access to a memref of bit vectors, on the memref viewed as integers."""
+    assert isinstance(buffer.type, MemRefType)
+    vector_type = buffer.type.element_type
+    assert isinstance(vector_type, VectorType)
+    bits = word_bits(buffer.type)
+    assert bits is not None
+    word = IntegerType(bits)
+    container = IntegerType(max(8, 1 << (bits - 1).bit_length()))
+    add = _inserter(op)
+    wide_type = MemRefType(
+        container, buffer.type.shape, buffer.type.layout, buffer.type.memory_space
+    )
+    view = UnrealizedConversionCastOp.get([buffer], [wide_type])
+    add(view)
+    words = VectorType(word, [1])
+    if isinstance(op, memref.LoadOp | affine.LoadOp):
+        load = _load_like(op, view.results[0])
+        add(load)
+        value = load.results[0]
+        if container != word:
+            value = _added(add, arith.TruncIOp(value, word)).results[0]
+        value = _added(add, vector.BroadcastOp(value, words)).results[0]
+        lanes = _added(add, vector.BitcastOp(value, vector_type))
+        op.results[0].replace_all_uses_with(lanes.results[0])
+    else:
+        packed = _added(add, vector.BitcastOp(op.operands[0], words)).results[0]
+        value = _added(add, vector.ExtractOp(packed, [0], word)).results[0]
+        if container != word:
+            value = _added(add, arith.ExtUIOp(value, container)).results[0]
+        add(_store_like(op, value, view.results[0]))
+    Rewriter.erase_op(op)
+
+
+def _load_like(op: Operation, view: SSAValue) -> Operation:
+    if isinstance(op, affine.LoadOp):
+        return affine.LoadOp(view, list(op.indices), op.map)
+    assert isinstance(op, memref.LoadOp)
+    return memref.LoadOp.get(view, list(op.indices))
+
+
+def _store_like(op: Operation, value: SSAValue, view: SSAValue) -> Operation:
+    if isinstance(op, affine.StoreOp):
+        return affine.StoreOp(value, view, list(op.indices), op.map)
+    assert isinstance(op, memref.StoreOp)
+    return memref.StoreOp.get(value, view, list(op.indices))
+
+
+def _added(add: Insert, op: Operation) -> Operation:
+    add(op)
+    return op
 
 
 def _container_bits(op: Operation) -> int | None:
