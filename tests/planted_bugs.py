@@ -235,15 +235,15 @@ def tile_transpose_swaps_rows() -> Iterator[None]:
 @contextmanager
 def packed_tile_bit_order_ignored() -> Iterator[None]:
     """Containers built whole by a conversion packed LSB-first whatever the bit order says."""
-    real = convert_packed._store_word
+    real = convert_packed._store_words
 
-    def wrong(source, destination, indices, leaves, add):  # type: ignore[no-untyped-def]
+    def wrong(source, destination, *args):  # type: ignore[no-untyped-def]
         packing = destination.layout.packing
         lsb = dataclasses.replace(packing, bit_order="lsb")
         with patch.object(
             destination, "layout", dataclasses.replace(destination.layout, packing=lsb)
         ):
-            return real(source, destination, indices, leaves, add)
+            return real(source, destination, *args)
 
-    with patch.object(convert_packed, "_store_word", wrong):
+    with patch.object(convert_packed, "_store_words", wrong):
         yield

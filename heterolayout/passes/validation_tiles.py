@@ -15,6 +15,7 @@ its source slot to its destination slot, the pad on pad slots only.
 from __future__ import annotations
 
 from xdsl.dialects import affine, vector
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation, SSAValue
 
 from heterolayout.passes.validation_containers import (
@@ -47,19 +48,37 @@ def _written(op: Operation, destination: Access, reader: TermReader) -> list[tup
     indices = indices_of(op, reader)
     value = op.operands[0]
     width = bits_of(value.type)
+    places = [(indices, 0)]
     if isinstance(op, VECTOR_STORES):
         length = value.type.get_shape()[0]  # type: ignore[attr-defined]
-        return [(Lane(0, _along_last(indices, t)), t * width) for t in range(length)]
+        places = [(_along_last(indices, t), t * width) for t in range(length)]
+        if not _stores_containers(value, destination):
+            return [(Lane(0, place), bit) for place, bit in places]
     if destination.layout.packing is None:
         return [(Lane(0, indices), 0)]
     slots, lanes = container_slots(destination)
     bits = destination.layout.dtype.bits  # type: ignore[union-attr]
     written = []
-    for slot in range(slots):
-        if lane_at(destination, slot) < lanes:  # bits past the last lane hold no element
-            selector = slot_selector(destination, slot * bits)
-            written.append((Lane(0, indices, constant(selector)), slot * bits))  # type: ignore[arg-type]
+    for place, base in places:  # each container stored (several for a vector of them)
+        for slot in range(slots):
+            if lane_at(destination, slot) < lanes:  # bits past the last lane hold no element
+                selector = slot_selector(destination, slot * bits)
+                lane = Lane(0, place, constant(selector))  # type: ignore[arg-type]
+                written.append((lane, base + slot * bits))
     return written
+
+
+def _stores_containers(value: SSAValue, destination: Access) -> bool:
+    """Whether a vector stored into a packed destination is a vector of its integer
+    containers (a group of whole containers), not a vector of elements."""
+    packing = destination.layout.packing
+    element = getattr(value.type, "element_type", None)
+    return (
+        packing is not None
+        and not packing.is_vector
+        and isinstance(element, IntegerType)
+        and element.width.data == packing.container_bits
+    )
 
 
 def _element_bits(layout_bits: int | None, value: SSAValue) -> int:

@@ -33,4 +33,14 @@ func.func @packed(%a: memref<64x120xi1>) {
   func.return
 }
 
-// CHECK: layout-lower: translation validation: 3 of 3 accesses proven (3 exhaustively, 15616 element accesses checked; 0 symbolically)
+// Whole groups of containers: one vector<64xi1> load along C, reversed (MSB first), bitcast to
+// vector<8xi8> and stored as 8 containers at once; each stored bit traced to its source lane.
+// CHECK: validate-tiles.mlir:[[# @LINE + 3]]:3: remark: layout.convert proven exhaustively over 4096 element accesses
+func.func @grouped(%a: memref<1x8x8x64xi1>) {
+  %b = memref.alloc() : memref<1x8x8x64xi1, #layout.tag<"NHWC->NHWC8c", pack = i8, bit_order = "msb">>
+  layout.convert %a to %b : memref<1x8x8x64xi1> to memref<1x8x8x64xi1, #layout.tag<"NHWC->NHWC8c", pack = i8, bit_order = "msb">>
+  memref.dealloc %b : memref<1x8x8x64xi1, #layout.tag<"NHWC->NHWC8c", pack = i8, bit_order = "msb">>
+  func.return
+}
+
+// CHECK: layout-lower: translation validation: 4 of 4 accesses proven (4 exhaustively, 19712 element accesses checked; 0 symbolically)
