@@ -268,3 +268,21 @@ def packed_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]
 @given(case=packed_conversions())
 def test_packed_groups_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
     assert heterolayout.check(convert_program(*case), seed=6, engine="compiled").equal, case
+
+
+@pytest.mark.parametrize("engine", ["compiled", "native"])
+@pytest.mark.parametrize(("source", "built"), [("", "vector.load"), ('#layout.tag<"NHWC->NCHW">', "vector.from_elements")])
+@pytest.mark.parametrize("channels", [60, 64])
+def test_vector_containers_are_built_whole(channels: int, source: str, built: str, engine: str) -> None:
+    """`pack = vector<6xi1>`: each container is its six lanes (one vector load where they run
+    along the source, else `vector.from_elements`) stored at once; only a partial last
+    container (64 = 10·6 + 4) goes lane by lane (`vector.insert`)."""
+    target = '#layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>'
+    shape = (1, 9, 9, channels)
+    text = convert_program(source, target, shape, "i1")
+    lowered = str(apply_pipeline(parse_program(text), "layout-lower"))
+    assert f"{built} " in lowered or f"{built}(" in lowered or f"= {built}" in lowered
+    assert ("vector.insert" in lowered) == (channels % 6 != 0)
+    apply_pipeline(parse_program(text), "layout-lower{validate=true}")  # raises unless proven
+    report = heterolayout.check(text, seed=3, engine=engine)
+    assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"

@@ -42,11 +42,11 @@ GROUP_LANES = 64
 
 
 def packs_whole_containers(source: Layout, destination: Layout) -> bool:
-    """Whether containers can be built whole: integer containers over an unpacked source."""
+    """Whether containers can be built whole: integer or vector containers over an unpacked
+    source."""
     packing = destination.packing
     return (
         packing is not None
-        and not packing.is_vector
         and source.packing is None
         and destination.blocked_terms is not None
         and not destination.is_dynamic
@@ -74,6 +74,8 @@ def grouping(source: Layout, destination: Layout) -> Grouping:
     digits = destination.dim_digits(dim) or ()
     packing, dtype = destination.packing, destination.dtype
     assert packing is not None and dtype is not None
+    if packing.is_vector:
+        return Grouping(1, True)  # a vector container is stored as the lanes loaded
     containers = shape[-2] if len(shape) > 1 else None
     if (
         containers is None
@@ -165,7 +167,7 @@ def _store_words(
     layout = destination.layout
     packing = layout.packing
     assert packing is not None and layout.dtype is not None
-    total, bits, width = len(indices), layout.dtype.bits, packing.container_bits
+    total, bits = len(indices), layout.dtype.bits
     lanes = total // count
     element = destination.element
     lane_type = VectorType(element, [total])
@@ -176,6 +178,9 @@ def _store_words(
         gathered = FromElementsOp(values, lane_type)
         add(gathered)
         lane_vector = gathered.result
+    if packing.is_vector:
+        destination.store_container(lane_vector, indices[0], leaves, add)
+        return
     if packing.bit_order == "msb":
         reverse = [g * lanes + lanes - 1 - j for g in range(count) for j in range(lanes)]
         flipped = vector.ShuffleOp(
@@ -183,6 +188,7 @@ def _store_words(
         )
         add(flipped)
         lane_vector = flipped.result
+    width = packing.container_bits
     packed_type = IntegerType(lanes * bits)
     cast = vector.BitcastOp(lane_vector, VectorType(packed_type, [count]))
     add(cast)

@@ -328,12 +328,18 @@ def _check_tiles(conversion: Conversion, ops: list[Operation]) -> Verdict:
 
 def _is_tiled(ops: list[Operation], destination: Access) -> bool:
     """Whether the lowering took the tiled path (convert_tiles, convert_packed): vector
-    stores into the destination, or lanes moved by shuffles or bitcasts."""
+    stores into the destination, vector containers stored whole, or lanes moved by shuffles
+    or bitcasts."""
     return any(
         isinstance(inner, (vector.BitcastOp, vector.ShuffleOp))
         or (
             isinstance(inner, (vector.StoreOp, affine.VectorStoreOp))
             and on_buffer(inner, destination)
+        )
+        or (
+            isinstance(inner, STORES)
+            and on_buffer(inner, destination)
+            and isinstance(inner.operands[0].type, VectorType)
         )
         for op in ops
         for inner in op.walk()
