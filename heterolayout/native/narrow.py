@@ -97,14 +97,10 @@ def _as_word(op: Operation, buffer: SSAValue) -> None:
     word = IntegerType(bits)
     container = IntegerType(max(8, 1 << (bits - 1).bit_length()))
     add = _inserter(op)
-    wide_type = MemRefType(
-        container, buffer.type.shape, buffer.type.layout, buffer.type.memory_space
-    )
-    view = UnrealizedConversionCastOp.get([buffer], [wide_type])
-    add(view)
+    view = _integer_view(buffer, container, add)
     words = VectorType(word, [1])
     if isinstance(op, memref.LoadOp | affine.LoadOp):
-        load = _load_like(op, view.results[0])
+        load = _load_like(op, view)
         add(load)
         value = load.results[0]
         if container != word:
@@ -117,8 +113,19 @@ def _as_word(op: Operation, buffer: SSAValue) -> None:
         value = _added(add, vector.ExtractOp(packed, [0], word)).results[0]
         if container != word:
             value = _added(add, arith.ExtUIOp(value, container)).results[0]
-        add(_store_like(op, value, view.results[0]))
+        add(_store_like(op, value, view))
     Rewriter.erase_op(op)
+
+
+def _integer_view(buffer: SSAValue, container: IntegerType, add: Insert) -> SSAValue:
+    """`buffer` as a memref of `container` integers: the same LLVM descriptor, so
+    reconcile-unrealized-casts folds the cast away."""
+    memref_type = buffer.type
+    assert isinstance(memref_type, MemRefType)
+    wide = MemRefType(container, memref_type.shape, memref_type.layout, memref_type.memory_space)
+    view = UnrealizedConversionCastOp.get([buffer], [wide])
+    add(view)
+    return view.results[0]
 
 
 def _load_like(op: Operation, view: SSAValue) -> Operation:
@@ -159,15 +166,11 @@ def _widen(op: Operation) -> None:
     bits = _container_bits(op)
     assert isinstance(buffer.type, MemRefType) and bits is not None
     container = IntegerType(bits)
-    wide_type = MemRefType(
-        container, buffer.type.shape, buffer.type.layout, buffer.type.memory_space
-    )
-    view = UnrealizedConversionCastOp.get([buffer], [wide_type])
-    add(view)
+    view = _integer_view(buffer, container, add)
     indices = _indices(op, add)
     wide_vector = VectorType(container, shape)
     if value is None:
-        load = vector.LoadOp(view.results[0], indices, wide_vector)
+        load = vector.LoadOp(view, indices, wide_vector)
         narrowed = arith.TruncIOp(load.result, vector_type)  # type: ignore[arg-type]
         add(load)
         add(narrowed)
@@ -176,7 +179,7 @@ def _widen(op: Operation) -> None:
         widened = arith.ExtUIOp(value, wide_vector)  # type: ignore[arg-type]
         add(widened)
         hint = op.properties.get("nontemporal")
-        add(vector.StoreOp(widened.result, view.results[0], indices, hint))  # type: ignore[arg-type]
+        add(vector.StoreOp(widened.result, view, indices, hint))  # type: ignore[arg-type]
     Rewriter.erase_op(op)
 
 
