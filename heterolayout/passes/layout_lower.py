@@ -68,7 +68,11 @@ from heterolayout.passes.lower_accesses import (
 from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
-from heterolayout.passes.view_folding import fold_runtime_views, runtime_view
+from heterolayout.passes.view_folding import (
+    copies_through_runtime_views,
+    fold_runtime_views,
+    runtime_view,
+)
 
 if TYPE_CHECKING:
     from heterolayout.passes.translation_validation import Validator
@@ -277,6 +281,7 @@ def lower(
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
     check_views(module)
+    copies_through_runtime_views(module)
     if any(op.name.startswith("linalg.") for op in module.walk()):
         from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 

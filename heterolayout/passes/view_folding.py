@@ -8,8 +8,11 @@ each access to such a view becomes the same access to the root, at the root inde
 gives (index code over the access's indices and the window's run-time values, which the
 lowering then reads back as leaves and composes with the root's layout). Vector accesses
 stay vector accesses when their lanes walk one root dim with unit stride, and are split into
-scalar accesses otherwise; `memref.dim` gives the view's extent. Any other user of such a
-view is refused by `layout-lower`, naming it.
+scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` and
+`layout.convert` from or into such a view become `linalg.copy` (so loops of loads and stores,
+`linalg_loops`); a copy of a window onto the same window (what bufferization leaves after a
+tiled op that wrote its tile in place) is the identity and goes away. Any other user of such
+a view is refused by `layout-lower`, naming it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
+from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import (
@@ -27,6 +31,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.views import VIEW_OPS, ViewWindow, value_layout, view_window
 from heterolayout.layout.simplify import IndexSimplifier
@@ -40,6 +45,20 @@ def runtime_view(value: SSAValue) -> ViewWindow | None:
     if view is None or value_layout(value) is not None:
         return None
     return view
+
+
+def copies_through_runtime_views(module: ModuleOp) -> None:
+    """`memref.copy` and `layout.convert` with a run-time view of a layout-typed memref on
+    either side become `linalg.copy`, which `layout-lower` makes loops; a copy of a window
+    onto itself is erased."""
+    for op in [o for o in module.walk() if isinstance(o, memref.CopyOp | ConvertOp)]:
+        windows = [runtime_view(v) for v in op.operands]
+        if windows == [None, None]:
+            continue
+        if windows[0] == windows[1]:
+            Rewriter.erase_op(op)
+        else:
+            Rewriter.replace_op(op, CopyOp([op.operands[0]], [op.operands[1]], res=()))
 
 
 def fold_runtime_views(module: ModuleOp) -> None:
