@@ -2,7 +2,8 @@
 
 `IndexLeaves` walks an index SSA value back through `arith.constant/addi/subi/muli` and
 `affine.apply` to leaves (loop induction variables, arguments, anything else), recording
-each leaf's range where a loop's constant bounds or a GPU launch's sizes give it. `IndexEmitter` turns simplified
+each leaf's range where a loop's bounds (a loop variable never goes below a constant lower
+bound), a GPU launch's sizes or a view's window (`view_folding`) give it. `IndexEmitter` turns simplified
 expressions over those leaves into `arith` ops (unsigned division where the operand is
 provably non-negative, floor semantics otherwise) or `affine.apply`.
 
@@ -14,7 +15,7 @@ out without the duplicates a later common-subexpression pass would have to find.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -35,6 +36,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 from heterolayout.passes.gpu_ranges import gpu_id_range
+from heterolayout.passes.validation_loops import loop_bounds as open_loop_bounds
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (
@@ -98,12 +100,14 @@ def _constant_map(index_map: AffineMap, pick: Callable[..., int]) -> int | None:
 class IndexLeaves:
     """The leaves of one access's index expressions, with their ranges."""
 
-    def __init__(self) -> None:
+    def __init__(self, facts: Mapping[SSAValue, Range] | None = None) -> None:
         self.values: list[SSAValue] = []
         self.bounds: list[LoopBounds | None] = []
         """`loop_bounds` of each leaf."""
         self.ranges: dict[int, Range] = {}
         self._positions: dict[SSAValue, int] = {}
+        self._facts = facts or {}
+        """Ranges known of values at this access alone (a view's offsets, `view_folding`)."""
 
     def leaf(self, value: SSAValue) -> AffineExpr:
         position = self._positions.get(value)
@@ -116,6 +120,12 @@ class IndexLeaves:
                 self.ranges[position] = (bounds[0], bounds[1])
             elif (ids := gpu_id_range(value)) is not None:
                 self.ranges[position] = ids
+            elif (open_bounds := open_loop_bounds(value)) is not None:
+                self.ranges[position] = (open_bounds[0], open_bounds[1])  # up to a run-time bound
+            fact = self._facts.get(value)
+            if fact is not None:
+                low, high = self.ranges.get(position, fact)
+                self.ranges[position] = (max(low, fact[0]), min(high, fact[1]))
         return AffineExpr.dimension(position)
 
     def recover(self, value: SSAValue) -> AffineExpr:

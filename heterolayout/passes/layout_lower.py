@@ -69,6 +69,7 @@ from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
 from heterolayout.passes.view_folding import (
+    ViewFacts,
     copies_through_runtime_views,
     fold_runtime_views,
     runtime_view,
@@ -162,7 +163,8 @@ def _check_runtime_view_use(op: Operation, value: SSAValue) -> None:
             op,
             f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
             "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
-            "stores, vector accesses, transfers and memref.dim/rank go through such a view",
+            "stores, vector accesses, transfers, copies, conversions and memref.dim/rank go "
+            "through such a view",
         )
 
 
@@ -286,18 +288,18 @@ def lower(
         from heterolayout.passes.linalg_loops import lower_linalg_on_layouts
 
         lower_linalg_on_layouts(module)
-    fold_runtime_views(module)
+    facts = fold_runtime_views(module)
     check_lowerable(module, flatten, gpu_converts)
     static_views = [
         op for op in module.walk() if op.name in VIEW_OPS and value_layout(op.results[0])
     ]
-    state = AccessLowering(index, flatten, gpu_converts)  # type: ignore[arg-type]
+    state = AccessLowering(index, flatten, gpu_converts, facts=facts)  # type: ignore[arg-type]
     vectors = any(op.name in VECTOR_ACCESSES for op in module.walk())
     accesses: RewritePattern = GreedyRewritePatternApplier(
         access_patterns(state, vectors), dce_enabled=False
     )
     if validator is not None:
-        accesses = _Validated(accesses, validator, flatten)
+        accesses = _Validated(accesses, validator, flatten, facts)
     definitions = GreedyRewritePatternApplier(definition_patterns(flatten), dce_enabled=False)
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
@@ -319,12 +321,13 @@ class _Validated(RewritePattern):
     patterns: RewritePattern
     validator: Validator
     flatten: bool
+    facts: ViewFacts
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         def is_flat(value: SSAValue) -> bool:
             return self.flatten and value_layout(value) is not None
 
-        with self.validator.watch(op, value_layout, is_flat):
+        with self.validator.watch(op, value_layout, is_flat, self.facts.get(op)):
             self.patterns.match_and_rewrite(op, rewriter)
 
 

@@ -10,7 +10,7 @@ loop nests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, arith, memref
@@ -24,6 +24,7 @@ from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
+from heterolayout.layout.simplify import Range
 from heterolayout.passes.convert_loops import Insert, convert
 from heterolayout.passes.element_access import ElementAccess
 from heterolayout.passes.index_code import (
@@ -57,6 +58,12 @@ class AccessLowering:
     maybe_dead: list[Operation] = field(default_factory=list)
     words: list[Operation] = field(default_factory=list)
     """Functions with whole-container accesses: their bitwise lanes become word ops."""
+    facts: Mapping[Operation, Mapping[SSAValue, Range]] = field(default_factory=dict)
+    """What accesses folded from run-time views know of their offsets (`view_folding`)."""
+
+    def leaves(self, op: Operation) -> IndexLeaves:
+        """The index leaves of the access `op`, with what is known of them there."""
+        return IndexLeaves(self.facts.get(op))
 
     def access(
         self, op: Operation, buffer: SSAValue, layout: Layout, shared: bool = True
@@ -118,7 +125,7 @@ class LowerScalarAccess(RewritePattern):
         layout = memref_layout(op.memref)
         if layout is None:
             return
-        leaves = IndexLeaves()
+        leaves = self.state.leaves(op)
         if isinstance(op, affine.LoadOp | affine.StoreOp):
             logical = leaves.map_results(op.map.data, list(op.indices))
         else:

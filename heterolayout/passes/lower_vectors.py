@@ -93,7 +93,7 @@ class LowerVectorAccess(RewritePattern):
         stored = None if is_load else vector_value
         vector_type = vector_value.type
         assert isinstance(vector_type, VectorType)
-        leaves = IndexLeaves()
+        leaves = self.state.leaves(op)
         if is_affine:
             logical = leaves.map_results(op.map.data, list(op.indices))  # type: ignore[union-attr]
         else:

@@ -29,7 +29,7 @@ The lowering calls `watch` around each op it rewrites (`Lowering.rewrite`): the 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -42,6 +42,7 @@ from xdsl.utils.exceptions import PassFailedException
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
+from heterolayout.layout.simplify import Range
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.validation_containers import container_lanes
 from heterolayout.passes.validation_conversions import (
@@ -124,12 +125,22 @@ class Validator:
         self.report = ValidationReport()
 
     @contextmanager
-    def watch(self, op: Operation, layout_of: LayoutOf, is_flat: IsFlat) -> Iterator[None]:
+    def watch(
+        self,
+        op: Operation,
+        layout_of: LayoutOf,
+        is_flat: IsFlat,
+        facts: Mapping[SSAValue, Range] | None = None,
+    ) -> Iterator[None]:
         """Around the rewrite of `op`: an access of a layout-typed memref (or a conversion)
         is read before and checked after. The seam with the lowering: call it with the op
         still in place and its index operands unchanged, rewrite the op into new ops that
-        take its place (between its neighbours), and leave dead code for later."""
+        take its place (between its neighbours), and leave dead code for later. `facts`:
+        ranges of values true whenever the access is defined (a folded view's offsets)."""
         access = _access(op, layout_of, is_flat)
+        if access is not None and facts:
+            reader = TermReader()
+            access.facts = {reader.term_of(value): bounds for value, bounds in facts.items()}
         conversion = _conversion(op, layout_of, is_flat)
         yield
         if access is not None:

@@ -11,8 +11,8 @@ are tried for a counterexample.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import numpy as np
@@ -74,6 +74,13 @@ class Access:
     after: Operation | None
     along: int = -1
     """The logical dim a vector access runs along (the last; a transfer names its own)."""
+    facts: Mapping[Term, Range] = field(default_factory=dict)
+    """Ranges of values known at this access alone (read as terms): the offsets of the
+    run-time view it was folded from, which upstream requires inside their source
+    (`view_folding`)."""
+
+    def fact(self, term: Term) -> Range | None:
+        return self.facts.get(term)
 
     def shifted(self, logical: Sequence[Any], t: Any) -> list[Any]:
         """The logical index of lane `t` of a vector access starting at `logical`."""
@@ -210,7 +217,7 @@ class Proof:
         self.lanes = lanes
         self.pads = pads
         self.container = container
-        self.sym = Symbolic(_atom_range)
+        self.sym = Symbolic(self._atom_range)
         self.logical = self._read_logical()
         exprs = list(self.logical)
         for lane in lanes:
@@ -221,6 +228,12 @@ class Proof:
         # an op that stayed opaque registered its operands too: only atoms in use count
         self.atoms = [t for t, position in self.sym.atoms.items() if position in used]
         self.periods = {t: period_all(exprs, self.sym.atoms[t]) for t in self.atoms}
+
+    def _atom_range(self, term: Term) -> Range | None:
+        found, fact = _atom_range(term), self.access.fact(term)
+        if fact is None or found is None:
+            return found or fact
+        return max(found[0], fact[0]), min(found[1], fact[1])
 
     @property
     def extents(self) -> tuple[int | None, ...]:
@@ -325,13 +338,22 @@ class Proof:
         for term in leaves:
             points = loop_points(term.leaf) if term.leaf is not None else None
             bounds = loop_bounds(term.leaf) if term.leaf is not None else None
+            fact = self.access.fact(term)
             if points is not None and points.size:
                 values[term] = rng.choice(points, SAMPLES)
             elif bounds is not None:  # up to a dynamic bound: its first values
+                first, step = bounds[0], bounds[2]
+                if fact is not None:  # the first values the fact allows
+                    first += max(0, -(-(fact[0] - first) // step)) * step
                 steps = rng.integers(0, 2 * UNBOUNDED_WINDOW + 1, SAMPLES)
-                values[term] = bounds[0] + bounds[2] * steps
+                values[term] = first + step * steps
+            elif fact is not None:
+                high = min(fact[1], fact[0] + 2 * UNBOUNDED_WINDOW)
+                values[term] = rng.integers(fact[0], high + 1, SAMPLES)
             else:
                 values[term] = rng.integers(-UNBOUNDED_WINDOW, UNBOUNDED_WINDOW + 1, SAMPLES)
+            if fact is not None:  # a loop's values the fact rules out are no points
+                values[term] = np.clip(values[term], fact[0], fact[1])
         return values
 
     def verdict(self, how: str, points: int = 0, message: str = "") -> Verdict:

@@ -23,7 +23,7 @@ from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
 from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -34,7 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.views import VIEW_OPS, ViewWindow, value_layout, view_window
-from heterolayout.layout.simplify import IndexSimplifier
+from heterolayout.layout.simplify import IndexSimplifier, Range, simplify_expr
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, constant_index
 
 
@@ -61,14 +61,56 @@ def copies_through_runtime_views(module: ModuleOp) -> None:
             Rewriter.replace_op(op, CopyOp([op.operands[0]], [op.operands[1]], res=()))
 
 
-def fold_runtime_views(module: ModuleOp) -> None:
+ViewFacts = dict[Operation, dict[SSAValue, Range]]
+"""For each root access a folded access became: the ranges its window's offsets lie in."""
+
+
+def fold_runtime_views(module: ModuleOp) -> ViewFacts:
     """Fold every access through a run-time view into an access of its root; erase the
-    views left unused."""
-    PatternRewriteWalker(FoldRuntimeView(), apply_recursively=False).rewrite_module(module)
+    views left unused. Returns what the folded accesses know of their offsets
+    (`offset_facts`), for the lowering and the translation validator."""
+    folding = FoldRuntimeView()
+    PatternRewriteWalker(folding, apply_recursively=False).rewrite_module(module)
     views = [op for op in module.walk() if op.name in (*VIEW_OPS, "memref.cast")]
     for op in reversed(views):
         if not any(r.uses for r in op.results) and runtime_view(op.results[0]) is not None:
             Rewriter.erase_op(op)
+    return folding.facts
+
+
+def offset_facts(view: ViewWindow) -> dict[SSAValue, Range]:
+    """The range of each run-time offset that is, alone, the root index of the view's first
+    element along a root dim: upstream requires a non-empty subview to lie inside its
+    source, so that index is in [0, D - 1 - (how far the view reaches past it)]. True at
+    every access through the view that is in bounds (which makes the view non-empty)."""
+    facts: dict[SSAValue, Range] = {}
+    view_dims = [AffineExpr.constant(0)] * len(view.window.shape)
+    reach = IndexSimplifier(
+        {d: (0, e - 1) for d, e in enumerate(view.window.shape) if e is not None}
+    )
+    symbols = [AffineExpr.symbol(s) for s in range(len(view.symbols))]
+    for result, extent in zip(
+        view.window.index_map.results, view.layout.logical_shape, strict=True
+    ):
+        first = simplify_expr(result.replace_dims_and_symbols(view_dims, symbols))
+        if not isinstance(first, AffineSymExpr):
+            continue
+        high = _below(extent)[1]
+        beyond = reach.range_of(result + first * -1)
+        if beyond is not None and extent is not None:
+            high -= max(beyond[1], 0)
+        _narrow(facts, view.symbols[first.position], (0, high))
+    return facts
+
+
+def _below(extent: int | None) -> Range:
+    """The indices into a dim of `extent` (`?`: at least not negative)."""
+    return (0, 2**62 if extent is None else extent - 1)
+
+
+def _narrow(facts: dict[SSAValue, Range], value: SSAValue, bounds: Range) -> None:
+    low, high = facts.get(value, bounds)
+    facts[value] = (max(low, bounds[0]), min(high, bounds[1]))
 
 
 class _Access:
@@ -113,7 +155,11 @@ class _Access:
 
 
 class FoldRuntimeView(RewritePattern):
-    """An access through a run-time view becomes an access of the view's root."""
+    """An access through a run-time view becomes an access of the view's root; `facts`
+    records the offsets' ranges for each root access made from an in-bounds one."""
+
+    def __init__(self) -> None:
+        self.facts: ViewFacts = {}
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if isinstance(op, memref.DimOp | memref.RankOp):
@@ -127,6 +173,7 @@ class FoldRuntimeView(RewritePattern):
             return
         access = _Access(op, view)
         index = _view_index(op, access.leaves)
+        before, after = op.prev_op, op.next_op
         if isinstance(op, memref.LoadOp | affine.LoadOp):
             rewriter.replace(op, memref.LoadOp.get(view.root, access.root_indices(index)))
         elif isinstance(op, memref.StoreOp | affine.StoreOp):
@@ -135,6 +182,13 @@ class FoldRuntimeView(RewritePattern):
             )
         else:
             _fold_vector(op, access, index, rewriter)
+        if _in_bounds(op):
+            facts = offset_facts(view)
+            for expr, extent in zip(index, view.window.shape, strict=True):
+                if isinstance(expr, AffineDimExpr):  # an index used as it is into the view
+                    _narrow(facts, access.leaves.values[expr.position], _below(extent))
+            for new in _between(before, after, view.root):
+                self.facts[new] = facts
 
 
 _INDEXED = (
@@ -151,6 +205,28 @@ _INDEXED_STORES = (
     affine.VectorStoreOp,
     vector.TransferWriteOp,
 )
+
+
+def _in_bounds(op: Operation) -> bool:
+    """Whether the access is undefined unless its index lies inside the view (a transfer
+    with out-of-bounds lanes is not)."""
+    if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+        return all(bool(flag.value.data) for flag in op.in_bounds.data)  # type: ignore[attr-defined]
+    return True
+
+
+def _between(before: Operation | None, after: Operation | None, root: SSAValue) -> list[Operation]:
+    """The accesses of `root` that a rewrite put between `before` and `after`."""
+    block = (after or before).parent_block() if (after or before) else None
+    if block is None:
+        return []
+    first = before.next_op if before is not None else block.first_op
+    found: list[Operation] = []
+    while first is not None and first is not after:
+        if root in first.operands and _memref_position(first) is not None:
+            found.append(first)
+        first = first.next_op
+    return found
 
 
 def _memref_position(op: Operation) -> int | None:

@@ -31,11 +31,12 @@ func.func @freed(%a: memref<8x8xf32, #layout.tag<"NC->CN4n">>) {
 }
 
 // -----
-// A run-time window folds into loads, stores, vector accesses and memref.dim only.
-// CHECK: layout-lower: memref.copy takes a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, stores, vector accesses, transfers and memref.dim/rank go through such a view
-func.func @copy_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %b: memref<16xf32>, %n: index) {
+// A run-time window folds into accesses, copies and memref.dim only (views-copy.mlir).
+// CHECK: layout-lower: memref.prefetch takes a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, stores, vector accesses, transfers, copies, conversions and memref.dim/rank go through such a view
+func.func @prefetch_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index) {
   %s = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
-  memref.copy %s, %b : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32>
+  %c0 = arith.constant 0 : index
+  memref.prefetch %s[%c0], read, locality<3>, data : memref<16xf32, strided<[1], offset: ?>>
   func.return
 }
 

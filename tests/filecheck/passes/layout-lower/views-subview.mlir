@@ -36,12 +36,14 @@ func.func @rank_reducing(%a: memref<1x64x4x4xf32, #layout.tag<"NCHW->nChw16c">>,
   func.return
 }
 
-// A run-time channel offset: the channel is %off + c, split into block and lane.
+// A run-time channel offset: the channel is %off + c, split into block and lane. Upstream
+// requires the view inside its source (%off in [0, 48]) and the load inside the view (%c in
+// [0, 15]), so the channel is not negative: unsigned division, as for a static offset.
 // CHECK-LABEL: func.func @dynamic_offset(%a: memref<1x4x4x4x16xf32>, %off: index, %c: index) -> f32 {
 // CHECK:       %[[CH:.*]] = arith.addi %off, %c : index
-// CHECK:       %[[BLOCK:.*]] = arith.floordivsi %[[CH]], %{{.*}} : index
-// CHECK:       %[[LANE:.*]] = arith.select
-// CHECK:       memref.load %a[%{{.*}}, %[[BLOCK]], %{{.*}}, %{{.*}}, %[[LANE]]] : memref<1x4x4x4x16xf32>
+// CHECK-NEXT:  %[[BLOCK:.*]] = arith.divui %[[CH]], %{{.*}} : index
+// CHECK-NEXT:  %[[LANE:.*]] = arith.remui %[[CH]], %{{.*}} : index
+// CHECK-NEXT:  memref.load %a[%{{.*}}, %[[BLOCK]], %{{.*}}, %{{.*}}, %[[LANE]]] : memref<1x4x4x4x16xf32>
 // CHECK-NOT:   memref.subview
 func.func @dynamic_offset(%a: memref<1x64x4x4xf32, #layout.tag<"NCHW->nChw16c">>, %off: index, %c: index) -> f32 {
   %s = memref.subview %a[0, %off, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : memref<1x64x4x4xf32, #layout.tag<"NCHW->nChw16c">> to memref<1x16x4x4xf32, strided<[1024, 16, 4, 1], offset: ?>>
