@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
 from xdsl.dialects.linalg.ops import CopyOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -173,7 +173,7 @@ class FoldRuntimeView(RewritePattern):
             return
         access = _Access(op, view)
         index = _view_index(op, access.leaves)
-        before, after = op.prev_op, op.next_op
+        block, before, after = op.parent_block(), op.prev_op, op.next_op
         if isinstance(op, memref.LoadOp | affine.LoadOp):
             rewriter.replace(op, memref.LoadOp.get(view.root, access.root_indices(index)))
         elif isinstance(op, memref.StoreOp | affine.StoreOp):
@@ -187,7 +187,7 @@ class FoldRuntimeView(RewritePattern):
             for expr, extent in zip(index, view.window.shape, strict=True):
                 if isinstance(expr, AffineDimExpr):  # an index used as it is into the view
                     _narrow(facts, access.leaves.values[expr.position], _below(extent))
-            for new in _between(before, after, view.root):
+            for new in _between(block, before, after, view.root) if block else ():
                 self.facts[new] = facts
 
 
@@ -211,15 +211,14 @@ def _in_bounds(op: Operation) -> bool:
     """Whether the access is undefined unless its index lies inside the view (a transfer
     with out-of-bounds lanes is not)."""
     if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
-        return all(bool(flag.value.data) for flag in op.in_bounds.data)  # type: ignore[attr-defined]
+        return all(bool(flag.value.data) for flag in op.in_bounds.data)
     return True
 
 
-def _between(before: Operation | None, after: Operation | None, root: SSAValue) -> list[Operation]:
-    """The accesses of `root` that a rewrite put between `before` and `after`."""
-    block = (after or before).parent_block() if (after or before) else None
-    if block is None:
-        return []
+def _between(
+    block: Block, before: Operation | None, after: Operation | None, root: SSAValue
+) -> list[Operation]:
+    """The accesses of `root` that a rewrite put in `block` between `before` and `after`."""
     first = before.next_op if before is not None else block.first_op
     found: list[Operation] = []
     while first is not None and first is not after:
