@@ -522,6 +522,8 @@ class RunMemory:
         return memref
 
     def dealloc(self, memref: MemRef, where: str) -> None:
+        while isinstance(memref, LayoutMemRef) and hasattr(memref, "base"):
+            memref = memref.base  # a view frees its root, as upstream's lowering does
         if is_freed(memref):
             raise ExecutionError(f"double dealloc in {where}: the memref is already deallocated")
         owner = self._owner(memref)

@@ -96,7 +96,7 @@ class Application:
             function = root.block.parent_op()
             if isinstance(function, FUNCTION_TYPES) and root.block is function.body.blocks[0]:
                 if isinstance(function, func.FuncOp) and (
-                    is_public(function) or _may_return(function)
+                    is_public(function) or may_return(function)
                 ):
                     self._convert_at_entry(function, root, wanted)
                 else:
@@ -131,7 +131,7 @@ class Application:
         when the function writes it. Returning the argument still returns the caller's buffer."""
         block = function.body.blocks[0]
         uses = [u for u in argument.uses if not isinstance(u.operation, func.ReturnOp)]
-        writes = _may_write(argument)
+        writes = may_write(argument)
         sizes, size_ops = _dynamic_sizes(argument)
         allocation = memref.AllocOp(sizes, [], wanted)
         entry = [*size_ops, allocation, ConvertOp(argument, allocation.memref)]
@@ -335,8 +335,8 @@ class Application:
             isinstance(callee, func.FuncOp)
             and isinstance(call, func.CallOp)
             and not callee.is_declaration
-            and _may_return(callee)
-            and _returns_used(call)
+            and may_return(callee)
+            and returns_used(call)
         ):
             fail(
                 call,
@@ -345,7 +345,7 @@ class Application:
                 "be returned, and writes through it lost. Give every buffer passed to "
                 f"@{callee.sym_name.data} one layout",
             )
-        writes = is_declaration(callee) or _may_write(callee.body.blocks[0].args[index])
+        writes = is_declaration(callee) or may_write(callee.body.blocks[0].args[index])
         if writes and isinstance(call, gpu.LaunchFuncOp) and call.asyncToken is not None:
             fail(
                 call,
@@ -435,7 +435,7 @@ def _dies_at_return(value: SSAValue) -> bool:
     return True
 
 
-def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
+def may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
     """Conservatively: stored to, copied or converted into, or flowing on (into a call, a
     loop, a return; through a cast or a view, whose result is followed)."""
     seen = seen or set()
@@ -450,14 +450,14 @@ def _may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
         if use.index in roles.writes:
             return True
         if isinstance(user, memref.CastOp) or use.index in roles.views:
-            if any(_may_write(result, seen) for result in user.results):
+            if any(may_write(result, seen) for result in user.results):
                 return True
         elif roles.forwards:
             return True
     return False
 
 
-def _may_return(function: func.FuncOp) -> bool:
+def may_return(function: func.FuncOp) -> bool:
     """Whether `function` may return a buffer it did not allocate (a parameter, or a view of
     one): a caller's converted temporary would then outlive the call as the result."""
     fresh = (memref.AllocOp, memref.AllocaOp, memref.GetGlobalOp)
@@ -469,7 +469,7 @@ def _may_return(function: func.FuncOp) -> bool:
     )
 
 
-def _returns_used(call: func.CallOp) -> bool:
+def returns_used(call: func.CallOp) -> bool:
     return any(isinstance(r.type, MemRefType) and r.uses for r in call.results)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import gpu, memref
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -141,31 +141,52 @@ def check_views(module: ModuleOp) -> None:
 
 def _check_view_use(op: Operation, value: SSAValue, roles: Roles | None) -> None:
     """A view of a layout-typed memref lowers into the indexing of its root: it may be
-    accessed, viewed, cast, copied and converted, not passed on or freed."""
+    accessed, viewed, cast, copied, converted, passed to a call (copied at the call,
+    `view_boundaries`) and freed (its root is), not returned, carried or bound."""
     if op.name in VIEW_OPS or isinstance(op, memref.CastOp) or roles is None:
         return
     if roles.forwards or roles.frees or roles.binds:
-        fail(
-            op,
-            f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref; "
-            "such a view lowers into the indexing of its root buffer and cannot be passed on, "
-            "returned or freed (pass the root buffer, or copy the view into a buffer)",
+        fail(op, f"layout-lower: {op_name(op)} {_leaving(op, value)}")
+
+
+def _leaving(op: Operation, value: SSAValue) -> str:
+    """Why the view `value` cannot go where `op` takes it."""
+    view = f"a view ({value.type}) of a layout-typed memref"
+    if op.name in ("func.return", "gpu.return"):
+        return (
+            f"returns {view}; a view lowers into indexing of its root inside this function, "
+            "and the caller has no window to index (return the root buffer, or a buffer the "
+            "view is copied into)"
         )
+    if op.name == "gpu.launch_func":
+        return f"passes {view} to a kernel, which takes whole buffers (pass the root buffer)"
+    if op.name == "layout.assign":
+        return (
+            f"assigns a layout to {view}; a view's layout is its root's, composed with its window"
+        )
+    return (
+        f"carries {view} through a loop or a branch; a view lowers into indexing of one "
+        "window of its root, and which window a carried or yielded view is, is chosen at run "
+        "time (carry the root buffer and the window's offsets, and open the view where it is "
+        "used)"
+    )
 
 
 def _check_runtime_view_use(op: Operation, value: SSAValue) -> None:
     """A view with a run-time window is folded into its accesses (`view_folding`); any
     other user is refused by name."""
-    if op.name in VIEW_OPS or isinstance(op, memref.CastOp):
+    if op.name in VIEW_OPS or isinstance(op, memref.CastOp) or runtime_view(value) is None:
         return
-    if runtime_view(value) is not None:
-        fail(
-            op,
-            f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
-            "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
-            "stores, vector accesses, transfers, copies, conversions and memref.dim/rank go "
-            "through such a view",
-        )
+    roles = roles_of(op)
+    if roles is not None and (roles.forwards or roles.frees or roles.binds):
+        fail(op, f"layout-lower: {op_name(op)} {_leaving(op, value)}")
+    fail(
+        op,
+        f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
+        "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
+        "stores, vector accesses, transfers, copies, conversions and memref.dim/rank go "
+        "through such a view",
+    )
 
 
 def _check_op(op: Operation) -> None:
@@ -283,6 +304,11 @@ def lower(
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
     check_views(module)
+    if any(isinstance(op, func.CallOp | memref.DeallocOp) for op in module.walk()):
+        from heterolayout.passes.view_boundaries import copy_views_at_calls, free_roots_of_views
+
+        copy_views_at_calls(module)
+        free_roots_of_views(module)
     copies_through_runtime_views(module)
     if any(op.name.startswith("linalg.") for op in module.walk()):
         from heterolayout.passes.linalg_loops import lower_linalg_on_layouts

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -110,3 +110,24 @@ class LayoutStripPass(ModulePass):
                 GreedyRewritePatternApplier(patterns, dce_enabled=False),  # keep unused ops
                 apply_recursively=False,
             ).rewrite_module(op)
+        _copy_views_at_stripped_parameters(op)
+
+
+def _copy_views_at_stripped_parameters(module: ModuleOp) -> None:
+    """A view passed where the callee's parameter had a builtin static `strided` layout,
+    which is now the identity: the callee takes a plain copy of the view (copied back after
+    the call when it may write it), as `layout-lower` does (`view_boundaries`)."""
+    from heterolayout.dialects.functions import callee_key, function_table
+    from heterolayout.passes.view_boundaries import copy_at_call
+
+    functions = function_table(module)
+    for call in [o for o in module.walk() if isinstance(o, func.CallOp)]:
+        callee = functions.get(callee_key(call))
+        if callee is None:
+            continue
+        for index, (operand, wanted) in enumerate(
+            zip(call.arguments, callee.function_type.inputs.data, strict=False)
+        ):
+            changed = isinstance(wanted, MemRefType) and operand.type != wanted
+            if changed and view_source(operand) is not None:
+                copy_at_call(call, index, wanted, callee, memref.CopyOp)  # type: ignore[arg-type]

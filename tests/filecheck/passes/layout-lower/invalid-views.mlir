@@ -16,17 +16,66 @@ func.func @outside(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> f32 {
 
 // -----
 // A view lowers into the indexing of its root: it cannot leave the function.
-// CHECK: layout-lower: func.return takes a view (memref<16xf32, strided<[1], offset: 16>>) of a layout-typed memref; such a view lowers into the indexing of its root buffer and cannot be passed on, returned or freed
+// CHECK: layout-lower: func.return returns a view (memref<16xf32, strided<[1], offset: 16>>) of a layout-typed memref; a view lowers into indexing of its root inside this function, and the caller has no window to index (return the root buffer, or a buffer the view is copied into)
 func.func @escapes(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> memref<16xf32, strided<[1], offset: 16>> {
   %s = memref.subview %a[16] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 16>>
   func.return %s : memref<16xf32, strided<[1], offset: 16>>
 }
 
 // -----
-// CHECK: layout-lower: memref.dealloc takes a view (memref<4x4xf32, strided<[8, 1], offset: 2>>) of a layout-typed memref
-func.func @freed(%a: memref<8x8xf32, #layout.tag<"NC->CN4n">>) {
-  %s = memref.subview %a[0, 2] [4, 4] [1, 1] : memref<8x8xf32, #layout.tag<"NC->CN4n">> to memref<4x4xf32, strided<[8, 1], offset: 2>>
-  memref.dealloc %s : memref<4x4xf32, strided<[8, 1], offset: 2>>
+// Which window a yielded view is, is chosen at run time.
+// CHECK: layout-lower: scf.yield carries a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref through a loop or a branch; a view lowers into indexing of one window of its root, and which window a carried or yielded view is, is chosen at run time (carry the root buffer and the window's offsets, and open the view where it is used)
+func.func @yielded(%a: memref<64xf32, #layout.tag<"C->C16c">>, %c: i1, %n: index) -> f32 {
+  %s = scf.if %c -> (memref<16xf32, strided<[1], offset: ?>>) {
+    %x = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+    scf.yield %x : memref<16xf32, strided<[1], offset: ?>>
+  } else {
+    %x = memref.subview %a[16] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 16>>
+    %y = memref.cast %x : memref<16xf32, strided<[1], offset: 16>> to memref<16xf32, strided<[1], offset: ?>>
+    scf.yield %y : memref<16xf32, strided<[1], offset: ?>>
+  }
+  %c0 = arith.constant 0 : index
+  %v = memref.load %s[%c0] : memref<16xf32, strided<[1], offset: ?>>
+  func.return %v : f32
+}
+
+// -----
+// CHECK: layout-lower: scf.for carries a view (memref<16xf32, strided<[1]>>) of a layout-typed memref through a loop or a branch
+func.func @carried(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = memref.subview %a[0] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1]>>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%w = %s) -> (memref<16xf32, strided<[1]>>) {
+    scf.yield %w : memref<16xf32, strided<[1]>>
+  }
+  %v = memref.load %r[%c0] : memref<16xf32, strided<[1]>>
+  func.return %v : f32
+}
+
+// -----
+// A view is copied at a call: a callee that may return it would hand the caller the copy.
+// CHECK: layout-lower: func.call @keep passes a view (memref<16xf32, strided<[1], offset: ?>>) to a function that may return it; the view is copied at the call, and the caller would receive the copy (pass the root buffer, or return nothing)
+func.func private @keep(%x: memref<16xf32, strided<[1], offset: ?>>) -> memref<16xf32, strided<[1], offset: ?>> {
+  func.return %x : memref<16xf32, strided<[1], offset: ?>>
+}
+func.func @returned_by_callee(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index) -> f32 {
+  %s = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+  %r = func.call @keep(%s) : (memref<16xf32, strided<[1], offset: ?>>) -> memref<16xf32, strided<[1], offset: ?>>
+  %c0 = arith.constant 0 : index
+  %v = memref.load %r[%c0] : memref<16xf32, strided<[1], offset: ?>>
+  func.return %v : f32
+}
+
+// -----
+// CHECK: layout-lower: func.call @both passes a view (memref<4xf32, strided<[1], offset: ?>>) and, as argument 1, more of the same buffer; the view is copied at the call, so the callee would see two copies of one buffer
+func.func private @both(%x: memref<4xf32, strided<[1], offset: ?>>, %y: memref<8xf32, strided<[1], offset: ?>>) {
+  func.return
+}
+func.func @aliasing(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index) {
+  %s = memref.subview %a[%n] [4] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<4xf32, strided<[1], offset: ?>>
+  %t = memref.subview %a[%n] [8] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<8xf32, strided<[1], offset: ?>>
+  func.call @both(%s, %t) : (memref<4xf32, strided<[1], offset: ?>>, memref<8xf32, strided<[1], offset: ?>>) -> ()
   func.return
 }
 
