@@ -137,12 +137,14 @@ def _op_window(
         window = IndexWindow.transpose(source_shape, order)
         sizes = [inner.sizes[p] for p in order]
     else:
-        raise ViewError(op, "it reinterprets the bytes of its source, which has none")
-    combined = inner.window.then(window)
-    if None in window.shape and name == "memref.collapse_shape":
         raise ViewError(
-            op, "a collapsed dim of extent '?' (its size is a run-time product) is not supported"
+            op,
+            "it reinterprets its source's bytes as elements of another type, and a "
+            "layout-typed buffer's bytes lie in its physical order: the elements it names are "
+            "no window of the logical index space (assign the layout to a buffer of the "
+            "viewed type instead)",
         )
+    combined = inner.window.then(window)
     return combined, (*inner.symbols, *own), tuple(sizes)
 
 

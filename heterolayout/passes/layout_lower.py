@@ -199,6 +199,14 @@ def _check_op(op: Operation) -> None:
                 f"layout-lower: memref.global @{op.sym_name.data} has a vector-packed layout; "
                 "MLIR's dense initializers cannot hold vectors (use an integer container)",
             )
+    elif op.name == "vector.type_cast" and value_layout(op.operands[0]) is not None:
+        fail(
+            op,
+            f"layout-lower: vector.type_cast of the layout-typed memref {op.operands[0].type}: "
+            "it makes the buffer's contiguous row-major memory one vector, and a layout-typed "
+            "buffer's memory is in its physical order (load with vector.load or "
+            "vector.transfer_read, or convert into a plain buffer first)",
+        )
     elif isinstance(op, memref.DimOp) and value_layout(op.source) is not None:
         if constant_index(op.index) is None:
             fail(op, "layout-lower: memref.dim of a layout-typed memref needs a constant index")

@@ -185,7 +185,7 @@ class _Code:
         return value
 
     def dim(self, view: SSAValue, dim: int) -> SSAValue:
-        return self.add(memref.DimOp.from_source_and_index(view, self.value(dim)))
+        return self.add(memref.DimOp(view, self.value(dim)))
 
     def mul(self, lhs: SSAValue | int, rhs: SSAValue | int) -> SSAValue | int:
         if isinstance(lhs, int) and isinstance(rhs, int):

@@ -33,7 +33,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
-from heterolayout.dialects.views import VIEW_OPS, ViewWindow, value_layout, view_window
+from heterolayout.dialects.conversion import memref_shape
+from heterolayout.dialects.views import (
+    VIEW_OPS,
+    ViewWindow,
+    value_layout,
+    view_source,
+    view_window,
+)
 from heterolayout.layout.simplify import IndexSimplifier, Range, simplify_expr
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, constant_index
 
@@ -329,8 +336,58 @@ def _fold_shape_query(op: memref.DimOp | memref.RankOp, rewriter: PatternRewrite
     position = constant_index(op.index)
     if position is None or not 0 <= position < len(shape):
         return  # refused by name in check_lowerable
-    extent = shape[position]
+    size = _size(op.source, position, InsertPoint.before(op))
+    if isinstance(size, int):
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(size, IndexType())))
+    elif size is not None:
+        rewriter.replace(op, [], [size])
+
+
+def _size(value: SSAValue, position: int, at: InsertPoint) -> SSAValue | int | None:
+    """The extent of dim `position` of the view (or root) `value`: static, the run-time
+    size its view op took, or computed at `at` from its source's (a collapsed dim is the
+    product of its group's, a transposed dim its source dim's; a root's is `memref.dim`)."""
+    extent = memref_shape(value.type)[position]  # type: ignore[arg-type]
     if extent is not None:
-        rewriter.replace(op, arith.ConstantOp(IntegerAttr(extent, IndexType())))
-    elif view.sizes[position] is not None:
-        rewriter.replace(op, [], [view.sizes[position]])
+        return extent
+    found = view_source(value)
+    if found is None:
+        index = arith.ConstantOp(IntegerAttr(position, IndexType()))
+        dim = memref.DimOp(value, index)
+        Rewriter.insert_op([index, dim], at)
+        return dim.result
+    view = view_window(value)
+    if view is not None and view.window.shape[position] is not None:
+        return view.window.shape[position]
+    if view is not None and view.sizes[position] is not None:
+        return view.sizes[position]
+    op, source = found
+    if op.name == "memref.transpose":
+        order = [r.position for r in op.properties["permutation"].data.results]  # type: ignore[attr-defined]
+        return _size(source, order[position], at)
+    if op.name != "memref.collapse_shape":
+        return None
+    product: SSAValue | int = 1
+    for dim in op.reassociation.data[position].data:  # type: ignore[attr-defined]
+        factor = _size(source, dim.value.data, at)
+        if factor is None:
+            return None
+        if isinstance(product, int) and isinstance(factor, int):
+            product *= factor
+            continue
+        if product == 1:
+            product = factor
+            continue
+        operands = [
+            v if isinstance(v, SSAValue) else _constant(v, at) for v in (product, factor)
+        ]
+        multiply = arith.MuliOp(*operands)
+        Rewriter.insert_op(multiply, at)
+        product = multiply.result
+    return product
+
+
+def _constant(value: int, at: InsertPoint) -> SSAValue:
+    constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    Rewriter.insert_op(constant, at)
+    return constant.result

@@ -90,15 +90,6 @@ func.func @prefetch_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: inde
 }
 
 // -----
-// CHECK: layout-lower: memref.collapse_shape of a layout-typed memref: a collapsed dim of extent '?' (its size is a run-time product) is not supported
-func.func @collapse_dynamic(%a: memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">>, %i: index) -> f32 {
-  %s = memref.collapse_shape %a [[0, 1], [2]] : memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">> into memref<?x16xf32>
-  %c0 = arith.constant 0 : index
-  %v = memref.load %s[%i, %c0] : memref<?x16xf32>
-  func.return %v : f32
-}
-
-// -----
 // reinterpret_cast counts from the root's first logical element: its inner dims must be static.
 // CHECK: layout-lower: memref.reinterpret_cast of a layout-typed memref: reinterpret: the source shape 8x? has a dynamic inner extent
 func.func @reinterpret_dynamic(%a: memref<8x?xf32, #layout.tag<"NC->NC4n">>) -> f32 {
@@ -106,4 +97,26 @@ func.func @reinterpret_dynamic(%a: memref<8x?xf32, #layout.tag<"NC->NC4n">>) -> 
   %c0 = arith.constant 0 : index
   %v = memref.load %r[%c0] : memref<8xf32, strided<[1]>>
   func.return %v : f32
+}
+
+// -----
+// vector.type_cast makes the buffer's row-major memory one vector: not a layout's memory.
+// CHECK: layout-lower: vector.type_cast of the layout-typed memref memref<4x8xf32, #layout.tag<"HW->WH">>: it makes the buffer's contiguous row-major memory one vector, and a layout-typed buffer's memory is in its physical order (load with vector.load or vector.transfer_read, or convert into a plain buffer first)
+func.func @type_cast(%a: memref<4x8xf32, #layout.tag<"HW->WH">>) -> vector<4x8xf32> {
+  %v = vector.type_cast %a : memref<4x8xf32, #layout.tag<"HW->WH">> to memref<vector<4x8xf32>>
+  %x = memref.load %v[] : memref<vector<4x8xf32>>
+  func.return %x : vector<4x8xf32>
+}
+
+// -----
+// memref.view reads the bytes of an i8 buffer as other elements (upstream requires a source
+// with the identity layout; here the layout comes from an assign).
+// CHECK: layout-lower: memref.view of a layout-typed memref: it reinterprets its source's bytes as elements of another type, and a layout-typed buffer's bytes lie in its physical order: the elements it names are no window of the logical index space (assign the layout to a buffer of the viewed type instead)
+func.func @bytes() -> f32 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<64xi8>
+  layout.assign %a to #layout.tag<"C->C16c"> : memref<64xi8>
+  %v = memref.view %a[%c0][] : memref<64xi8> to memref<16xf32>
+  %x = memref.load %v[%c0] : memref<16xf32>
+  func.return %x : f32
 }

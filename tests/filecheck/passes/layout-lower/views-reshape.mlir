@@ -56,3 +56,20 @@ func.func @reinterpret(%a: memref<2x8x4xf32, #layout.tag<"NCW->CNW4c">>, %i: ind
   %v = memref.load %re[%i] : memref<8xf32, strided<[5], offset: 3>>
   func.return %v : f32
 }
+
+// Collapsing a '?' dim with static inner extents gives a '?' dim: delinearizing it divides by
+// the static inner extent 4, and its size is the root's run-time extent times 4.
+// CHECK-LABEL: func.func @collapse_dynamic(%a: memref<?x4x2x8xf32>, %i: index, %c: index) -> (f32, index) {
+// CHECK:       %[[N:.*]] = memref.dim %a, %{{.*}} : memref<?x4x2x8xf32>
+// CHECK:       %[[SIZE:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK:       %[[ROW:.*]] = arith.divui %i, %{{.*}} : index
+// CHECK-NEXT:  %[[H:.*]] = arith.remui %i, %{{.*}} : index
+// CHECK:       %v = memref.load %a[%[[ROW]], %[[H]], %{{.*}}, %{{.*}}] : memref<?x4x2x8xf32>
+// CHECK-NEXT:  func.return %v, %[[SIZE]] : f32, index
+func.func @collapse_dynamic(%a: memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">>, %i: index, %c: index) -> (f32, index) {
+  %s = memref.collapse_shape %a [[0, 1], [2]] : memref<?x4x16xf32, #layout.tag<"NHC->NHC8c">> into memref<?x16xf32>
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %s, %c0 : memref<?x16xf32>
+  %v = memref.load %s[%i, %c] : memref<?x16xf32>
+  func.return %v, %n : f32, index
+}
