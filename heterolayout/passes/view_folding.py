@@ -31,9 +31,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
-from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.views import (
     VIEW_OPS,
     ViewWindow,
@@ -378,10 +378,8 @@ def _size(value: SSAValue, position: int, at: InsertPoint) -> SSAValue | int | N
         if product == 1:
             product = factor
             continue
-        operands = [
-            v if isinstance(v, SSAValue) else _constant(v, at) for v in (product, factor)
-        ]
-        multiply = arith.MuliOp(*operands)
+        lhs, rhs = (v if isinstance(v, SSAValue) else _constant(v, at) for v in (product, factor))
+        multiply = arith.MuliOp(lhs, rhs)
         Rewriter.insert_op(multiply, at)
         product = multiply.result
     return product
