@@ -425,6 +425,8 @@ def cast(memref: MemRef, info: MemRefInfo | None, where: str) -> MemRef:
         raise ExecutionError(
             f"{where}: a memref of shape {_text(shape)} does not match {info.type}"
         )
+    if hasattr(memref, "base") and isinstance(memref, LayoutMemRef):
+        return memref  # a view's types describe its window (checked by `view_types`)
     before = memref.layout if isinstance(memref, LayoutMemRef) else None
     after = None if info.layout is None else specialized(info, shape[:rank])
     if (before is not None or after is not None) and (

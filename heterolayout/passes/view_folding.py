@@ -9,9 +9,11 @@ gives (index code over the access's indices and the window's run-time values, wh
 lowering then reads back as leaves and composes with the root's layout). Vector accesses
 stay vector accesses when their lanes walk one root dim with unit stride, and are split into
 scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` and
-`layout.convert` from or into such a view become `linalg.copy` (so loops of loads and stores,
-`linalg_loops`); a copy of a window onto the same window (what bufferization leaves after a
-tiled op that wrote its tile in place) is the identity and goes away. Any other user of such
+`layout.convert` from or into such a view, and into a view with a static window (whose
+conversion would fill the composed layout's pad slots: the root outside the window), become
+`linalg.copy` (so loops of loads and stores, `linalg_loops`); a copy of a window onto the
+same window (what bufferization leaves after a tiled op that wrote its tile in place) is the
+identity and goes away. Any other user of such
 a view is refused by `layout-lower`, naming it.
 """
 
@@ -55,16 +57,15 @@ def runtime_view(value: SSAValue) -> ViewWindow | None:
 
 
 def copies_through_runtime_views(module: ModuleOp) -> None:
-    """`memref.copy` and `layout.convert` with a run-time view of a layout-typed memref on
-    either side become `linalg.copy`, which `layout-lower` makes loops; a copy of a window
+    """`memref.copy` and `layout.convert` from a run-time view, or into any view, of a
+    layout-typed memref become `linalg.copy`, which `layout-lower` makes loops (a
+    conversion's pad fill would write the root outside a view's window); a copy of a window
     onto itself is erased."""
     for op in [o for o in module.walk() if isinstance(o, memref.CopyOp | ConvertOp)]:
-        windows = [runtime_view(v) for v in op.operands]
-        if windows == [None, None]:
-            continue
-        if windows[0] == windows[1]:
+        source, target = (view_window(v) for v in op.operands)
+        if source is not None and source == target:
             Rewriter.erase_op(op)
-        else:
+        elif target is not None or runtime_view(op.operands[0]) is not None:
             Rewriter.replace_op(op, CopyOp([op.operands[0]], [op.operands[1]], res=()))
 
 
