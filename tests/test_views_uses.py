@@ -305,3 +305,52 @@ def test_copies_into_static_windows_leave_the_rest_of_the_root() -> None:
         assert np.float32(result) == total
         report = heterolayout.check(STATIC_WINDOWS, engine=engine)
         assert report.mismatch is None, report.mismatch
+
+
+CARRIED = """
+func.func @main(%a: memref<64xf32, #layout.tag<"C->C16c">>, %o: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %n = memref.dim %o, %c0 : memref<4xf32>
+  %v0 = memref.subview %a[0] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1]>>
+  %w0 = memref.cast %v0 : memref<16xf32, strided<[1]>> to memref<16xf32, strided<[1], offset: ?>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%w = %w0) -> (memref<16xf32, strided<[1], offset: ?>>) {
+    %x = memref.load %w[%c3] : memref<16xf32, strided<[1], offset: ?>>
+    memref.store %x, %o[%i] : memref<4xf32>
+    %k = arith.muli %i, %c8 : index
+    %odd = arith.remui %i, %c4 : index
+    %c = arith.cmpi eq, %odd, %c1 : index
+    %next = scf.if %c -> (memref<16xf32, strided<[1], offset: ?>>) {
+      %s = memref.subview %a[%k] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+      scf.yield %s : memref<16xf32, strided<[1], offset: ?>>
+    } else {
+      %s = memref.subview %a[40] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 40>>
+      %t = memref.cast %s : memref<16xf32, strided<[1], offset: 40>> to memref<16xf32, strided<[1], offset: ?>>
+      scf.yield %t : memref<16xf32, strided<[1], offset: ?>>
+    }
+    scf.yield %next : memref<16xf32, strided<[1], offset: ?>>
+  }
+  %y = memref.load %r[%c1] : memref<16xf32, strided<[1], offset: ?>>
+  memref.store %y, %o[%c0] : memref<4xf32>
+  func.return
+}
+"""
+
+
+def test_carried_and_yielded_views_compute_their_numpy_meaning() -> None:
+    """A loop carries a window of a layout-typed memref, an scf.if chooses the next one (a
+    run-time offset or a static one): the windows' offsets are carried instead."""
+    text = CARRIED
+    a = np.random.default_rng(13).uniform(-1, 1, 64).astype(np.float32)
+    want = np.array([a[41], a[43], a[11], a[43]], np.float32)
+    lowered = str(apply_pipeline(load_module(text), "layout-lower{validate=true}"))
+    assert "iter_args" in lowered and "memref<16xf32" not in lowered  # offsets carried
+    for engine in ("interp", "compiled", "native"):
+        out = np.zeros(4, np.float32)
+        heterolayout.run(text, args=[a, out], engine=engine)
+        np.testing.assert_array_equal(out, want)
+        report = heterolayout.check(text, engine=engine)
+        assert report.mismatch is None, report.mismatch

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import func, gpu, memref
+from xdsl.dialects import func, gpu, memref, scf
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -311,6 +311,10 @@ def lower(
     check, rewrite the accesses, retype the definitions, fold whole-container lanes; with
     a `validator`, each access rewrite is proven as it happens (translation validation);
     with `gpu_converts`, host conversions become GPU kernels."""
+    if any(isinstance(op, scf.IfOp | scf.ForOp) for op in module.walk()):
+        from heterolayout.passes.view_carrying import carry_view_windows
+
+        carry_view_windows(module)
     check_views(module)
     if any(isinstance(op, func.CallOp | memref.DeallocOp) for op in module.walk()):
         from heterolayout.passes.view_boundaries import copy_views_at_calls, free_roots_of_views

@@ -23,14 +23,14 @@ func.func @escapes(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> memref<16xf32,
 }
 
 // -----
-// Which window a yielded view is, is chosen at run time.
+// Views of two roots yielded by one scf.if: no one root to open the view of afterwards.
 // CHECK: layout-lower: scf.yield carries a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref through a loop or a branch; a view lowers into indexing of one window of its root, and which window a carried or yielded view is, is chosen at run time (carry the root buffer and the window's offsets, and open the view where it is used)
-func.func @yielded(%a: memref<64xf32, #layout.tag<"C->C16c">>, %c: i1, %n: index) -> f32 {
+func.func @yielded(%a: memref<64xf32, #layout.tag<"C->C16c">>, %b: memref<64xf32, #layout.tag<"C->C16c">>, %c: i1, %n: index) -> f32 {
   %s = scf.if %c -> (memref<16xf32, strided<[1], offset: ?>>) {
     %x = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
     scf.yield %x : memref<16xf32, strided<[1], offset: ?>>
   } else {
-    %x = memref.subview %a[16] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 16>>
+    %x = memref.subview %b[16] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: 16>>
     %y = memref.cast %x : memref<16xf32, strided<[1], offset: 16>> to memref<16xf32, strided<[1], offset: ?>>
     scf.yield %y : memref<16xf32, strided<[1], offset: ?>>
   }
@@ -40,16 +40,21 @@ func.func @yielded(%a: memref<64xf32, #layout.tag<"C->C16c">>, %c: i1, %n: index
 }
 
 // -----
-// CHECK: layout-lower: scf.for carries a view (memref<16xf32, strided<[1]>>) of a layout-typed memref through a loop or a branch
+// A loop that carries a view and yields a view of it (a window sliding by views of views).
+// CHECK: layout-lower: scf.for carries a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref through a loop or a branch
 func.func @carried(%a: memref<64xf32, #layout.tag<"C->C16c">>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %s = memref.subview %a[0] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1]>>
-  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%w = %s) -> (memref<16xf32, strided<[1]>>) {
-    scf.yield %w : memref<16xf32, strided<[1]>>
+  %s = memref.subview %a[0] [32] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<32xf32, strided<[1]>>
+  %t = memref.subview %s[0] [16] [1] : memref<32xf32, strided<[1]>> to memref<16xf32, strided<[1]>>
+  %u = memref.cast %t : memref<16xf32, strided<[1]>> to memref<16xf32, strided<[1], offset: ?>>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%w = %u) -> (memref<16xf32, strided<[1], offset: ?>>) {
+    %n = memref.subview %w[1] [15] [1] : memref<16xf32, strided<[1], offset: ?>> to memref<15xf32, strided<[1], offset: ?>>
+    %m = memref.subview %a[%i] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+    scf.yield %m : memref<16xf32, strided<[1], offset: ?>>
   }
-  %v = memref.load %r[%c0] : memref<16xf32, strided<[1]>>
+  %v = memref.load %r[%c0] : memref<16xf32, strided<[1], offset: ?>>
   func.return %v : f32
 }
 
