@@ -13,8 +13,12 @@ scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` a
 conversion would fill the composed layout's pad slots: the root outside the window), become
 `linalg.copy` (so loops of loads and stores, `linalg_loops`); a copy of a window onto the
 same window (what bufferization leaves after a tiled op that wrote its tile in place) is the
-identity and goes away. Any other user of such
-a view is refused by `layout-lower`, naming it.
+identity and goes away. Any other user of such a view is refused by `layout-lower`, naming
+it.
+
+At each in-bounds access folded from a run-time view, upstream's rules give ranges
+(`offset_facts`): a non-empty subview lies inside its source, an index lies inside its view.
+The lowering's index code and the translation validator both use them (`ViewFacts`).
 """
 
 from __future__ import annotations
