@@ -3,7 +3,8 @@
 A view of a layout-typed memref lowers into indexing of its root (`dialects.views`,
 `view_folding`): it has no buffer of its own to hand a callee. A `func.call` that passes one
 (static or run-time window) passes a temporary of the callee's parameter type instead,
-filled from the view before the call and, when the callee may write it, copied back into
+filled from the view (element by element, `linalg.copy`) before the call and, when the callee
+may write it, copied back into
 the view after the call; the temporary is freed after. This is DESIGN's boundary rule, which
 `layout-apply` follows for a buffer whose layout a callee does not take: the callee sees
 exactly the view's elements, and no write is lost. The same holds for an upstream view of a
@@ -35,6 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StridedLayoutAttr,
 )
+from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -46,7 +48,6 @@ from heterolayout.dialects.functions import (
     function_table,
     is_declaration,
 )
-from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.dialects.views import view_source, view_window
 from heterolayout.passes.layout_apply import may_return, may_write, returns_used
@@ -65,7 +66,7 @@ def copy_views_at_calls(module: ModuleOp) -> None:
             if not isinstance(wanted, MemRefType) or not _needs_copy(operand, wanted):
                 continue
             _refuse_aliasing(call, index, operand, callee)
-            copy_at_call(call, index, wanted, callee, ConvertOp)
+            copy_at_call(call, index, wanted, callee, _element_copy)
 
 
 def free_roots_of_views(module: ModuleOp) -> None:
@@ -76,6 +77,12 @@ def free_roots_of_views(module: ModuleOp) -> None:
             window = view_window(op.memref)
             if window is not None:
                 op.operands[0] = window.root
+
+
+def _element_copy(source: SSAValue, destination: SSAValue) -> Operation:
+    """A copy of the logical elements only (`linalg.copy`, made loops by `layout-lower`): the
+    temporary's pad slots were filled when it was allocated, and a view's are its root's."""
+    return CopyOp([source], [destination], res=())
 
 
 def _needs_copy(operand: SSAValue, wanted: MemRefType) -> bool:
