@@ -3,9 +3,9 @@
 A view of a layout-typed memref lowers into indexing of its root (`dialects.views`,
 `view_folding`): it has no buffer of its own to hand a callee. A `func.call` that passes one
 (static or run-time window) passes a temporary of the callee's parameter type instead,
-filled from the view (element by element, `linalg.copy`) before the call and, when the callee
-may write it, copied back into
-the view after the call; the temporary is freed after. This is DESIGN's boundary rule, which
+filled from the view (element by element, `linalg.copy`) before the call and, when the
+callee may write it, copied back into the view after the call; the temporary is freed
+after. This is DESIGN's boundary rule, which
 `layout-apply` follows for a buffer whose layout a callee does not take: the callee sees
 exactly the view's elements, and no write is lost. The same holds for an upstream view of a
 plain memref passed where the callee's parameter is one heterolayout lays out (a static
