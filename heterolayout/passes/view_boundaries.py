@@ -36,7 +36,6 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StridedLayoutAttr,
 )
-from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -82,6 +81,8 @@ def free_roots_of_views(module: ModuleOp) -> None:
 def _element_copy(source: SSAValue, destination: SSAValue) -> Operation:
     """A copy of the logical elements only (`linalg.copy`, made loops by `layout-lower`): the
     temporary's pad slots were filled when it was allocated, and a view's are its root's."""
+    from xdsl.dialects.linalg.ops import CopyOp
+
     return CopyOp([source], [destination], res=())
 
 

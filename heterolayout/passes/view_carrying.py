@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.dialects.views import kept_dims, value_layout, view_source
+from heterolayout.passes.lower_accesses import mark_for_cleanup
 
 Mixed = int | SSAValue
 
@@ -60,6 +61,7 @@ def _carry_one(op: scf.IfOp | scf.ForOp) -> bool:
         found = [w for w in windows if w is not None]
         if len({(w.root, w.kept) for w in found}) != 1:
             continue
+        mark_for_cleanup(op)  # constants and loops the rewrite leaves for canonicalization
         if isinstance(op, scf.IfOp):
             _carry_if(op, index, found)
         else:

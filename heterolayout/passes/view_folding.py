@@ -27,7 +27,6 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
-from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.pattern_rewriter import (
@@ -70,6 +69,8 @@ def copies_through_runtime_views(module: ModuleOp) -> None:
         if source is not None and source == target:
             Rewriter.erase_op(op)
         elif target is not None or runtime_view(op.operands[0]) is not None:
+            from xdsl.dialects.linalg.ops import CopyOp  # costs start-up time: only when used
+
             Rewriter.replace_op(op, CopyOp([op.operands[0]], [op.operands[1]], res=()))
 
 

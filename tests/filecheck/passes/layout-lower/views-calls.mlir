@@ -94,13 +94,18 @@ func.func @external(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index, %k: i
 
 // memref.dealloc of a view frees its root, as upstream's lowering does (a view's descriptor
 // carries its source's allocated pointer).
-// CHECK-LABEL: func.func @freed(%n: index) {
-// CHECK-NEXT:  %a = memref.alloc() : memref<4x16xf32>
+// CHECK-LABEL: func.func @freed(%n: index, %x: f32) -> f32 {
+// CHECK:       %a = memref.alloc() : memref<4x16xf32>
+// CHECK:       memref.store %x, %a
+// CHECK:       %v = memref.load %a
 // CHECK-NEXT:  memref.dealloc %a : memref<4x16xf32>
-// CHECK-NEXT:  func.return
-func.func @freed(%n: index) {
+// CHECK-NEXT:  func.return %v : f32
+func.func @freed(%n: index, %x: f32) -> f32 {
   %a = memref.alloc() : memref<64xf32, #layout.tag<"C->C16c">>
   %s = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
+  %c1 = arith.constant 1 : index
+  memref.store %x, %s[%c1] : memref<16xf32, strided<[1], offset: ?>>
+  %v = memref.load %a[%n] : memref<64xf32, #layout.tag<"C->C16c">>
   memref.dealloc %s : memref<16xf32, strided<[1], offset: ?>>
-  func.return
+  func.return %v : f32
 }
