@@ -22,6 +22,7 @@ from heterolayout.passes.convert_packed import packed_convert, packs_whole_conta
 from heterolayout.passes.convert_tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
+from heterolayout.passes.logical_sizes import logical_size, size_source
 
 Insert = Callable[[Operation], None]
 
@@ -77,16 +78,11 @@ def extents_of(
     for position, extent in enumerate(shape):
         if extent is not None:
             values.append(nest.index(extent))
-            continue
-        physical_position = position if physical_dims else _bare_position(layout, position)
-        dim = memref.DimOp(physical, nest.index(physical_position))
-        insert(dim)
-        values.append(dim.result)
+        elif physical_dims:
+            values.append(_dynamic_extent(physical, position, nest, insert))
+        else:
+            values.append(logical_size(physical, layout, position, nest.index, insert))
     return values
-
-
-def _bare_position(layout: Layout, dim: int) -> int:
-    return layout.index_map.results.index(AffineExpr.dimension(dim))
 
 
 def fill(
@@ -116,6 +112,22 @@ def fill(
     nest.build(extents, body)
 
 
+def _logical_extents(
+    source: ElementAccess, destination: ElementAccess, nest: LoopNest, insert: Insert
+) -> list[SSAValue]:
+    """The logical extents of a conversion, each `?` size from whichever side holds it."""
+    values = []
+    for dim, extent in enumerate(destination.layout.logical_shape):
+        if extent is not None:
+            values.append(nest.index(extent))
+            continue
+        side = destination
+        if size_source(destination.buffer, destination.layout, dim) is None:
+            side = source
+        values.append(logical_size(side.buffer, side.layout, dim, nest.index, insert))
+    return values
+
+
 def _dynamic_extent(physical: SSAValue, position: int, nest: LoopNest, insert: Insert) -> SSAValue:
     dim = memref.DimOp(physical, nest.index(position))
     insert(dim)
@@ -136,7 +148,7 @@ def convert(
     blocked destinations only)."""
     nest = LoopNest(insert)
     layout = destination.layout
-    terms = layout.blocked_terms
+    terms = None if layout.has_tiled_dynamic_dims else layout.blocked_terms
     if grid:
         from heterolayout.passes.convert_grid import GridNest
 
@@ -147,7 +159,7 @@ def convert(
         if layout.has_pad_slots:
             shape = (layout.storage_size,) if destination.flat else layout.storage_shape
             fill(destination.buffer, layout, insert, storage=destination.storage, shape=shape)
-        extents = extents_of(layout, destination.buffer, False, nest, insert)
+        extents = _logical_extents(source, destination, nest, insert)
 
         def logical_body(ivs: list[SSAValue], add: Insert) -> None:
             leaves = IndexLeaves()
