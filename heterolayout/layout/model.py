@@ -88,7 +88,8 @@ class Layout:
         if not injective and not layout.is_dynamic:
             layout._check_injective(where)
         elif not injective and layout.has_tiled_dynamic_dims:
-            layout.specialize(representative_sizes(shape, index_map))._check_injective(where)
+            sizes = representative_sizes(shape, index_map)
+            layout.specialize(sizes, f"{where} (size {format_shape(sizes)} stands for every size)")
         return layout
 
     # ---- identity -------------------------------------------------------------------------
@@ -378,7 +379,7 @@ class Layout:
         return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
-    def specialize(self, shape: Sequence[int]) -> Layout:
+    def specialize(self, shape: Sequence[int], where: str = "layout") -> Layout:
         """The same layout on a static shape (fills in the `?` dims)."""
         import numpy as np
 
@@ -399,6 +400,7 @@ class Layout:
             dtype=self.dtype,
             packing=self.packing,
             dim_names=self.dim_names,
+            where=where,
         )
 
     def with_params(
