@@ -116,16 +116,21 @@ def _logical_extents(
     source: ElementAccess, destination: ElementAccess, nest: LoopNest, insert: Insert
 ) -> list[SSAValue]:
     """The logical extents of a conversion, each `?` size from whichever side holds it."""
-    values = []
-    for dim, extent in enumerate(destination.layout.logical_shape):
-        if extent is not None:
-            values.append(nest.index(extent))
-            continue
-        side = destination
-        if size_source(destination.buffer, destination.layout, dim) is None:
-            side = source
-        values.append(logical_size(side.buffer, side.layout, dim, nest.index, insert))
-    return values
+    return [
+        nest.index(extent)
+        if extent is not None
+        else _logical_size(source, destination, dim, nest, insert)
+        for dim, extent in enumerate(destination.layout.logical_shape)
+    ]
+
+
+def _logical_size(
+    source: ElementAccess, destination: ElementAccess, dim: int, nest: LoopNest, insert: Insert
+) -> SSAValue:
+    side = destination
+    if size_source(destination.buffer, destination.layout, dim) is None:
+        side = source
+    return logical_size(side.buffer, side.layout, dim, nest.index, insert)
 
 
 def _dynamic_extent(physical: SSAValue, position: int, nest: LoopNest, insert: Insert) -> SSAValue:
@@ -148,7 +153,7 @@ def convert(
     blocked destinations only)."""
     nest = LoopNest(insert)
     layout = destination.layout
-    terms = None if layout.has_tiled_dynamic_dims else layout.blocked_terms
+    terms = layout.blocked_terms
     if grid:
         from heterolayout.passes.convert_grid import GridNest
 
@@ -173,9 +178,18 @@ def convert(
     digits_to_logical = inverse.index_map
     assert digits_to_logical is not None
     padded = inverse.pad_dims()
+    sizes = {
+        d: _logical_size(source, destination, d, nest, insert)
+        for d in padded
+        if layout.logical_shape[d] is None
+    }
 
     def move(logical: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
-        _move_or_pad(source, destination, logical, leaves, add, padded)
+        bounds = [
+            (logical[d], leaves.leaf(sizes[d]) if d in sizes else layout.logical_shape[d])
+            for d in padded
+        ]
+        _move_or_pad(source, destination, logical, leaves, add, bounds)
 
     def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
         return [r.replace_dims_and_symbols(list(digits), []) for r in digits_to_logical.results]
@@ -203,15 +217,15 @@ def _move_or_pad(
     logical: Sequence[AffineExpr],
     leaves: IndexLeaves,
     add: Insert,
-    padded: Sequence[int],
+    pairs: Sequence[tuple[AffineExpr, int | AffineExpr | None]],
 ) -> None:
     """One element of a blocked destination: moved when its logical index is inside the
-    logical shape, the pad value otherwise."""
+    logical shape (each index of a padded dim below its extent: `pairs`), the pad value
+    otherwise."""
     layout = destination.layout
-    if not padded:
+    if not pairs:
         _move(source, destination, logical, leaves, add)
         return
-    pairs = [(logical[d], layout.logical_shape[d]) for d in padded]
 
     def pad(insert: Insert) -> None:
         constant = scalar_constant(layout.pad, destination.element)
