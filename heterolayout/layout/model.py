@@ -87,9 +87,11 @@ class Layout:
             injective = layout.blocked_terms is not None
         if not injective and not layout.is_dynamic:
             layout._check_injective(where)
-        elif not injective and layout.has_tiled_dynamic_dims:
+        elif not injective:
             sizes = representative_sizes(shape, index_map)
-            layout.specialize(sizes, f"{where} (size {format_shape(sizes)} stands for every size)")
+            if layout.has_tiled_dynamic_dims or math.prod(sizes) <= MAX_ELEMENTS:
+                note = f"{where} (size {format_shape(sizes)} stands for every size)"
+                layout.specialize(sizes, note)
         return layout
 
     # ---- identity -------------------------------------------------------------------------
