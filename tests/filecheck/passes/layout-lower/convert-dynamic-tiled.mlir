@@ -1,4 +1,5 @@
-// layout-lower on conversions into and out of '?' dims a layout tiles. Into one: the loops
+// layout-lower on conversions into and out of '?' dims a layout tiles. Into one (after the
+// allocation's pad fill): the loops
 // walk the destination in memory order (its run-time number of tiles), and a slot whose
 // logical index reaches the run-time size (the partial last tile) gets the pad value. Out of
 // one: the loops run over the logical size, taken from the side that holds it.
@@ -10,6 +11,7 @@
 // CHECK:         %[[N:.*]] = memref.dim %x, %{{.*}} : memref<?x3xf32>
 // CHECK:         %[[T:.*]] = memref.alloc(%{{.*}}) : memref<?x3x8xf32>
 // CHECK:         %[[TILES:.*]] = memref.dim %[[T]], %{{.*}} : memref<?x3x8xf32>
+// CHECK:         memref.store %{{.*}}, %[[T]]
 // CHECK:         scf.for %[[B:.*]] = %{{.*}} to %[[TILES]] step
 // CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step
