@@ -127,7 +127,9 @@ def _bounds(expr: AffineExpr, shape: Shape, where: str) -> tuple[int, AffineExpr
         return low_a + low_b, high_a + high_b
     if expr.kind == AffineBinaryOpKind.Mul:
         factor, other = (
-            (expr.lhs, expr.rhs) if isinstance(expr.lhs, AffineConstantExpr) else (expr.rhs, expr.lhs)
+            (expr.lhs, expr.rhs)
+            if isinstance(expr.lhs, AffineConstantExpr)
+            else (expr.rhs, expr.lhs)
         )
         assert isinstance(factor, AffineConstantExpr), "layout maps are quasi-affine"
         low, high = _bounds(other, shape, where)
@@ -146,6 +148,6 @@ def _bounds(expr: AffineExpr, shape: Shape, where: str) -> tuple[int, AffineExpr
         return low // divisor, high // divisor
     if expr.kind == AffineBinaryOpKind.CeilDiv:
         return -(-low // divisor), high.ceil_div(divisor)
-    if isinstance(high, AffineConstantExpr) and 0 <= low and high.value < divisor:
+    if isinstance(high, AffineConstantExpr) and low >= 0 and high.value < divisor:
         return low, high
     return 0, AffineExpr.constant(divisor - 1)

@@ -80,7 +80,9 @@ def physical_extents(
                 f"{where}: physical shape {format_shape(physical)} has rank {len(physical)} "
                 f"but the map has {len(index_map.results)} results"
             )
-        static_given = tuple(None if dyn else e for e, dyn in zip(physical, uses_dynamic, strict=True))
+        static_given = tuple(
+            None if dyn else e for e, dyn in zip(physical, uses_dynamic, strict=True)
+        )
         exact = _needed_extents(shape, index_map, static_given, where)
         if 0 in shape:  # an empty box reaches no physical index: any extent holds it
             exact = tuple(None if e is None else 0 for e in exact)

@@ -400,7 +400,8 @@ def upstream_sizes(
         return None
     rank = len(shape)
     at_sizes = [
-        AffineExpr.dimension(d) if e is None else AffineExpr.constant(e) for d, e in enumerate(shape)
+        AffineExpr.dimension(d) if e is None else AffineExpr.constant(e)
+        for d, e in enumerate(shape)
     ]
     dynamic = {d for d, e in enumerate(shape) if e is None}
     sizes: list[AffineExpr | None] = []

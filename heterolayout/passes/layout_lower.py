@@ -59,13 +59,13 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
+from heterolayout.passes.logical_sizes import unknown_size_problem
 from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
     access_patterns,
     in_gpu_code,
 )
-from heterolayout.passes.logical_sizes import unknown_size_problem
 from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
@@ -308,7 +308,7 @@ def lower(
     if validator is not None:
         accesses = _Validated(accesses, validator, flatten)
     definitions = GreedyRewritePatternApplier(
-        definition_patterns(flatten, index), dce_enabled=False  # type: ignore[arg-type]
+        definition_patterns(flatten, state.mode), dce_enabled=False
     )
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)

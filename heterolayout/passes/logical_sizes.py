@@ -82,14 +82,12 @@ def unknown_size_problem(op: Operation) -> str | None:
         return None
     if op.name not in ("layout.convert", "memref.copy"):
         return None
-    layouts = [value_layout(v) for v in op.operands[:2]]
-    tiled = [v for v, layout in zip(op.operands, layouts) if layout and layout.has_tiled_dynamic_dims]
-    if not tiled:
+    sides = [(v, layout) for v in op.operands[:2] if (layout := value_layout(v)) is not None]
+    tiled = [(v, layout) for v, layout in sides if layout.has_tiled_dynamic_dims]
+    if not tiled or len(sides) < 2:  # a plain side holds every size
         return None
-    for dim in next(layout for layout in layouts if layout is not None).dynamic_dims:
-        if all(
-            layout is not None and size_source(value, layout, dim) is None
-            for value, layout in zip(op.operands, layouts)
-        ):
-            return unknown_size_message(tiled[0], value_layout(tiled[0]), dim)  # type: ignore[arg-type]
+    value, layout = tiled[0]
+    for dim in layout.dynamic_dims:
+        if all(size_source(v, side, dim) is None for v, side in sides):
+            return unknown_size_message(value, layout, dim)
     return None

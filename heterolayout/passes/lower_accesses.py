@@ -26,13 +26,13 @@ from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert_loops import Insert, convert
 from heterolayout.passes.element_access import ElementAccess
-from heterolayout.passes.logical_sizes import size_source
 from heterolayout.passes.index_code import (
     IndexLeaves,
     IndexMode,
     IndexValues,
     constant_index,
 )
+from heterolayout.passes.logical_sizes import size_source
 from heterolayout.passes.physical import identity_layout, physical_type
 
 CLEANUP_MARK = "layout.cleanup"

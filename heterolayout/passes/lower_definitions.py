@@ -104,7 +104,9 @@ def _physical_sizes(
             continue
         sizes.append(leaves.leaf(next(logical)))
         leaves.ranges[len(leaves.values) - 1] = (0, INDEX_LIMIT)  # sizes are never negative
-    emitter = IndexEmitter(leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), mode)
+    emitter = IndexEmitter(
+        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), mode
+    )
     storage = layout.extents[: len(layout.storage_shape)]
     return [
         emitter.emit(emitter.simplifier.simplify(e.replace_dims_and_symbols(sizes, [])))
