@@ -8,6 +8,8 @@ dnnl::memory::format_tag tag(const std::string &name) {
   if (name == "nchw") return dnnl::memory::format_tag::nchw;
   if (name == "nhwc") return dnnl::memory::format_tag::nhwc;
   if (name == "nChw16c") return dnnl::memory::format_tag::nChw16c;
+  if (name == "oihw") return dnnl::memory::format_tag::oihw;
+  if (name == "OIhw16i16o") return dnnl::memory::format_tag::OIhw16i16o;
   return dnnl::memory::format_tag::undef;
 }
 struct Reorder {

@@ -69,6 +69,14 @@ def cases(shape: tuple[int, int, int, int]) -> list[Case]:
         Case("nChw16c→NCHW", shape, "f32", '#layout.tag<"nChw16c">', "", ("nChw16c", "nchw")),
         Case("NCHW→NHWC", shape, "f32", "", '#layout.tag<"nhwc">', ("nchw", "nhwc")),
         Case(
+            "OIHW→OIhw16i16o (3×3 weights)",
+            (c, c, 3, 3),
+            "f32",
+            "",
+            '#layout.tag<"OIHW->OIhw16i16o">',
+            ("oihw", "OIhw16i16o"),
+        ),
+        Case(
             "NHWC→HTP crouton, pad 31",
             nhwc,
             "i8",
@@ -251,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=11, help="repetitions (default 11)")
     parser.add_argument("--min-time", type=float, default=0.1, help="seconds per timed slot")
     parser.add_argument("--no-onednn", action="store_true", help="leave oneDNN out")
+    parser.add_argument("--only", default="", help="the cases whose name contains this text")
     args = parser.parse_args(argv)
     reason = missing()
     if reason is not None:
@@ -266,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
               "best ours / memcpy", "best ours / oneDNN"]
     print("| " + " | ".join(header) + " |")
     print("|" + " --- |" * len(header))
-    for case in cases(shape):
+    for case in [c for c in cases(shape) if args.only in c.name]:
         result = measure(case, onednn, args.repeat, args.min_time)
         ours, copy = result["ours"], result["memcpy"]
         theirs = result.get("oneDNN")

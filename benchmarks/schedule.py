@@ -20,7 +20,13 @@ The MLIR module holds the kernels (noinline, and every call between two opaque `
 calls, so LLVM can neither inline nor merge repetitions) and a `main` that fills the inputs
 with small integers (every sum is exact in f32), times single calls of each version in
 rotating order, and prints checksums; it runs under `mlir-runner -O3` (host CPU features).
-Every baseline is timed one call at a time too. Rounds alternate MLIR, oneDNN and numpy
+Every baseline is timed one call at a time too. The boundary version allocates its
+layout-typed buffers and frees them on every call; oneDNN's harness creates its reorder
+buffers once. With glibc's defaults a freed 800 KB buffer is given back to the kernel and
+the next call page-faults it in again (about 1 ms per call here, more than the conversions
+themselves), so mlir-runner runs with MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_
+raised, as a framework's caching allocator keeps memory (`--default-malloc` leaves glibc's
+defaults). Rounds alternate MLIR, oneDNN and numpy
 runs; the table gives the median and the best per-call time over all rounds as GFLOP/s,
 and ratios to the baseline (on a loaded machine the best times are the ones a process got
 a core for). Nothing is printed unless every checksum equals numpy's.
@@ -390,14 +396,21 @@ class Measured:
     checksums: dict[str, tuple[float, float]]
 
 
+CACHING_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(1 << 30), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
+"""glibc keeps freed memory for the next call instead of unmapping or trimming it."""
+
+
 def run_mlir(
     kernel: Kernel, llvm: str, chosen: list[Version], repeat: int, runner: str, libs: list[str],
-    object_file: Path | None = None,
+    object_file: Path | None = None, caching_malloc: bool = True,
 ) -> Measured:
     command = [runner, "-e", "main", "-entry-point-result=void", "-O3", "-shared-libs=" + ",".join(libs)]
     if object_file is not None:
         command += ["-dump-object-file", f"-object-filename={object_file}"]
-    run = subprocess.run(command, input=llvm, capture_output=True, text=True, check=False, timeout=3600)
+    env = {**os.environ, **(CACHING_MALLOC if caching_malloc else {})}
+    run = subprocess.run(
+        command, input=llvm, capture_output=True, text=True, check=False, timeout=3600, env=env
+    )
     if run.returncode != 0:
         raise RuntimeError(f"mlir-runner failed on {kernel.name}:\n{run.stderr[-3000:]}")
     values = [float(v) for v in run.stdout.split()]
@@ -504,6 +517,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fma", action="store_true", help="layout-schedule{fma=true}")
     parser.add_argument("--naive", action="store_true", help="also time the unscheduled kernels")
     parser.add_argument("--options", default="", help="more layout-schedule options")
+    parser.add_argument(
+        "--default-malloc", action="store_true",
+        help="run mlir-runner with glibc's default malloc thresholds (see the docstring)",
+    )
     args = parser.parse_args(argv)
     rounds = args.rounds or (1 if args.quick or args.smoke else 3)
     repeat = args.repeat or (5 if args.quick or args.smoke else 20)
@@ -530,7 +547,10 @@ def main(argv: list[str] | None = None) -> int:
         for round_number in range(rounds):
             for kernel in all_kernels:
                 dump = Path(scratch) / f"{kernel.name}.o" if round_number == 0 else None
-                measured = run_mlir(kernel, llvm[kernel.name], chosen, repeat, runner, libs, dump)
+                measured = run_mlir(
+                    kernel, llvm[kernel.name], chosen, repeat, runner, libs, dump,
+                    caching_malloc=not args.default_malloc,
+                )
                 _check(kernel.name, measured, expected[kernel.name])
                 _collect(results, kernel.name, measured)
                 if dump is not None:
@@ -544,7 +564,10 @@ def main(argv: list[str] | None = None) -> int:
             _collect(results, "numpy", measured)
     flops = {k.name: k.flops for k in all_kernels}
     layouts = {k.name: ", ".join(str(o.layout) for o in k.operands if o.layout) for k in all_kernels}
-    _report(results, flops, pipeline, why_not, sizes, arithmetic, layouts)
+    malloc = "glibc defaults" if args.default_malloc else "caching (" + " ".join(
+        f"{k}={v}" for k, v in CACHING_MALLOC.items()
+    ) + ")"
+    _report(results, flops, pipeline, why_not, sizes, arithmetic, layouts, malloc)
     return 0
 
 
@@ -568,11 +591,13 @@ def _report(
     sizes: Sizes,
     arithmetic: dict[str, dict[str, int]],
     layouts: dict[str, str],
+    malloc: str,
 ) -> None:
     c, h, n = sizes.channels, sizes.height, sizes.matrix
     b = layouts["matmul"]
     print(f"machine: {_cpu_model()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; one thread")
     print(f"pipeline: layout-opt -p '{pipeline}'; mlir-runner -O3 (host CPU features)")
+    print(f"mlir-runner's malloc: {malloc}")
     print(f"conv 1x{c}x{h}x{h}, 3x3, {c}->{c}; matmul {n}^3 (B {b}); medians over all timings (best in parentheses)")
     print()
     print("| kernel | version | ms | GFLOP/s | baseline | baseline ms | baseline GFLOP/s | ratio |")

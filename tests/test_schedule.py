@@ -25,6 +25,7 @@ from test_examples import skip_python_engine_on_a_layer
 
 import heterolayout
 from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.passes.schedule.register_tiling import tile_counts
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))
 PIPELINES = {
@@ -195,3 +196,52 @@ def test_target_host_is_the_cpus_own_target() -> None:
     named = layout_opt(text, "-p", f"layout-schedule{{target={host_target()}}}")
     assert host.returncode == named.returncode == 0
     assert host.stdout == named.stdout
+
+
+def _fits(along: int, across: int, registers: int, fused: bool) -> bool:
+    return along * across + min(along, across) + (1 if fused else 3) <= registers
+
+
+def _loads(available: int, along: int, steps: int, across: int) -> float:
+    """Operand loads per multiply-add over the whole nest, tile by tile."""
+    loads = products = 0
+    for start_u in range(0, available, along):
+        for start_w in range(0, steps, across):
+            u, w = min(along, available - start_u), min(across, steps - start_w)
+            loads, products = loads + u + w, products + u * w
+    return loads / products
+
+
+@pytest.mark.parametrize(
+    ("available", "block", "steps", "registers", "fused", "expected"),
+    [
+        (8, 2, 54, 16, True, (4, 3)),  # conv in nChw16c, AVX2, fused: 32 channels x 3 columns
+        (8, 2, 54, 16, False, (2, 5)),  # the same, exact: 16 x 5 (16 x 6 spills)
+        (4, 1, 54, 32, True, (4, 6)),  # AVX-512: all 64 channels x 6 columns
+        (64, 2, 512, 16, True, (4, 3)),  # matmul, B in 16-column panels
+    ],
+)
+def test_the_default_register_tile(
+    available: int, block: int, steps: int, registers: int, fused: bool, expected: tuple[int, int]
+) -> None:
+    assert tile_counts(available, block, steps, registers, fused) == expected
+
+
+def test_the_default_register_tile_is_the_cheapest_that_fits() -> None:
+    """Against a brute force over every tile: it fits, respects the block, and no other
+    tile that does loads fewer operands per multiply-add."""
+    for available in range(1, 10):
+        for block in (1, 2, 4):
+            for steps in (1, 2, 5, 9, 54):
+                for registers, fused in ((16, True), (16, False), (32, True)):
+                    along, across = tile_counts(available, block, steps, registers, fused)
+                    assert _fits(along, across, registers, fused) or (along, across) == (1, 1)
+                    allowed = [
+                        (u, w)
+                        for u in range(1, available + 1)
+                        for w in range(1, steps + 1)
+                        if _fits(u, w, registers, fused)
+                        and (block == 1 or u % block == 0 or block % u == 0 or u == available)
+                    ]
+                    best = min(_loads(available, u, steps, w) for u, w in allowed)
+                    assert math.isclose(_loads(available, along, steps, across), best)

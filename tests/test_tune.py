@@ -356,12 +356,15 @@ def _matmul_estimate(n: int, tile=None, fast: bool = False, **specs: str):
 
 
 def test_cost_model_orders_register_tiles_and_fused_multiply_adds() -> None:
-    # accumulators u*w against 10 in flight, times min(1, u/2): 6x16 (12, u=2) > the pass's
-    # 2 vectors x 4 rows (8) > 12x8 (12, but one vector: broadcast-bound)
-    wide, default, narrow = (_matmul_estimate(64, t) for t in [(6, 16), None, (12, 8)])
-    assert wide.compute < default.compute < narrow.compute
-    assert math.isclose(default.compute / wide.compute, 2.5 / 2.0)
+    # accumulators u*w against 10 in flight, times min(1, u/2): 6x16 (12, u=2) and the pass's
+    # exact tile, 2 vectors x 5 rows (10) > 4x16 (8) > 12x8 (12, but one vector:
+    # broadcast-bound)
+    tiles = [(6, 16), None, (4, 16), (12, 8)]
+    wide, default, four, narrow = (_matmul_estimate(64, t) for t in tiles)
+    assert math.isclose(default.compute, wide.compute)
+    assert math.isclose(four.compute / wide.compute, 2.5 / 2.0)
     assert math.isclose(narrow.compute / wide.compute, 2.5 / 1.25)
+    # fused: the pass's own tile is 4 vectors x 3 rows (12 accumulators), and FMA_GAIN
     assert math.isclose(_matmul_estimate(64, fast=True).compute * 1.2, default.compute)
 
 

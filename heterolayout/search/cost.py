@@ -17,8 +17,8 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   of the reuse loop give `u·w` independent accumulators; the gain is PEAK_TILING_GAIN times
   min(1, u·w / IN_FLIGHT) (multiply-adds in flight: 5 cycles of latency on 2 pipes) times
   min(1, u / 2) (with one vector per step, each broadcast operand feeds one multiply-add
-  and the broadcasts, one per cycle, bound the loop); the pass's own tile is 2 vectors by
-  half the registers. Measured on the conv in nChw16c with fused multiply-adds (single
+  and the broadcasts, one per cycle, bound the loop); the pass's own tile is
+  `register_tiling.tile_counts`'s. Measured on the conv in nChw16c with fused multiply-adds (single
   calls, best of 45, benchmarks/RESULTS.md): 16×4 (8 accumulators) 2.38 ms, 32×3 (12)
   2.17 ms, 16×2 (4) 4.3 ms, 8×4 … 8×12 (one vector) 4.4–4.7 ms. A run shorter than two
   vectors halves the gain;
@@ -42,6 +42,7 @@ from xdsl.ir.affine import AffineExpr
 from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest, storage_root
+from heterolayout.passes.schedule.register_tiling import tile_counts
 from heterolayout.search.program import Buffer
 
 SCALAR_FLOPS = 4e9
@@ -219,9 +220,16 @@ class Tile:
 
 
 def tile_shape(
-    summary: Summary, lead: Layout, vector: int, tile: tuple[int, ...] | None, registers: int
+    summary: Summary,
+    lead: Layout,
+    vector: int,
+    tile: tuple[int, ...] | None,
+    registers: int,
+    run: int = 0,
+    fast: bool = False,
 ) -> Tile:
-    """The tile of `tile` (None: the pass's own, 2 vectors by half the registers)."""
+    """The tile of `tile` (None: the pass's own, `register_tiling.tile_counts` for reads
+    whose shortest contiguous run along the vector loop is `run`)."""
     loop = vector_loop(summary, lead) if vector > 1 else None
     stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
     if loop is None or not stores or not summary.reductions():
@@ -231,8 +239,9 @@ def tile_shape(
     reuse_trips = 1 if reuse is None else summary.trips[reuse]
     available = math.ceil(summary.trips[loop] / vector)
     if tile is None:
-        vectors = min(2, available)
-        return Tile(loop, reuse, vectors, min(reuse_trips, max(1, registers // 2 // vectors)))
+        block = max(1, run // vector) if 0 < run < summary.trips[loop] else available
+        vectors, steps = tile_counts(available, block, reuse_trips, registers, fast)
+        return Tile(loop, reuse, vectors, steps)
     along = [d for d, other in enumerate(stores[0].loops) if other == loop]
     vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
     return Tile(loop, reuse, vectors, 1 if dim is None else min(reuse_trips, tile[dim]))
@@ -303,7 +312,7 @@ def estimate(
     options `tile` (None: the pass's) and `fast` (fused multiply-adds)."""
     vector, run = effective_lanes(summary, layouts, lanes)
     lead = layouts[summary.lead]
-    shape = tile_shape(summary, lead, vector, tile, registers)
+    shape = tile_shape(summary, lead, vector, tile, registers, run, fast)
     gain = tiling_gain(shape)
     if gain > 1.0 and run < 2 * vector:
         gain = max(1.0, gain / 2)

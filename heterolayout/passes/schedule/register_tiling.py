@@ -4,10 +4,10 @@ registers across the reduction loops.
 The tile takes `u` vectors along the vector loop and `w` steps of one more parallel loop,
 chosen so that copies share operands: the loop some read depends on and another does not
 (a convolution's output column: the weights are the same for every column, the input pixel
-is the same for every output channel). `u·w` accumulators fit in half the registers (the
-rest hold the operands). The load and store of each accumulator move out of the reduction
-loops, which carry the values instead; a store of its initial value just before them is
-forwarded and dropped.
+is the same for every output channel). The pass's own tile takes the fewest operand loads
+per multiply-add (`1/u + 1/w`) whose registers fit (`tile_counts`). The load and store of
+each accumulator move out of the reduction loops, which carry the values instead; a store of
+its initial value just before them is forwarded and dropped.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def register_tile(
     if not plan.inner:
         return
     chosen = _default_sizes(plan, parallel, width, registers) if sizes is None else sizes
+    split: dict[int, int] = {}
     for loop, size in sorted(chosen.items()):
         try:
             _check_size(plan, parallel, loop, size)
@@ -41,6 +42,8 @@ def register_tile(
             remark(f"tile size {size} not used: {refusal.reason}")
             continue
         _split(plan, loop, size)
+        split[loop] = size
+    _fewest_copies_innermost(plan, split)
     _reuse_innermost(plan, parallel)
     plan.hoisted = accumulators(plan)
 
@@ -69,18 +72,79 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
     nest = plan.nest
     length = vector_length(plan)
     per_vector = max(1, math.ceil(length * element_bits(plan.lead.buffer) / width))
-    budget = max(1, registers // 2 // per_vector)
-    sizes: dict[int, int] = {}
-    along = 1
+    other = _reuse_loop(plan, parallel)
+    available = 1
     if plan.vector_loop is not None:
         available = math.ceil(nest.loops[plan.vector_loop].trips / length)
-        wanted = max(2, _block_vectors(plan, length))
-        along = max(1, min(wanted, available, budget))
+    steps = 1 if other is None else nest.loops[other].trips
+    block = _block_vectors(plan, length) if plan.vector_loop is not None else 1
+    along, across = tile_counts(available, block, steps, registers // per_vector, plan.fused)
+    sizes: dict[int, int] = {}
+    if plan.vector_loop is not None:
         sizes[plan.vector_loop] = along * length
-    other = _reuse_loop(plan, parallel)
     if other is not None:
-        sizes[other] = min(nest.loops[other].trips, max(1, budget // along))
+        sizes[other] = across
     return sizes
+
+
+def tile_counts(
+    available: int, block: int, steps: int, registers: int, fused: bool
+) -> tuple[int, int]:
+    """The pass's own tile: `u` vectors (of `available`) by `w` steps (of `steps`) of the
+    reuse loop, with the fewest operand loads per multiply-add over the whole nest (a `u×w`
+    tile loads `u + w` operands for `u·w` multiply-adds; the tiles at the ends are smaller)
+    whose registers fit: `u·w` accumulators, the `min(u, w)` operands the copies share (the
+    copies of the loop with fewer of them go innermost), and spares: one for the other
+    operand when multiply and add are fused, three when they are separate (the product and
+    the operands LLVM's scheduler keeps in flight). `u` is a multiple or divisor of `block`
+    (the read's whole cache lines) or all of `available`; ties go to more vectors. Measured
+    on the conv in nChw16c with AVX2's 16 registers (benchmarks/RESULTS.md): fused 32×3
+    (16 registers) beats 16×4; exact 16×5 (15) beats 16×4, and 16×6 (17) spills."""
+    spare = 1 if fused else 3
+    best: tuple[tuple[float, int], int, int] | None = None
+    for along in range(1, max(1, available) + 1):
+        if block > 1 and along % block and block % along and along != available:
+            continue
+        for across in range(1, max(1, steps) + 1):
+            if along * across + min(along, across) + spare > registers and (along, across) != (
+                1,
+                1,
+            ):
+                break
+            key = (_loads_per_multiply_add(available, along, steps, across), -along)
+            if best is None or key < best[0]:
+                best = (key, along, across)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _loads_per_multiply_add(available: int, along: int, steps: int, across: int) -> float:
+    loads = products = 0
+    for u, tiles_u in _chunks(max(1, available), along):
+        for w, tiles_w in _chunks(max(1, steps), across):
+            loads += tiles_u * tiles_w * (u + w)
+            products += tiles_u * tiles_w * u * w
+    return loads / products
+
+
+def _chunks(total: int, size: int) -> list[tuple[int, int]]:
+    """(chunk size, how many): the full chunks, then the rest."""
+    full = [(size, total // size)] if total >= size else []
+    return full + ([(total % size, 1)] if total % size else [])
+
+
+def _fewest_copies_innermost(plan: Plan, split: dict[int, int]) -> None:
+    """Order the unrolled digits so the loop with the most copies (`split`: loop → tile
+    size) is outermost: the copies of the innermost one share their operands with every
+    outer copy, so fewer stay live. A stable sort: one loop's digits keep their order."""
+    length = vector_length(plan)
+
+    def count(loop: int) -> int:
+        return split.get(loop, 1) // (length if loop == plan.vector_loop else 1)
+
+    unrolled = [d for d in plan.tile if d.kind == "unroll"]
+    ordered = sorted(unrolled, key=lambda d: -count(d.loop))
+    plan.tile = [*ordered, *[d for d in plan.tile if d.kind != "unroll"]]
 
 
 def _block_vectors(plan: Plan, length: int) -> int:

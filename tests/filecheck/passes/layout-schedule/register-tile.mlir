@@ -7,30 +7,30 @@
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 tile=3,8}' | filecheck %s --check-prefix=TILE
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true}' | filecheck %s --check-prefix=FMA
 
-// Default for AVX2 (16 registers): 2 vectors of 8 columns x 4 rows = 8 accumulators. The
-// row tiles, whose copies share the B vectors, run innermost: a 16-column panel of B is
-// reused from cache by every row tile.
+// Default for AVX2 (16 registers, multiply and add separate): the tile with the fewest
+// operand loads per multiply-add that fits, here all 4 vectors of 8 columns x 2 rows =
+// 8 accumulators (2 x 4 loads as many; ties go to more vectors). The row copies, fewer,
+// go innermost: the 2 broadcast A scalars stay live while each B vector is used twice.
 // CHECK-LABEL: func.func @matmul(
 // CHECK:         %[[Z:.*]] = vector.broadcast %zero : f32 to vector<8xf32>
-// CHECK-NEXT:    affine.for %[[J:.*]] = 0 to 2 {
-// CHECK-NEXT:      affine.for %[[I:.*]] = 0 to 2 {
-// CHECK-NEXT:        %[[R0:[0-9]+]], %[[R1:[0-9]+]], %[[R2:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for %[[K:.*]] = 0 to 16 iter_args(%[[A0:[0-9]+]] = %[[Z]], %[[A1:[0-9]+]] = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
-// CHECK-NEXT:          %[[X0:.*]] = affine.load %a[%[[I]] * 4, %[[K]]]
-// CHECK-NEXT:          %[[B0:.*]] = affine.vector_load %b[%[[K]], %[[J]] * 16] : {{.*}} vector<8xf32>
-// CHECK-NEXT:          %[[S0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
-// CHECK-NEXT:          %[[P0:.*]] = arith.mulf %[[S0]], %[[B0]] : vector<8xf32>
-// CHECK-NEXT:          %[[N0:.*]] = arith.addf %[[A0]], %[[P0]] : vector<8xf32>
-// CHECK-NEXT:          %[[B1:.*]] = affine.vector_load %b[%[[K]], %[[J]] * 16 + 8] : {{.*}} vector<8xf32>
-// CHECK-NEXT:          %[[P1:.*]] = arith.mulf %[[S0]], %[[B1]] : vector<8xf32>
-// CHECK-NEXT:          %[[N1:.*]] = arith.addf %[[A1]], %[[P1]] : vector<8xf32>
-// CHECK-NEXT:          %[[X1:.*]] = affine.load %a[%[[I]] * 4 + 1, %[[K]]]
-// CHECK-NEXT:          %[[S1:.*]] = vector.broadcast %[[X1]] : f32 to vector<8xf32>
-// CHECK-NEXT:          arith.mulf %[[S1]], %[[B0]] : vector<8xf32>
-// CHECK:               affine.yield %[[N0]], %[[N1]], {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
-// CHECK-NEXT:        }
-// CHECK-NEXT:        affine.vector_store %[[R0]], %c[%[[I]] * 4, %[[J]] * 16] : memref<8x32xf32>, vector<8xf32>
-// CHECK-NEXT:        affine.vector_store %[[R1]], %c[%[[I]] * 4, %[[J]] * 16 + 8] : memref<8x32xf32>, vector<8xf32>
-// CHECK-NEXT:        affine.vector_store %[[R2]], %c[%[[I]] * 4 + 1, %[[J]] * 16] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NEXT:    affine.for %[[I:.*]] = 0 to 4 {
+// CHECK-NEXT:      %[[R0:[0-9]+]], %[[R1:[0-9]+]], %[[R2:[0-9]+]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} = affine.for %[[K:.*]] = 0 to 16 iter_args(%[[A0:[0-9]+]] = %[[Z]], %[[A1:[0-9]+]] = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]], %{{[0-9]+}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NEXT:        %[[X0:.*]] = affine.load %a[%[[I]] * 2, %[[K]]]
+// CHECK-NEXT:        %[[B0:.*]] = affine.vector_load %b[%[[K]], 0] : {{.*}} vector<8xf32>
+// CHECK-NEXT:        %[[S0:.*]] = vector.broadcast %[[X0]] : f32 to vector<8xf32>
+// CHECK-NEXT:        %[[P0:.*]] = arith.mulf %[[S0]], %[[B0]] : vector<8xf32>
+// CHECK-NEXT:        %[[N0:.*]] = arith.addf %[[A0]], %[[P0]] : vector<8xf32>
+// CHECK-NEXT:        %[[X1:.*]] = affine.load %a[%[[I]] * 2 + 1, %[[K]]]
+// CHECK-NEXT:        %[[S1:.*]] = vector.broadcast %[[X1]] : f32 to vector<8xf32>
+// CHECK-NEXT:        %[[P1:.*]] = arith.mulf %[[S1]], %[[B0]] : vector<8xf32>
+// CHECK-NEXT:        %[[N1:.*]] = arith.addf %[[A1]], %[[P1]] : vector<8xf32>
+// CHECK-NEXT:        %[[B1:.*]] = affine.vector_load %b[%[[K]], 8] : {{.*}} vector<8xf32>
+// CHECK-NEXT:        arith.mulf %[[S0]], %[[B1]] : vector<8xf32>
+// CHECK:             affine.yield %[[N0]], %[[N1]], {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      affine.vector_store %[[R0]], %c[%[[I]] * 2, 0] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NEXT:      affine.vector_store %[[R1]], %c[%[[I]] * 2 + 1, 0] : memref<8x32xf32>, vector<8xf32>
+// CHECK-NEXT:      affine.vector_store %[[R2]], %c[%[[I]] * 2, 8] : memref<8x32xf32>, vector<8xf32>
 // CHECK-NOT:     affine.store
 // CHECK:         func.return
 
@@ -71,23 +71,26 @@ func.func @matmul(%a: memref<8x16xf32>, %b: memref<16x32xf32, #layout.tag<"KN->N
 
 // Without an initial store the accumulators start from the output (loaded once per tile),
 // and the reductions go through three loops: each carries the accumulators.
+// The tile is all 32 output channels (4 vectors, 2 blocks) x 2 columns: the column
+// copies, fewer, go innermost, so 2 broadcast input pixels stay live.
 // CHECK-LABEL: func.func @conv(
-// CHECK:         affine.for %[[KB:.*]] = 0 to 2 {
-// CHECK-NEXT:      affine.for %[[OH:.*]] = 0 to 4 {
-// CHECK-NEXT:        affine.for %[[OWT:.*]] = 0 to 2 {
-// CHECK:               %[[Y0:.*]] = vector.transfer_read %y[{{.*}}], {{.*}} vector<8xf32>
-// CHECK:               = affine.for %[[C:.*]] = 0 to 16 iter_args(%{{[0-9]+}} = %[[Y0]],
-// CHECK-NEXT:            = affine.for %[[KH:.*]] = 0 to 3 iter_args(
-// CHECK-NEXT:              = affine.for %[[KW:.*]] = 0 to 3 iter_args(
-// CHECK-NEXT:                affine.load %x[0, %[[C]], %[[OH]] + %[[KH]], %[[OWT]] * 4 + %[[KW]]]
-// CHECK-NEXT:                vector.transfer_read %w[
-// CHECK:                     affine.yield
-// CHECK-NEXT:              }
-// CHECK-NEXT:              affine.yield
+// CHECK:         affine.for %[[OH:.*]] = 0 to 4 {
+// CHECK-NEXT:      affine.for %[[OWT:.*]] = 0 to 4 {
+// CHECK:             %[[Y0:.*]] = vector.transfer_read %y[{{.*}}], {{.*}} vector<8xf32>
+// CHECK:             = affine.for %[[C:.*]] = 0 to 16 iter_args(%{{[0-9]+}} = %[[Y0]],
+// CHECK-NEXT:          = affine.for %[[KH:.*]] = 0 to 3 iter_args(
+// CHECK-NEXT:            = affine.for %[[KW:.*]] = 0 to 3 iter_args(
+// CHECK-NEXT:              affine.load %x[0, %[[C]], %[[OH]] + %[[KH]], %[[OWT]] * 2 + %[[KW]]]
+// CHECK-NEXT:              vector.transfer_read %w[
+// CHECK:                   affine.load %x[0, %[[C]], %[[OH]] + %[[KH]], %[[OWT]] * 2 + 1 + %[[KW]]]
+// CHECK-NOT:               affine.load %x
+// CHECK:                   affine.yield
 // CHECK-NEXT:            }
 // CHECK-NEXT:            affine.yield
 // CHECK-NEXT:          }
-// CHECK-NEXT:          vector.transfer_write %{{.*}}, %y[
+// CHECK-NEXT:          affine.yield
+// CHECK-NEXT:        }
+// CHECK-NEXT:        vector.transfer_write %{{.*}}, %y[
 func.func @conv(%x: memref<1x16x6x10xf32, #layout.tag<"NCHW->nChw16c">>,
                 %w: memref<32x16x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>,
                 %y: memref<1x32x4x8xf32, #layout.tag<"NCHW->nChw16c">>) {
