@@ -81,7 +81,7 @@ def blocked_layout(
     """The digit model (tags and chunked layouts): `terms` list the physical dims outermost
     first; blocked dims are padded up to their block product."""
     check_terms(terms, len(shape), common.where, names)
-    physical = blocked_physical_shape(terms, shape, common.where, names)
+    physical = blocked_physical_shape(terms, shape)
     common.check_physical_shape(physical, "the blocks define")
     return common.create(
         shape, blocked_map(terms, len(shape)), physical, dim_names=names, injective=True

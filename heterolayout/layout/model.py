@@ -208,7 +208,7 @@ class Layout:
             return containers * -(-self.physical_shape[-1] * self.dtype.bits // 8)  # type: ignore[operator]
         return containers * self.packing.storage_dtype.itemsize
 
-    @property
+    @cached_property
     def has_pad_slots(self) -> bool:
         """Whether some physical slot holds no logical element; for a dynamic layout, at
         some size of its `?` dims (a partial tile shows at size 1 or at a size that is no
