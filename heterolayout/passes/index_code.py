@@ -88,6 +88,21 @@ def loop_bounds(value: SSAValue) -> LoopBounds | None:
     return low, low + (high - low - 1) // step * step, step
 
 
+def _first_of_loop(value: SSAValue) -> int | None:
+    """The constant first value of a loop variable whose loop runs to a run-time bound
+    (`scf.for %i = %c0 to %n`): the body sees it and larger values only (a signed index:
+    at most 2^63 - 1), so division and remainder by constants can be unsigned."""
+    if not isinstance(value, BlockArgument) or value.index != 0:
+        return None
+    loop = value.block.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return None
+    low, step = constant_index(loop.lb), constant_index(loop.step)
+    if low is None or step is None or step <= 0 or low < 0:
+        return None
+    return low
+
+
 def _constant_map(index_map: AffineMap, pick: Callable[..., int]) -> int | None:
     values = [r.value for r in index_map.results if isinstance(r, AffineConstantExpr)]
     if not values or len(values) != len(index_map.results):
@@ -116,6 +131,8 @@ class IndexLeaves:
                 self.ranges[position] = (bounds[0], bounds[1])
             elif (ids := gpu_id_range(value)) is not None:
                 self.ranges[position] = ids
+            elif (low := _first_of_loop(value)) is not None:
+                self.ranges[position] = (low, 2**63 - 1)
         return AffineExpr.dimension(position)
 
     def recover(self, value: SSAValue) -> AffineExpr:
