@@ -15,6 +15,7 @@ ROWS = (
     "NCHW→nChw16c",
     "nChw16c→NCHW",
     "NCHW→NHWC",
+    "OIHW→OIhw16i16o (3×3 weights)",
     "NHWC→HTP crouton, pad 31",
     "i1→i8 bit-packed (NHWC8c)",
 )

@@ -320,18 +320,18 @@ DIAGNOSTICS = [
     ),
     # dynamic dims
     pytest.param(
-        "NCHW->nChw8c",
-        (2, None, 4, 5),
-        {},
-        ["dim C", "dynamic", "'?'", "block"],
-        id="dynamic-blocked-dim",
-    ),
-    pytest.param(
-        "affine_map<(d0, d1) -> (d0 * 3 + d1)>",
+        "affine_map<(d0, d1) -> (d1 * 3 - d0)>",
         (None, 3),
         {},
-        ["dim 0", "dynamic", "'?'"],
-        id="dynamic-dim-in-a-sum",
+        ["'d0 * -1'", "falls as a '?' size grows", "negative"],
+        id="dynamic-dim-falling",
+    ),
+    pytest.param(
+        "affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>",
+        (None,),
+        {},
+        ["size 17 stands for every size", "not injective", "(0,) and (4,)"],
+        id="dynamic-dim-clash",
     ),
     pytest.param(
         "strided<[1, 4]>",

@@ -3,8 +3,11 @@
 Workaround: xDSL 0.74 prints a dense attribute of more than 100 elements as the hex of its own
 storage, one byte per `i1` and 4 or 8 bytes per `i17`–`i24` or `i33`–`i56` element, while MLIR
 reads hex with its own widths (`i1` as bits, `iN` as ceil(N/8) bytes) and rejects the text
-("elements hex data size is invalid"). Packed globals use such containers (`pack = i24`), so
-for these element types the initializer prints as a nested list, which both parse.
+("elements hex data size is invalid"). Packed globals use such containers (`pack = i24`).
+For other widths that are not whole bytes (`i4`, `i6`) xDSL's bytes carry the sign above the
+width (-8 as `F8`); MLIR keeps those bits, LLVM stores them in the global, and a zero-extended
+load reads 248: a wrong value, not an error. For all these element types the initializer
+prints as a nested list, which both parse exactly.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ def _hex_differs_from_mlir(element: object) -> bool:
     if not isinstance(element, IntegerType):
         return False
     bits = element.width.data
-    return bits == 1 or element.compile_time_size != -(-bits // 8)
+    return bits % 8 != 0 or element.compile_time_size != -(-bits // 8)
 
 
 def _print_like_mlir(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:

@@ -321,8 +321,12 @@ class Inverse:
         for dim, (result, extent) in enumerate(
             zip(self.index_map.results, layout.logical_shape, strict=True)
         ):
+            if extent is None:
+                if layout.size_position(dim) is None:  # a tiled `?` dim: a partial last tile
+                    found.append(dim)
+                continue
             bounds = simplifier.range_of(result)
-            if extent is not None and (bounds is None or bounds[1] >= extent):
+            if bounds is None or bounds[1] >= extent:
                 found.append(dim)
         return tuple(found)
 

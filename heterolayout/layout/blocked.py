@@ -105,24 +105,16 @@ def digits_inverse(terms: Sequence[Term], rank: int) -> AffineMap:
 
 
 def blocked_physical_shape(
-    terms: Sequence[Term], shape: Sequence[int | None], where: str, names: str | None = None
+    terms: Sequence[Term], shape: Sequence[int | None]
 ) -> tuple[int | None, ...]:
+    """Blocks keep their size; the rest of a dim is ceil(D / blocks), `?` when D is."""
     extents: list[int | None] = []
     for term in terms:
         if term.size is not None:
             extents.append(term.size)
             continue
         extent, below = shape[term.dim], block_product(terms, term.dim)
-        if extent is None:
-            if below != 1:
-                raise LayoutError(
-                    f"{where}: dim {names[term.dim] if names else term.dim} is dynamic ('?') "
-                    "but has a block; "
-                    "'?' is allowed only on dims with no block and no padding"
-                )
-            extents.append(None)
-        else:
-            extents.append(-(-extent // below))
+        extents.append(None if extent is None else -(-extent // below))
     return tuple(extents)
 
 
@@ -151,8 +143,5 @@ def recognize_terms(
     terms = tuple(Term(digit[0], digit[2]) for digit in digits if digit is not None)
     if blocked_map(terms, index_map.num_dims) != index_map:
         return None
-    try:
-        expected_shape = blocked_physical_shape(terms, shape, "")
-    except LayoutError:
-        return None
+    expected_shape = blocked_physical_shape(terms, shape)
     return terms if tuple(expected_shape) == tuple(physical_shape) else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import Term, blocked_map, blocked_physical_shape, check_terms
 from heterolayout.layout.element_types import ElementType
@@ -19,7 +19,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.extents import check_map_nesting
 from heterolayout.layout.maps import strided_map, without_unused_symbols
 from heterolayout.layout.model import Layout, format_shape
-from heterolayout.layout.normalize import normalized_extents
+from heterolayout.layout.normalize import normalized_extents, upstream_sizes
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import TagError, parse_tag
 
@@ -47,6 +47,7 @@ class Common:
         *,
         dim_names: str | None = None,
         injective: bool | None = None,
+        extents: Sequence[AffineExpr | None] | None = None,
     ) -> Layout:
         return Layout.create(
             shape,
@@ -58,6 +59,7 @@ class Common:
             dim_names=dim_names,
             where=self.where,
             injective=injective,
+            extents=extents,
         )
 
     def check_physical_shape(self, defined: Shape, by: str) -> None:
@@ -79,7 +81,7 @@ def blocked_layout(
     """The digit model (tags and chunked layouts): `terms` list the physical dims outermost
     first; blocked dims are padded up to their block product."""
     check_terms(terms, len(shape), common.where, names)
-    physical = blocked_physical_shape(terms, shape, common.where, names)
+    physical = blocked_physical_shape(terms, shape)
     common.check_physical_shape(physical, "the blocks define")
     return common.create(
         shape, blocked_map(terms, len(shape)), physical, dim_names=names, injective=True
@@ -115,12 +117,16 @@ def map_layout(index_map: AffineMap, shape: Shape, common: Common = DEFAULT) -> 
 def builtin_map_layout(index_map: AffineMap, shape: Shape, common: Common = DEFAULT) -> Layout:
     """MLIR's own `affine_map<…>` layout: symbols no result uses are dropped, and the
     physical extents are the ones upstream --normalize-memrefs gives it
-    (`normalized_extents`) unless `common.physical_shape` gives them."""
+    (`normalized_extents`) unless `common.physical_shape` gives them; a `?` dim the map
+    tiles gets the size upstream allocates (`upstream_sizes`: `n ceildiv 4`)."""
     index_map = without_unused_symbols(index_map)
     physical = common.physical_shape
     if physical is None and not index_map.num_symbols:
         physical = _normalized_shape(index_map, shape, common.where)
-    return common.create(shape, index_map, physical)
+    sizes = None
+    if None in shape and physical is not None and index_map.num_dims == len(shape):
+        sizes = upstream_sizes(index_map, shape, common.where)
+    return common.create(shape, index_map, physical, extents=sizes)
 
 
 def _normalized_shape(

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 
+from heterolayout.layout.dynamic import extent_expr
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
     digit_of,
@@ -37,7 +38,7 @@ INDEX_LIMIT = 2**62
 
 def check_map_on_shape(index_map: AffineMap, shape: Shape, where: str) -> None:
     """The map fits the logical shape: ranks within the limit, one map dim per logical dim,
-    a layout map's form, `?` dims only where they map to themselves, 64-bit results."""
+    a layout map's form, `?` dims only in results bounded over the sizes, 64-bit results."""
     for extent in shape:
         if extent is not None and extent < 0:
             raise LayoutError(f"{where}: logical shape {format_shape(shape)} has a negative extent")
@@ -61,9 +62,17 @@ def physical_extents(
     shape: Shape, index_map: AffineMap, given: Sequence[int | None] | None, where: str
 ) -> Shape:
     """The physical shape: the exact extents of the results, or `given` when it holds
-    them (an error naming the first result it does not hold)."""
+    them (an error naming the first result it does not hold). A result that uses a `?` dim
+    has the constant it stays below whatever the sizes (`d0 mod 4`: 4), else `?`."""
+    dynamic = {d for d, e in enumerate(shape) if e is None}
+    uses_dynamic = [bool(r.used_dims() & dynamic) for r in index_map.results]
     if given is None:
-        physical = exact_extents(shape, index_map, where)
+        physical = tuple(
+            _constant_extent(r, shape, where) if dyn else extent
+            for r, dyn, extent in zip(
+                index_map.results, uses_dynamic, exact_extents(shape, index_map, where), strict=True
+            )
+        )
     else:
         physical = tuple(None if e is None else int(e) for e in given)
         if len(physical) != len(index_map.results):
@@ -71,16 +80,22 @@ def physical_extents(
                 f"{where}: physical shape {format_shape(physical)} has rank {len(physical)} "
                 f"but the map has {len(index_map.results)} results"
             )
-        exact = _needed_extents(shape, index_map, physical, where)
+        static_given = tuple(
+            None if dyn else e for e, dyn in zip(physical, uses_dynamic, strict=True)
+        )
+        exact = _needed_extents(shape, index_map, static_given, where)
         if 0 in shape:  # an empty box reaches no physical index: any extent holds it
             exact = tuple(None if e is None else 0 for e in exact)
         for position, (extent, needed) in enumerate(zip(physical, exact, strict=True)):
-            if (extent is None) != (needed is None) or (
+            result = index_map.results[position]
+            if uses_dynamic[position]:
+                _check_dynamic_extent(result, extent, shape, position, where)
+            elif (extent is None) != (needed is None) or (
                 extent is not None and needed is not None and extent < needed
             ):
                 raise LayoutError(
                     f"{where}: physical dim {position} has extent {format_extent(extent)}, but result "
-                    f"'{format_expr(index_map.results[position])}' reaches {format_extent(needed)}"
+                    f"'{format_expr(result)}' reaches {format_extent(needed)}"
                 )
     if None not in physical and math.prod(physical) >= INDEX_LIMIT:  # type: ignore[arg-type]
         raise LayoutError(
@@ -88,6 +103,49 @@ def physical_extents(
             "(the limit is 2^62 slots)"
         )
     return physical
+
+
+def _constant_extent(result: AffineExpr, shape: Shape, where: str) -> int | None:
+    extent = extent_expr(result, shape, where)
+    return extent.value if isinstance(extent, AffineConstantExpr) else None
+
+
+def _check_dynamic_extent(
+    result: AffineExpr, extent: int | None, shape: Shape, position: int, where: str
+) -> None:
+    """A given extent of a result that uses a `?` dim: `?`, or a constant that holds it
+    whatever the sizes."""
+    if extent is None:
+        return
+    needed = extent_expr(result, shape, where)
+    if not isinstance(needed, AffineConstantExpr) or needed.value > extent:
+        raise LayoutError(
+            f"{where}: physical dim {position} has extent {extent}, but result "
+            f"'{format_expr(result)}' reaches {format_expr(needed)} (over the sizes d<i> of "
+            "the logical dims); give it as '?'"
+        )
+
+
+def dynamic_extents(
+    shape: Shape,
+    index_map: AffineMap,
+    physical: Shape,
+    given: Sequence[AffineExpr | None] | None,
+    where: str,
+) -> tuple[AffineExpr, ...]:
+    """Each physical extent as an expression of the logical sizes: the constant where it is
+    static, else `given` (a notation's own choice, e.g. upstream's) or the bound the
+    result reaches (`extent_expr`)."""
+    extents = []
+    for position, (result, extent) in enumerate(zip(index_map.results, physical, strict=True)):
+        chosen = None if given is None else given[position]
+        if extent is not None:
+            extents.append(AffineExpr.constant(extent))
+        elif chosen is not None:
+            extents.append(chosen)
+        else:
+            extents.append(extent_expr(result, shape, where))
+    return tuple(extents)
 
 
 def check_map_nesting(index_map: AffineMap, prefix: str = "") -> None:
@@ -117,16 +175,11 @@ def check_map_form(index_map: AffineMap, prefix: str = "") -> None:
 
 
 def _check_dynamic(shape: Shape, index_map: AffineMap, where: str) -> None:
-    for dim, extent in enumerate(shape):
-        if extent is not None:
-            continue
-        uses = [r for r in index_map.results if dim in r.used_dims()]
-        bare = [r for r in uses if r == AffineExpr.dimension(dim)]
-        if len(uses) != 1 or len(bare) != 1:
-            raise LayoutError(
-                f"{where}: dim {dim} is dynamic ('?'); '?' is allowed only on dims with no block "
-                "and no padding (the dim must map to one physical dim as itself)"
-            )
+    """Every result that uses a `?` dim has an extent over the sizes (`extent_expr`)."""
+    dynamic = {d for d, e in enumerate(shape) if e is None}
+    for result in index_map.results:
+        if result.used_dims() & dynamic:
+            extent_expr(result, shape, where)
 
 
 def _check_magnitude(shape: Shape, index_map: AffineMap, where: str) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, overload
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import Term, digit_weights, recognize_terms
+from heterolayout.layout.dynamic import evaluate_extents, representative_sizes
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import (
@@ -20,7 +21,7 @@ from heterolayout.layout.expressions import (
     index_grids,
     linear_form,
 )
-from heterolayout.layout.extents import check_map_on_shape, physical_extents
+from heterolayout.layout.extents import check_map_on_shape, dynamic_extents, physical_extents
 from heterolayout.layout.packing import Packing
 from heterolayout.limits import MAX_ELEMENTS
 
@@ -49,6 +50,11 @@ class Layout:
     dim_names: str | None = field(default=None, compare=False)
     """Letters naming the logical dims (`NCHW`), when the notation names them: labels of
     the logical index space for printing, not part of what the layout does."""
+    extents: tuple[AffineExpr, ...] = ()
+    """Each physical extent as an expression of the logical sizes (`d<i>` is the size of
+    logical dim i): constants where the physical shape is static, `d0 ceildiv 4` where a
+    `?` dim is tiled. What an allocation of run-time sizes allocates (`layout-lower`) and
+    what `specialize` fills in."""
 
     @staticmethod
     def create(
@@ -62,21 +68,30 @@ class Layout:
         dim_names: str | None = None,
         where: str = "layout",
         injective: bool | None = None,
+        extents: Sequence[AffineExpr | None] | None = None,
     ) -> Layout:
         """Validate and build. `injective=True` skips the numeric injectivity check when the
-        caller's construction proves it (the digit model)."""
+        caller's construction proves it (the digit model). `extents` may choose the size
+        expression of a `?` physical dim (upstream's, for builtin maps); it must hold the
+        result (the caller checks)."""
         shape = tuple(None if e is None else int(e) for e in logical_shape)
         check_map_on_shape(index_map, shape, where)
         physical = physical_extents(shape, index_map, physical_shape, where)
         if dtype is not None:
             pad = dtype.check_pad(pad, where)
-        layout = Layout(shape, index_map, physical, pad, dtype, packing, dim_names)
+        exprs = dynamic_extents(shape, index_map, physical, extents, where)
+        layout = Layout(shape, index_map, physical, pad, dtype, packing, dim_names, exprs)
         if packing is not None:
             packing.validate(physical[-1], dtype, where)
         if injective is None:
             injective = layout.blocked_terms is not None
         if not injective and not layout.is_dynamic:
             layout._check_injective(where)
+        elif not injective:
+            sizes = representative_sizes(shape, index_map)
+            if layout.has_tiled_dynamic_dims or math.prod(sizes) <= MAX_ELEMENTS:
+                note = f"{where} (size {format_shape(sizes)} stands for every size)"
+                layout.specialize(sizes, note)
         return layout
 
     # ---- identity -------------------------------------------------------------------------
@@ -91,6 +106,7 @@ class Layout:
             pad,
             self.dtype,
             self.packing,
+            self.extents,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -137,6 +153,25 @@ class Layout:
         return None in self.logical_shape
 
     @property
+    def has_tiled_dynamic_dims(self) -> bool:
+        """Whether a `?` dim is used other than as a physical dim of its own: its logical
+        size is then not a physical extent (`d0 floordiv 4` has `d0 ceildiv 4`)."""
+        return any(self.size_position(d) is None for d in self.dynamic_dims)
+
+    @property
+    def dynamic_dims(self) -> tuple[int, ...]:
+        return tuple(d for d, e in enumerate(self.logical_shape) if e is None)
+
+    def size_position(self, dim: int) -> int | None:
+        """The physical dim whose extent is the size of logical dim `dim` (a `?` dim that
+        maps to a physical dim as itself, used nowhere else), else None."""
+        bare = AffineExpr.dimension(dim)
+        uses = [p for p, r in enumerate(self.index_map.results) if dim in r.used_dims()]
+        if len(uses) == 1 and self.index_map.results[uses[0]] == bare:
+            return uses[0]
+        return None
+
+    @property
     def static_logical_shape(self) -> tuple[int, ...]:
         """The logical shape, for a layout without `?` dims (raises otherwise)."""
         return self._static("the logical shape", self.logical_shape)
@@ -173,13 +208,18 @@ class Layout:
             return containers * -(-self.physical_shape[-1] * self.dtype.bits // 8)  # type: ignore[operator]
         return containers * self.packing.storage_dtype.itemsize
 
-    @property
+    @cached_property
     def has_pad_slots(self) -> bool:
-        """Whether some physical slot holds no logical element. `?` dims carry no padding,
-        so a dynamic layout answers for any extent of them."""
+        """Whether some physical slot holds no logical element; for a dynamic layout, at
+        some size of its `?` dims (a partial tile shows at size 1 or at a size that is no
+        multiple of the tiles, `representative_sizes`)."""
         if not self.is_dynamic:
             return self.size != self.logical_size
-        return self.specialize([1 if e is None else e for e in self.logical_shape]).has_pad_slots
+        ones = [1 if e is None else e for e in self.logical_shape]
+        sizes = [ones]
+        if self.has_tiled_dynamic_dims:
+            sizes.append(list(representative_sizes(self.logical_shape, self.index_map)))
+        return any(self.specialize(s).has_pad_slots for s in sizes)
 
     @property
     def padding_share(self) -> float:
@@ -341,7 +381,7 @@ class Layout:
         return unpack(self, physical, native)
 
     # ---- derived layouts ------------------------------------------------------------------
-    def specialize(self, shape: Sequence[int]) -> Layout:
+    def specialize(self, shape: Sequence[int], where: str = "layout") -> Layout:
         """The same layout on a static shape (fills in the `?` dims)."""
         import numpy as np
 
@@ -362,6 +402,7 @@ class Layout:
             dtype=self.dtype,
             packing=self.packing,
             dim_names=self.dim_names,
+            where=where,
         )
 
     def with_params(
@@ -380,6 +421,7 @@ class Layout:
             packing=self.packing if packing is None else packing,
             dim_names=self.dim_names,
             injective=True,
+            extents=self.extents,
         )
 
     # ---- rendering ------------------------------------------------------------------------
@@ -511,12 +553,6 @@ def row_major_offset(indices: Sequence[AffineExpr], shape: Sequence[int]) -> Aff
 
 
 def _specialized_physical(layout: Layout, shape: Sequence[int]) -> tuple[int, ...] | None:
-    """Dynamic physical dims take the extent of the logical dim they carry."""
-    physical: list[int] = []
-    for result, extent in zip(layout.index_map.results, layout.physical_shape, strict=True):
-        if extent is None:
-            (dim,) = result.used_dims()
-            physical.append(shape[dim])
-        else:
-            physical.append(extent)
-    return tuple(physical)
+    """Dynamic physical dims take their extent expression's value at `shape`: what an
+    allocation of those sizes allocates."""
+    return evaluate_extents(layout.extents, [int(e) for e in shape])

@@ -350,3 +350,94 @@ def _combine(row: list[int], pivot: list[int], column: int) -> list[int]:
 def _normalized(row: list[int]) -> list[int]:
     common = math.gcd(*row)
     return [v // common for v in row] if common > 1 else row
+
+
+def tile_positions(index_map: AffineMap) -> list[tuple[int, int, int]]:
+    """Upstream's `getTileSizePos`: (tile size, floordiv position, mod position) of each
+    `X floordiv c` result whose `X` appears elsewhere only as the result `X mod c`; empty
+    when some result uses such an `X` otherwise (the map is then no tiled layout)."""
+    results = index_map.results
+    floordivs = [
+        (r.lhs, r.rhs, position)
+        for position, r in enumerate(results)
+        if isinstance(r, AffineBinaryOpExpr)
+        and r.kind == AffineBinaryOpKind.FloorDiv
+        and isinstance(r.rhs, AffineConstantExpr)
+    ]
+    tiles: list[tuple[int, int, int]] = []
+    for lhs, rhs, floordiv_position in floordivs:
+        found = False
+        for position, result in enumerate(results):
+            if position == floordiv_position:
+                continue
+            for _ in (e for e in _subexpressions(result) if e == lhs):
+                is_tile = (
+                    isinstance(result, AffineBinaryOpExpr)
+                    and result.kind == AffineBinaryOpKind.Mod
+                    and (result.lhs, result.rhs) == (lhs, rhs)
+                )
+                if not is_tile or found:
+                    return []
+                assert isinstance(rhs, AffineConstantExpr)
+                tiles.append((rhs.value, floordiv_position, position))
+                found = True
+    return tiles
+
+
+def upstream_sizes(
+    index_map: AffineMap, shape: Sequence[int | None], where: str
+) -> tuple[AffineExpr | None, ...] | None:
+    """The size upstream's normalization allocates for each result that uses a `?` dim, as
+    an expression of the logical sizes (`createNewDynamicSizes`: a tile's `X floordiv c` gets
+    `X ceildiv c`, its `X mod c` gets `c`, any other result itself, at the sizes), where
+    that size holds the result; None where it does not (an unpaired `d1 mod 3` is `n mod
+    3` there, 0 at n = 3) and for the other results. None in all when upstream leaves the
+    map alone (no tile: `tile_positions` is empty)."""
+    from heterolayout.layout.dynamic import extent_expr
+
+    tiles = tile_positions(index_map)
+    if not tiles:
+        return None
+    rank = len(shape)
+    at_sizes = [
+        AffineExpr.dimension(d) if e is None else AffineExpr.constant(e)
+        for d, e in enumerate(shape)
+    ]
+    dynamic = {d for d, e in enumerate(shape) if e is None}
+    sizes: list[AffineExpr | None] = []
+    for position, result in enumerate(index_map.results):
+        if not result.used_dims() & dynamic:
+            sizes.append(None)
+            continue
+        tile = next((t for t in tiles if position in t[1:]), None)
+        evaluated = result.replace_dims_and_symbols(at_sizes, [])
+        if tile is not None and position == tile[2]:
+            size = value = AffineExpr.constant(tile[0])
+            needed = extent_expr(result, tuple(shape), where)
+        elif tile is not None:
+            assert isinstance(result, AffineBinaryOpExpr)
+            value = result.lhs.replace_dims_and_symbols(at_sizes, [])
+            size, needed = value.ceil_div(tile[0]), extent_expr(result.lhs, tuple(shape), where)
+        else:
+            size = value = evaluated
+            needed = extent_expr(result, tuple(shape), where)
+        sizes.append(size if _reaches(value, needed, rank) else None)
+    return tuple(sizes)
+
+
+def _reaches(value: AffineExpr, needed: AffineExpr, rank: int) -> bool:
+    """Whether `value` ≥ `needed` at every size: both linear, equal but for the constant."""
+    from heterolayout.layout.expressions import linear_form
+
+    have, want = linear_form(value, rank), linear_form(needed, rank)
+    return have is not None and want is not None and have[0] == want[0] and have[1] >= want[1]
+
+
+def _subexpressions(expr: AffineExpr) -> list[AffineExpr]:
+    found, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, AffineBinaryOpExpr):
+            stack += [node.lhs, node.rhs]
+    return found

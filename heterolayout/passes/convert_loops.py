@@ -22,6 +22,7 @@ from heterolayout.passes.convert_packed import packed_convert, packs_whole_conta
 from heterolayout.passes.convert_tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.element_access import ElementAccess, pad_constant, scalar_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
+from heterolayout.passes.logical_sizes import logical_size, size_source
 
 Insert = Callable[[Operation], None]
 
@@ -77,16 +78,11 @@ def extents_of(
     for position, extent in enumerate(shape):
         if extent is not None:
             values.append(nest.index(extent))
-            continue
-        physical_position = position if physical_dims else _bare_position(layout, position)
-        dim = memref.DimOp(physical, nest.index(physical_position))
-        insert(dim)
-        values.append(dim.result)
+        elif physical_dims:
+            values.append(_dynamic_extent(physical, position, nest, insert))
+        else:
+            values.append(logical_size(physical, layout, position, nest.index, insert))
     return values
-
-
-def _bare_position(layout: Layout, dim: int) -> int:
-    return layout.index_map.results.index(AffineExpr.dimension(dim))
 
 
 def fill(
@@ -114,6 +110,27 @@ def fill(
         add(memref.StoreOp.get(constant.result, physical, ivs))
 
     nest.build(extents, body)
+
+
+def _logical_extents(
+    source: ElementAccess, destination: ElementAccess, nest: LoopNest, insert: Insert
+) -> list[SSAValue]:
+    """The logical extents of a conversion, each `?` size from whichever side holds it."""
+    return [
+        nest.index(extent)
+        if extent is not None
+        else _logical_size(source, destination, dim, nest, insert)
+        for dim, extent in enumerate(destination.layout.logical_shape)
+    ]
+
+
+def _logical_size(
+    source: ElementAccess, destination: ElementAccess, dim: int, nest: LoopNest, insert: Insert
+) -> SSAValue:
+    side = destination
+    if size_source(destination.buffer, destination.layout, dim) is None:
+        side = source
+    return logical_size(side.buffer, side.layout, dim, nest.index, insert)
 
 
 def _dynamic_extent(physical: SSAValue, position: int, nest: LoopNest, insert: Insert) -> SSAValue:
@@ -147,7 +164,7 @@ def convert(
         if layout.has_pad_slots:
             shape = (layout.storage_size,) if destination.flat else layout.storage_shape
             fill(destination.buffer, layout, insert, storage=destination.storage, shape=shape)
-        extents = extents_of(layout, destination.buffer, False, nest, insert)
+        extents = _logical_extents(source, destination, nest, insert)
 
         def logical_body(ivs: list[SSAValue], add: Insert) -> None:
             leaves = IndexLeaves()
@@ -161,9 +178,18 @@ def convert(
     digits_to_logical = inverse.index_map
     assert digits_to_logical is not None
     padded = inverse.pad_dims()
+    sizes = {
+        d: _logical_size(source, destination, d, nest, insert)
+        for d in padded
+        if layout.logical_shape[d] is None
+    }
 
     def move(logical: Sequence[AffineExpr], leaves: IndexLeaves, add: Insert) -> None:
-        _move_or_pad(source, destination, logical, leaves, add, padded)
+        bounds = [
+            (logical[d], leaves.leaf(sizes[d]) if d in sizes else layout.logical_shape[d])
+            for d in padded
+        ]
+        _move_or_pad(source, destination, logical, leaves, add, bounds)
 
     def logical_of(digits: Sequence[AffineExpr]) -> list[AffineExpr]:
         return [r.replace_dims_and_symbols(list(digits), []) for r in digits_to_logical.results]
@@ -191,15 +217,15 @@ def _move_or_pad(
     logical: Sequence[AffineExpr],
     leaves: IndexLeaves,
     add: Insert,
-    padded: Sequence[int],
+    pairs: Sequence[tuple[AffineExpr, int | AffineExpr | None]],
 ) -> None:
     """One element of a blocked destination: moved when its logical index is inside the
-    logical shape, the pad value otherwise."""
+    logical shape (each index of a padded dim below its extent: `pairs`), the pad value
+    otherwise."""
     layout = destination.layout
-    if not padded:
+    if not pairs:
         _move(source, destination, logical, leaves, add)
         return
-    pairs = [(logical[d], layout.logical_shape[d]) for d in padded]
 
     def pad(insert: Insert) -> None:
         constant = scalar_constant(layout.pad, destination.element)

@@ -525,19 +525,18 @@ def _pieces(first: int, end: int) -> list[tuple[int, int]]:
 
 def branch_below(
     emitter: IndexEmitter,
-    pairs: Sequence[tuple[AffineExpr, int | None]],
+    pairs: Sequence[tuple[AffineExpr, int | AffineExpr | None]],
     add: Insert,
     then: Callable[[Insert], None],
     otherwise: Callable[[Insert], None],
 ) -> None:
-    """An `scf.if` on every value being below its bound (unsigned): `then` builds its then
-    block, `otherwise` its else block."""
+    """An `scf.if` on every value being below its bound (unsigned; a constant, or a leaf
+    such as a run-time size): `then` builds its then block, `otherwise` its else block."""
     condition: SSAValue | None = None
     for value, bound in pairs:
         assert bound is not None
-        below = arith.CmpiOp(
-            emitter.emit(emitter.best_form(value)), emitter.emit(AffineExpr.constant(bound)), "ult"
-        )
+        limit = AffineExpr.constant(bound) if isinstance(bound, int) else bound
+        below = arith.CmpiOp(emitter.emit(emitter.best_form(value)), emitter.emit(limit), "ult")
         add(below)
         if condition is None:
             condition = below.result

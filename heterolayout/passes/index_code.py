@@ -3,7 +3,8 @@
 `IndexLeaves` walks an index SSA value back through `arith.constant/addi/subi/muli` and
 `affine.apply` to leaves (loop induction variables, arguments, anything else), recording
 each leaf's range where a loop's bounds (a loop variable never goes below a constant lower
-bound), a GPU launch's sizes or a view's window (`view_folding`) give it. `IndexEmitter` turns simplified
+bound), a GPU launch's sizes or a view's window (`view_folding`) give it. `IndexEmitter`
+turns simplified
 expressions over those leaves into `arith` ops (unsigned division where the operand is
 provably non-negative, floor semantics otherwise) or `affine.apply`.
 
@@ -36,7 +37,6 @@ from xdsl.traits import IsolatedFromAbove
 
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 from heterolayout.passes.gpu_ranges import gpu_id_range
-from heterolayout.passes.validation_loops import loop_bounds as open_loop_bounds
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (
@@ -90,6 +90,21 @@ def loop_bounds(value: SSAValue) -> LoopBounds | None:
     return low, low + (high - low - 1) // step * step, step
 
 
+def _first_of_loop(value: SSAValue) -> int | None:
+    """The constant first value of a loop variable whose loop runs to a run-time bound
+    (`scf.for %i = %c0 to %n`): the body sees it and larger values only (a signed index:
+    at most 2^63 - 1), so division and remainder by constants can be unsigned."""
+    if not isinstance(value, BlockArgument) or value.index != 0:
+        return None
+    loop = value.block.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return None
+    low, step = constant_index(loop.lb), constant_index(loop.step)
+    if low is None or step is None or step <= 0 or low < 0:
+        return None
+    return low
+
+
 def _constant_map(index_map: AffineMap, pick: Callable[..., int]) -> int | None:
     values = [r.value for r in index_map.results if isinstance(r, AffineConstantExpr)]
     if not values or len(values) != len(index_map.results):
@@ -120,8 +135,8 @@ class IndexLeaves:
                 self.ranges[position] = (bounds[0], bounds[1])
             elif (ids := gpu_id_range(value)) is not None:
                 self.ranges[position] = ids
-            elif (open_bounds := open_loop_bounds(value)) is not None:
-                self.ranges[position] = (open_bounds[0], open_bounds[1])  # up to a run-time bound
+            elif (low := _first_of_loop(value)) is not None:
+                self.ranges[position] = (low, 2**63 - 1)
             fact = self._facts.get(value)
             if fact is not None:
                 low, high = self.ranges.get(position, fact)

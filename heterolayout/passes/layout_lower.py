@@ -59,6 +59,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
+from heterolayout.passes.logical_sizes import unknown_size_problem
 from heterolayout.passes.lower_accesses import (
     VECTOR_ACCESSES,
     AccessLowering,
@@ -208,8 +209,15 @@ def _check_op(op: Operation) -> None:
             "vector.transfer_read, or convert into a plain buffer first)",
         )
     elif isinstance(op, memref.DimOp) and value_layout(op.source) is not None:
-        if constant_index(op.index) is None:
+        position = constant_index(op.index)
+        if position is None:
             fail(op, "layout-lower: memref.dim of a layout-typed memref needs a constant index")
+        rank = op.source.type.get_num_dims()  # type: ignore[attr-defined]
+        if not 0 <= position < rank:
+            fail(op, f"layout-lower: memref.dim index {position} is out of range for rank {rank}")
+        _check_sizes_known(op)
+    elif isinstance(op, ConvertOp | memref.CopyOp):
+        _check_sizes_known(op)
     elif op.name in VECTOR_ACCESSES:
         loads = op.results
         memref_value = op.operands[0 if loads else 1]
@@ -229,6 +237,12 @@ def _check_op(op: Operation) -> None:
             problem = transfer_problem(op)
             if problem is not None:
                 fail(op, f"layout-lower: {op.name} on a layout-typed memref: {problem}")
+
+
+def _check_sizes_known(op: Operation) -> None:
+    problem = unknown_size_problem(op)
+    if problem is not None:
+        fail(op, f"layout-lower: {op.name}: {problem}")
 
 
 def _check_signature(op: Function, flatten: bool) -> None:
@@ -338,7 +352,9 @@ def lower(
     )
     if validator is not None:
         accesses = _Validated(accesses, validator, flatten, facts)
-    definitions = GreedyRewritePatternApplier(definition_patterns(flatten), dce_enabled=False)
+    definitions = GreedyRewritePatternApplier(
+        definition_patterns(flatten, state.mode), dce_enabled=False
+    )
     for patterns in (accesses, definitions):
         PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(module)
     for view in static_views:  # accessed through their layouts: now the root buffer

@@ -33,6 +33,7 @@ from heterolayout.passes.index_code import (
     IndexValues,
     constant_index,
 )
+from heterolayout.passes.logical_sizes import size_source
 from heterolayout.passes.physical import identity_layout, physical_type
 
 CLEANUP_MARK = "layout.cleanup"
@@ -166,8 +167,8 @@ def affine_access_map(
 
 @dataclass
 class LowerShapeQuery(RewritePattern):
-    """`memref.dim` and `memref.rank` answer for the logical shape: a constant, or the
-    physical dim that carries a `?` dim."""
+    """`memref.dim` and `memref.rank` answer for the logical shape: a constant, the
+    physical dim that carries a `?` dim, or the allocation's size of a tiled `?` dim."""
 
     state: AccessLowering
 
@@ -189,8 +190,12 @@ class LowerShapeQuery(RewritePattern):
         if extent is not None:
             rewriter.replace(op, [], [scope.constant(extent)])
             return
-        physical_position = layout.index_map.results.index(AffineExpr.dimension(position))
-        rewriter.replace(op, memref.DimOp(op.source, scope.constant(physical_position)))
+        source = size_source(op.source, layout, position)
+        assert source is not None  # check_lowerable refused the others
+        if isinstance(source, SSAValue):
+            rewriter.replace(op, [], [source])
+            return
+        rewriter.replace(op, memref.DimOp(op.source, scope.constant(source)))
 
 
 @dataclass

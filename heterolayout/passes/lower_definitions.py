@@ -21,14 +21,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.builtin import StridedLayoutAttr as BuiltinStridedLayoutAttr
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.layout.element_types import element_type
+from heterolayout.layout.extents import INDEX_LIMIT
 from heterolayout.layout.model import Layout
 from heterolayout.limits import check_elements
 from heterolayout.passes.convert_loops import Insert, fill
+from heterolayout.passes.index_code import IndexEmitter, IndexLeaves, IndexMode
 from heterolayout.passes.lower_accesses import mark_for_cleanup, memref_layout
 from heterolayout.passes.physical import physical_type
 
@@ -60,10 +63,12 @@ def retype(value: SSAValue, flatten: bool) -> None:
 
 @dataclass
 class LowerAllocation(RewritePattern):
-    """`memref.alloc/alloca` of the physical shape (its `?` sizes in physical order), then
-    the pad value in every slot when there are pad slots or packed containers."""
+    """`memref.alloc/alloca` of the physical shape, its `?` sizes computed from the logical
+    ones (`Layout.extents`: `%n ceildiv 4` where the layout tiles a `?` dim), then the pad
+    value in every slot when there are pad slots or packed containers."""
 
     flatten: bool
+    mode: IndexMode = "arith"
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -73,15 +78,9 @@ class LowerAllocation(RewritePattern):
         if layout is None:
             _plain_identity_allocation(op, rewriter)
             return
-        dynamic = list(op.dynamic_sizes)
-        logical_dynamic = [d for d, e in enumerate(layout.logical_shape) if e is None]
-        ordered = [
-            dynamic[logical_dynamic.index(next(iter(result.used_dims())))]
-            for result, extent in zip(layout.index_map.results, layout.physical_shape, strict=True)
-            if extent is None
-        ]
+        sizes = _physical_sizes(op, layout, self.mode)
         new = type(op).build(
-            operands=[ordered, []],  # the map's symbols are unused (`without_unused_symbols`)
+            operands=[sizes, []],  # the map's symbols are unused (`without_unused_symbols`)
             result_types=[physical(op.memref.type, self.flatten)],
             properties={"alignment": op.alignment} if op.alignment is not None else {},
         )
@@ -89,6 +88,31 @@ class LowerAllocation(RewritePattern):
         if layout.has_pad_slots or layout.packing is not None:
             fill(new.memref, layout, _inserter_after(new))
             mark_for_cleanup(new)
+
+
+def _physical_sizes(
+    op: memref.AllocOp | memref.AllocaOp, layout: Layout, mode: IndexMode
+) -> list[SSAValue]:
+    """The `?` extents of the physical buffer, as index code over the size operands
+    (inserted before `op`): an operand itself where a `?` dim is a physical dim."""
+    leaves = IndexLeaves()
+    logical = iter(op.dynamic_sizes)
+    sizes: list[AffineExpr] = []
+    for extent in layout.logical_shape:
+        if extent is not None:
+            sizes.append(AffineExpr.constant(extent))
+            continue
+        sizes.append(leaves.leaf(next(logical)))
+        leaves.ranges[len(leaves.values) - 1] = (0, INDEX_LIMIT)  # sizes are never negative
+    emitter = IndexEmitter(
+        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), mode
+    )
+    storage = layout.extents[: len(layout.storage_shape)]
+    return [
+        emitter.emit(emitter.simplifier.simplify(e.replace_dims_and_symbols(sizes, [])))
+        for e, extent in zip(storage, layout.storage_shape, strict=True)
+        if extent is None
+    ]
 
 
 def _plain_identity_allocation(
@@ -202,5 +226,5 @@ class LowerSignature(RewritePattern):
                     retype(arg, self.flatten)
 
 
-def definition_patterns(flatten: bool) -> list[RewritePattern]:
-    return [LowerAllocation(flatten), LowerGlobal(flatten), LowerSignature(flatten)]
+def definition_patterns(flatten: bool, mode: IndexMode = "arith") -> list[RewritePattern]:
+    return [LowerAllocation(flatten, mode), LowerGlobal(flatten), LowerSignature(flatten)]

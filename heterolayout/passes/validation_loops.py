@@ -5,15 +5,12 @@ step."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+import numpy as np
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr
-
-if TYPE_CHECKING:
-    import numpy as np
 
 UNKNOWN_BOUND = 2**62
 """The last value of a loop variable whose upper bound is not a constant."""
@@ -48,8 +45,6 @@ def _constant_map(results: Sequence[AffineExpr], pick: Callable[..., int]) -> in
 
 def loop_points(value: SSAValue) -> np.ndarray | None:
     """The values a loop variable takes, when its loop has constant bounds and step."""
-    import numpy as np  # the lowering reads `loop_bounds` only; numpy costs start-up time
-
     bounds = loop_bounds(value)
     if bounds is None or bounds[1] == UNKNOWN_BOUND:
         return None

@@ -97,7 +97,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         default=8,
         metavar="N",
-        help="extent of every '?' dim of a memref argument (default: 8)",
+        help="logical extent of every '?' dim of a memref argument (default: 8); a '?' dim "
+        "that a layout tiles gets the physical extent its layout gives that size (8 "
+        "elements tiled by 4: a 2x4 buffer)",
     )
     parser.add_argument(
         "--timeout",

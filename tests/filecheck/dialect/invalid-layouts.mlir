@@ -78,14 +78,21 @@ func.func @pad_fraction(%a: memref<16xi4, #layout.tag<"C->C8c", pad = 2.5>>) {
 }
 
 // -----
-// CHECK: invalid layout in func.func (property 'function_type'): memref<2x?x5x4xf32, #layout.tag<"NCHW->nChw8c">>: dim C is dynamic ('?') but has a block; '?' is allowed only on dims with no block and no padding
-func.func @dynamic_block(%a: memref<2x?x5x4xf32, #layout.tag<"NCHW->nChw8c">>) {
+// CHECK: invalid layout in func.func (property 'function_type'): memref<?xf32, #layout.map<affine_map<(d0) -> (d0 * -1 + 10)>>>: result part 'd0 * -1' falls as a '?' size grows, so the result is negative for large sizes
+func.func @dynamic_negative(%a: memref<?xf32, #layout.map<affine_map<(d0) -> (d0 * -1 + 10)>>>) {
   func.return
 }
 
 // -----
-// CHECK: invalid layout in func.func (property 'function_type'): memref<?x8xf32, #layout.map<affine_map<(d0, d1) -> (d0 floordiv 2, d1, d0 mod 2)>>>: dim 0 is dynamic ('?'); '?' is allowed only on dims with no block and no padding (the dim must map to one physical dim as itself)
-func.func @dynamic_map(%a: memref<?x8xf32, #layout.map<affine_map<(d0, d1) -> (d0 floordiv 2, d1, d0 mod 2)>>>) {
+// CHECK: invalid layout in func.func (property 'function_type'): memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, shape = [2, 4]>>: physical dim 0 has extent 2, but result 'd0 floordiv 4' reaches d0 ceildiv 4 (over the sizes d<i> of the logical dims); give it as '?'
+func.func @dynamic_shape(%a: memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>, shape = [2, 4]>>) {
+  func.return
+}
+
+// -----
+// A clash shows within two periods of the tiles (8 here): size 17 stands for every size.
+// CHECK: invalid layout in func.func (property 'function_type'): memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>>>: layout '#layout.map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>>' (size 17 stands for every size): the map is not injective on 17: logical indices (0,) and (4,) both map to physical index (0, 0)
+func.func @dynamic_clash(%a: memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>>>) {
   func.return
 }
 
