@@ -347,7 +347,7 @@ class Tiles:
         bounds = self.destination.layout.logical_shape
         inside = [(start[d] + self.plan.reach(d), bounds[d]) for d in self.padded]
         some = [(start[d], bounds[d]) for d in self.padded]
-        edge = self._partial if some != inside and self._partial_lanes() != 0 else None
+        edge = self._partial if some != inside else None
         self._branch(
             inside,
             leaves,
@@ -459,12 +459,13 @@ class Tiles:
         leaves: IndexLeaves,
         add: Insert,
     ) -> None:
-        """A tile that crosses the end of the store dim: its valid lanes in power-of-two
-        vectors, then pad (one dim: no transpose), or element by element."""
-        if self.plan.transposed:
+        """A tile that crosses the end of a padded dim: along the store dim alone (no
+        transpose), its valid lanes in power-of-two vectors, then pad; otherwise (a transposed
+        tile crossing its load dim, its store dim, or both) element by element."""
+        valid = self._partial_lanes()
+        if self.plan.transposed or valid == 0:
             self._elements(ivs, whole, add)
             return
-        valid = self._partial_lanes()
         for offset, size in _pieces(0, valid):
             index = _shifted(start, self.plan.store_dim, offset)
             value = self.source.load_vector(index, leaves, add, size)
