@@ -48,6 +48,9 @@ BINARY: dict[type[Operation], str] = {
     arith.RemSIOp: "remsi",
     arith.MinSIOp: "minsi",
     arith.MaxSIOp: "maxsi",
+    arith.AndIOp: "andi",
+    arith.OrIOp: "ori",
+    arith.XOrIOp: "xori",
 }
 PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _AFFINE_KINDS = {
@@ -224,6 +227,9 @@ def _apply(term: Term, args: list[Array | int]) -> Array | int:
         "ceildivui": lambda: _ceil_unsigned(a, b_safe),
         "minsi": lambda: np.minimum(a, b),
         "maxsi": lambda: np.maximum(a, b),
+        "andi": lambda: np.bitwise_and(a, b),
+        "ori": lambda: np.bitwise_or(a, b),
+        "xori": lambda: np.bitwise_xor(a, b),
     }
     if kind in simple:
         return simple[kind]()
