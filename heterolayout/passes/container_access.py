@@ -120,9 +120,10 @@ def store_lanes(
         where = {p: lane for lane, p in enumerate(positions[:length])}
         padding = value  # a whole container only reorders its lanes (MSB first)
         if len(where) < slots:
-            filler = [0] * slots
+            pad = int(layout.pad) if isinstance(access.element, IntegerType) else layout.pad
+            filler: list[int | float] = [0] * slots
             for position in positions:
-                filler[position] = int(layout.pad)
+                filler[position] = pad
             padding = _add(insert, _dense(view, filler)).results[0]
         mask = [where.get(p, length + p) for p in range(slots)]
         shuffle = vector.ShuffleOp(
@@ -138,7 +139,7 @@ def store_lanes(
     access.store_container(value, logical, leaves, insert)
 
 
-def _dense(view: VectorType, values: list[int]) -> Operation:
+def _dense(view: VectorType, values: list[int | float]) -> Operation:
     return arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(view, values))  # type: ignore[type-var, arg-type]
 
 

@@ -37,4 +37,12 @@ func.func @lanes(%a: memref<2x6xf32, #layout.tag<"MK->MK4k", pack = vector<4xf32
   func.return
 }
 
-// CHECK: layout-lower: translation validation: 7 of 7 accesses proven (7 exhaustively, 88 element accesses checked; 0 symbolically)
+// A float pad: the stored container's pad lanes get 0.25 (not 0.0, the pad's integer part).
+// CHECK: validate-containers.mlir:[[# @LINE + 3]]:3: remark: affine.vector_store, 2 lanes of one container, proven exhaustively over 2 element accesses
+func.func @float_pad(%b: memref<2xf32, #layout.tag<"i->i5i", pad = 0.25, pack = vector<5xf32>>>) {
+  %v = arith.constant dense<7.0> : vector<2xf32>
+  affine.vector_store %v, %b[0] : memref<2xf32, #layout.tag<"i->i5i", pad = 0.25, pack = vector<5xf32>>>, vector<2xf32>
+  func.return
+}
+
+// CHECK: layout-lower: translation validation: 8 of 8 accesses proven (8 exhaustively, 90 element accesses checked; 0 symbolically)
