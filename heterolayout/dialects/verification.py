@@ -135,6 +135,18 @@ def _check_cast(op: CastOp) -> None:
     after = _cast_layout(op.dest)
     if before is None and after is None:
         return
+    change = None
+    if before is not None and after is not None and before.index_map == after.index_map:
+        change = _physical_extent_change(before, after)
+    if change is not None:
+        dim, was, becomes = change
+        _fail(
+            op,
+            f"{op.name} from {source} to {result} changes physical extent {dim} of "
+            f"{_layout_text(op.source)} from {was} to {becomes}: the layout bounds that extent "
+            "over every size of a '?' dim, so the cast would reinterpret the buffer; keep "
+            "those dims static in the cast, or use layout.convert into a new buffer",
+        )
     if before is not None and after is not None and _equivalent_under_cast(before, after):
         return
     _fail(
@@ -166,17 +178,36 @@ def _equivalent_under_cast(a: Layout, b: Layout) -> bool:
     take two stand-in extents)."""
     if _same_layout(a, b):
         return True
-    merged = [
-        x if x is not None else y for x, y in zip(a.logical_shape, b.logical_shape, strict=True)
-    ]
-    for stand_in in (2, 3):
-        shape = [stand_in if e is None else e for e in merged]
+    for shape in _cast_shapes(a, b):
         try:
             if not a.specialize(shape).equivalent(b.specialize(shape)):
                 return False
         except LayoutError:
             return False
     return True
+
+
+def _cast_shapes(a: Layout, b: Layout) -> list[list[int]]:
+    """The logical shapes a cast between the two types can see: each dim static on either
+    side at that size, dims `?` on both sides at two stand-in extents."""
+    merged = [
+        x if x is not None else y for x, y in zip(a.logical_shape, b.logical_shape, strict=True)
+    ]
+    return [[stand_in if e is None else e for e in merged] for stand_in in (2, 3)]
+
+
+def _physical_extent_change(a: Layout, b: Layout) -> tuple[int, int, int] | None:
+    """The first physical dim whose extent differs between the cast's two types at a size
+    the cast fixes (`d1 mod 6` spans 2 on a dim of 2, 6 on a `?` dim), with both extents."""
+    for shape in _cast_shapes(a, b):
+        try:
+            was, becomes = a.specialize(shape).physical_shape, b.specialize(shape).physical_shape
+        except LayoutError:
+            return None
+        for dim, (x, y) in enumerate(zip(was, becomes, strict=True)):
+            if x != y and x is not None and y is not None:
+                return dim, x, y
+    return None
 
 
 def _same_layout(a: Layout | None, b: Layout | None) -> bool:

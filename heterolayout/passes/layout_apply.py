@@ -489,3 +489,4 @@ class LayoutApplyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
         Application(op).run()
+        verify_layouts(op)  # a propagated layout may not survive a cast (a bound extent)

@@ -42,3 +42,12 @@ func.func @strided(%a: memref<4x8xf32, strided<[1, 4]>>) {
   %p = "memref.cast"(%a) : (memref<4x8xf32, strided<[1, 4]>>) -> memref<4x8xf32>
   func.return
 }
+
+// -----
+// One map, but the cast changes a physical extent: `d0 mod 4` spans 3 slots on a dim of 3
+// and 4 on a `?` dim, so the physical buffers differ (memref<1x3xf32> is not memref<?x4xf32>).
+// CHECK: memref.cast from memref<3xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>>> to memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>>> changes physical extent 1 of #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>> from 3 to 4: the layout bounds that extent over every size of a '?' dim, so the cast would reinterpret the buffer; keep those dims static in the cast, or use layout.convert into a new buffer
+func.func @bound_extent(%a: memref<3xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>>>) {
+  %p = "memref.cast"(%a) : (memref<3xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>>>) -> memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 4, d0 mod 4)>>>
+  func.return
+}
