@@ -37,6 +37,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 from heterolayout.passes.gpu_ranges import gpu_id_range
+from heterolayout.passes.upstream_folds import divides_a_mod
 
 IndexMode = Literal["arith", "affine"]
 DIVISIONS = (
@@ -395,17 +396,37 @@ class IndexEmitter:
         return found
 
     def _apply(self, expr: AffineExpr) -> SSAValue:
+        """One `affine.apply`, but for the divisions upstream folds wrongly
+        (`upstream_folds`): those are emitted in `arith` and enter as operands."""
+        if isinstance(expr, AffineBinaryOpExpr) and divides_a_mod(expr, self.leaves.values):
+            return self._arith(expr)
+        values = list(self.leaves.values)
+        expr = self._cut_misfolded(expr, values)
         used = sorted(expr.used_dims())
         renumber = [
             AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
-            for d in range(len(self.leaves.values))
+            for d in range(len(values))
         ]
         compact = AffineMap(len(used), 0, (expr.replace_dims_and_symbols(renumber, []),))
-        operands = [self.leaves.values[d] for d in used]
+        operands = [values[d] for d in used]
         return self.shared(
             (affine.ApplyOp, compact, *operands),
             lambda: affine.ApplyOp(operands, AffineMapAttr(compact)),
         )
+
+    def _cut_misfolded(self, expr: AffineExpr, values: list[SSAValue]) -> AffineExpr:
+        """`expr` with each division `divides_a_mod` finds emitted on its own and replaced
+        by a new dim, whose value is appended to `values`."""
+        if not isinstance(expr, AffineBinaryOpExpr):
+            return expr
+        if divides_a_mod(expr, self.leaves.values):
+            values.append(self.emit(expr))
+            return AffineExpr.dimension(len(values) - 1)
+        lhs = self._cut_misfolded(expr.lhs, values)
+        rhs = self._cut_misfolded(expr.rhs, values)
+        if lhs is expr.lhs and rhs is expr.rhs:
+            return expr
+        return AffineBinaryOpExpr(expr.kind, lhs, rhs)
 
     def _binary(self, op_type: type[Operation], lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         """`op_type(lhs, rhs)`, built without the generic constructor's argument checking

@@ -35,6 +35,7 @@ from heterolayout.passes.index_code import (
 )
 from heterolayout.passes.logical_sizes import size_source
 from heterolayout.passes.physical import identity_layout, physical_type
+from heterolayout.passes.upstream_folds import misfolded_by_upstream
 
 CLEANUP_MARK = "layout.cleanup"
 """Functions that received loop nests carry this unit attribute until `layout-cleanup`."""
@@ -133,15 +134,20 @@ class LowerScalarAccess(RewritePattern):
             logical = [leaves.recover(i) for i in op.indices]
         leaves.bound_bare_indices(logical, layout.logical_shape)
         is_affine = isinstance(op, affine.LoadOp | affine.StoreOp)
+        access_map = None
         if is_affine and self.state.mode == "affine" and layout.packing is None:
             access_map = affine_access_map(layout, self.state.flatten, logical, leaves)
+        if access_map is not None and not misfolded_by_upstream(
+            access_map.data.results, leaves.values
+        ):
             if isinstance(op, affine.StoreOp):
                 new: Operation = affine.StoreOp(op.value, op.memref, leaves.values, access_map)
             else:
                 new = affine.LoadOp(op.memref, leaves.values, access_map)
             rewriter.replace(op, new)
             return
-        # affine.load may take only affine dims and symbols: computed indices need memref ops.
+        # affine.load may take only affine dims and symbols: computed indices need memref ops
+        # (and so do maps upstream folds wrongly: upstream_folds).
         access = self.state.access(op, op.memref, layout)
         insert = inserter_before(op)
         if isinstance(op, memref.LoadOp | affine.LoadOp):

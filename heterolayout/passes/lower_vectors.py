@@ -28,6 +28,7 @@ from heterolayout.passes.lower_accesses import (
     inserter_before,
     memref_layout,
 )
+from heterolayout.passes.upstream_folds import misfolded_by_upstream
 
 VectorAccessOp = (
     vector.LoadOp
@@ -150,8 +151,12 @@ class LowerVectorAccess(RewritePattern):
         """A contiguous vector access: affine when it was affine and the index code is, else
         a `vector` op on computed indices."""
         is_load = stored is None
+        access_map = None
         if is_affine and self.state.mode == "affine":
             access_map = affine_access_map(layout, self.state.flatten, logical, leaves)
+        if access_map is not None and not misfolded_by_upstream(
+            access_map.data.results, leaves.values
+        ):
             if is_load:
                 return affine.VectorLoadOp(base, leaves.values, access_map, vector_type)  # type: ignore[arg-type]
             return affine.VectorStoreOp(stored, base, leaves.values, access_map)  # type: ignore[arg-type]
