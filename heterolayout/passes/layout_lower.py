@@ -67,6 +67,7 @@ from heterolayout.passes.lower_accesses import (
     in_gpu_code,
 )
 from heterolayout.passes.lower_definitions import definition_patterns
+from heterolayout.passes.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
 from heterolayout.passes.view_folding import (
@@ -442,3 +443,4 @@ class LayoutLowerPass(ModulePass):
             if validator is not None:
                 validator.finish(verbose=self.validate == "verbose")
             LayoutCleanupPass().apply(ctx, op)
+            guard_misfolded_maps(op)

@@ -26,6 +26,7 @@ from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.layout.errors import LayoutError
+from heterolayout.passes.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
@@ -120,6 +121,7 @@ class LayoutSchedulePass(ModulePass):
                 cse(function.body)
         for hint in hints.values():
             Rewriter.erase_op(hint)
+        guard_misfolded_maps(op)
 
     def _schedule(self, function: func.FuncOp, top: Operation, hints: dict) -> bool:
         where = f"@{function.sym_name.data}: nest {_name(top)}"
