@@ -43,3 +43,18 @@ func.func @layout_index(%x: memref<10x8xf64, #layout.tag<"IS->4SiS">>) {
   }
   func.return
 }
+
+// Vector accesses too: a `vector.load`/`vector.store` on the rewritten index.
+// CHECK-LABEL: func.func @own_vector_maps
+// CHECK:       %[[Q:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK:       %[[I:.*]] = affine.apply affine_map<(d0) -> ((d0 + 3))> (%[[Q]])
+// CHECK:       %v = vector.load %m[%[[I]]] : memref<16xf64>, vector<2xf64>
+// CHECK:       %[[R:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK:       vector.store %v, %m[%[[R]]] : memref<16xf64>, vector<2xf64>
+func.func @own_vector_maps(%m: memref<16xf64>) {
+  affine.for %i = 5 to 12 step 3 {
+    %v = affine.vector_load %m[(%i mod 6) floordiv 4 + 3] : memref<16xf64>, vector<2xf64>
+    affine.vector_store %v, %m[(%i mod 6) mod 4] : memref<16xf64>, vector<2xf64>
+  }
+  func.return
+}
