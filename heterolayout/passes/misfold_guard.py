@@ -12,7 +12,9 @@ from __future__ import annotations
 from xdsl.dialects import affine, memref, vector
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.common_subexpression_elimination import cse
 
+from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.upstream_folds import misfolded_by_upstream
 
@@ -26,16 +28,23 @@ AFFINE_MAP_OPS = (
 
 
 def guard_misfolded_maps(root: Operation) -> int:
-    """Rewrite every op under `root` whose map upstream would fold wrongly; how many."""
-    rewritten = 0
+    """Rewrite every op under `root` whose map upstream would fold wrongly, then merge the
+    index code the rewrites repeat (CSE of the functions they touched); how many functions."""
+    rewritten: list[Operation] = []
     for op in [o for o in root.walk() if isinstance(o, AFFINE_MAP_OPS)]:
         operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)
         index_map = op.map.data
         if not misfolded_by_upstream(index_map.results, operands):
             continue
+        function = op.parent_op()
+        while function is not None and not isinstance(function, FUNCTION_TYPES):
+            function = function.parent_op()
+        if function is not None and function not in rewritten:
+            rewritten.append(function)
         _rewrite(op, operands)
-        rewritten += 1
-    return rewritten
+    for function in rewritten:
+        cse(function)
+    return len(rewritten)
 
 
 def _rewrite(op: Operation, operands: list[SSAValue]) -> None:
