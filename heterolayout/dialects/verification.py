@@ -34,8 +34,9 @@ from heterolayout.dialects.conversion import is_builtin_strided, layout_of, with
 from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
+from heterolayout.dialects.roles import VIEW_OPS
 from heterolayout.dialects.view_types import check_view_type
-from heterolayout.dialects.views import VIEW_OPS, value_layout
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.maps import uses_symbols
 from heterolayout.layout.model import Layout

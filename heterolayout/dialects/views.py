@@ -3,7 +3,7 @@ window a view opens into its root (`view_window`).
 
 A memref type's layout (`layout_of`) lays out a buffer, except on a view: the builtin
 `strided<…>` type of a `memref.subview`, `reinterpret_cast`, `collapse_shape`,
-`expand_shape`, `view` or `transpose` result is upstream's description of the window the
+`expand_shape`, `view` or `transpose` result (`roles.VIEW_OPS`) is upstream's description of the window the
 view opens into its source's memory, which upstream lowers as it is (`static offsets`
 included). Such a value has no layout of its own; `memref.cast` of it neither.
 
@@ -26,21 +26,10 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
 from heterolayout.dialects.conversion import is_builtin_strided, layout_of, memref_shape
 from heterolayout.dialects.names import op_name
+from heterolayout.dialects.roles import VIEW_OPS
 from heterolayout.layout.algebra import Affine, Extent, IndexWindow, NotRepresentable
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
-
-VIEW_OPS = frozenset(
-    {
-        "memref.subview",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-        "memref.view",
-        "memref.transpose",
-    }
-)
-"""Ops whose memref result aliases a window of their source's memory."""
 
 
 class ViewError(LayoutError):
@@ -136,6 +125,13 @@ def _op_window(
         order = [r.position for r in results if isinstance(r, AffineDimExpr)]
         window = IndexWindow.transpose(source_shape, order)
         sizes = [inner.sizes[p] for p in order]
+    elif name == "vector.type_cast":
+        raise ViewError(
+            op,
+            "it makes the buffer's contiguous row-major memory one vector, and a layout-typed "
+            "buffer's memory is in its physical order (load with vector.load or "
+            "vector.transfer_read, or convert into a plain buffer first)",
+        )
     else:
         raise ViewError(
             op,

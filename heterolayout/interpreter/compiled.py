@@ -27,16 +27,15 @@ from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.dialects.functions import Function, function_key
+from heterolayout.dialects.roles import REGION_TERMINATORS
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.dialects.views import view_source
 from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter.compiled_extended import EMITTERS as EXTENDED_EMITTERS
 from heterolayout.interpreter.compiled_extended import HELPERS as EXTENDED_HELPERS
-from heterolayout.interpreter.compiled_extended import TERMINATORS as EXTENDED_TERMINATORS
 from heterolayout.interpreter.compiled_extended import emit_blocks, emitter_for
 from heterolayout.interpreter.compiled_gpu import EMITTERS as GPU_EMITTERS
 from heterolayout.interpreter.compiled_gpu import HELPERS as GPU_HELPERS
-from heterolayout.interpreter.compiled_gpu import TERMINATORS as GPU_TERMINATORS
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.program import find_function, reachable_functions, too_deep
 from heterolayout.interpreter.runner_utils import PrintPlan, RunOutput
@@ -502,15 +501,14 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
 """Ops with their own code; terminators (yield, condition, return) are written by the op
 that owns their region."""
 
-TERMINATORS = frozenset({"scf.yield", "scf.condition", "affine.yield", "func.return", "gpu.return"})
+TERMINATORS = REGION_TERMINATORS
+"""The terminators written by the op that owns their region (the op-role table's)."""
 
 # The ops of real inputs (views, linalg, scf.parallel, cf, transfers) live in their module.
 _EMITTERS.update(EXTENDED_EMITTERS)
 _HELPERS.update(EXTENDED_HELPERS)
-TERMINATORS |= EXTENDED_TERMINATORS
 _EMITTERS.update(GPU_EMITTERS)
 _HELPERS.update(GPU_HELPERS)
-TERMINATORS |= GPU_TERMINATORS
 
 
 class CompiledEngine:

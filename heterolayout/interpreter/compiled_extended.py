@@ -273,8 +273,6 @@ EMITTERS: dict[str, Emitter] = {
     "cf.cond_br": _cond_br,
     "cf.assert": _assert,
 }
-TERMINATORS = frozenset({"scf.reduce", "scf.reduce.return", "linalg.yield"})
-"""Written by the op that owns their region."""
 
 HELPERS: dict[str, Any] = {
     "_subview": views.subview,

@@ -117,8 +117,6 @@ EMITTERS = {
         ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id"), _id
     ),
 }
-TERMINATORS = frozenset({"gpu.terminator"})
-"""Written by the launch that owns its region."""
 HELPERS = {
     "_gpu_launch": _run_launch,
     "_launch": launch,

@@ -18,7 +18,11 @@ from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
 from heterolayout.interpreter.structured import is_structured
 
-SUPPORTED_OPS = frozenset(VALUE_OPS) | frozenset(OP_ROLES)
+NOT_RUN = frozenset({"memref.view"})
+"""Ops of the op-role table the engines do not run: `memref.view` reads a byte buffer as
+elements of another type, which the engines' typed buffers do not model."""
+
+SUPPORTED_OPS = frozenset(VALUE_OPS) | (frozenset(OP_ROLES) - NOT_RUN)
 """Every op name either engine runs: the value ops and the memory and control ops of the
 op-role table, with the linalg structured ops (`structured`); anything else is reported
 before a run starts."""

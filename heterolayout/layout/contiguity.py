@@ -17,11 +17,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineConstantExpr, AffineExpr
 
-from heterolayout.layout.expressions import evaluate, index_grids
-
-_DIVISIONS = (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
+from heterolayout.layout.expressions import DIVISION_KINDS, evaluate, index_grids
 
 
 def period(expr: AffineExpr, dim: int, scale: int = 1) -> int:
@@ -29,7 +27,7 @@ def period(expr: AffineExpr, dim: int, scale: int = 1) -> int:
     floordiv/mod argument by a multiple of its divisor."""
     if not isinstance(expr, AffineBinaryOpExpr):
         return 1
-    if expr.kind in _DIVISIONS and isinstance(expr.rhs, AffineConstantExpr):
+    if expr.kind in DIVISION_KINDS and isinstance(expr.rhs, AffineConstantExpr):
         if dim not in expr.lhs.used_dims():
             return 1
         inner = scale * expr.rhs.value

@@ -20,6 +20,9 @@ from heterolayout.layout.errors import LayoutError
 if TYPE_CHECKING:
     import numpy as np
 
+DIVISION_KINDS = (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
+"""The quasi-affine operators: floordiv, ceildiv and mod (by a constant)."""
+
 _TOKENS = {
     AffineBinaryOpKind.Add: "+",
     AffineBinaryOpKind.Mul: "*",

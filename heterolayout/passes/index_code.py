@@ -35,20 +35,12 @@ from xdsl.ir.affine import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
+from heterolayout.dialects.arith_ops import DIVISIONS
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 from heterolayout.passes.gpu_ranges import gpu_id_range
 from heterolayout.passes.upstream_folds import divides_a_mod
 
 IndexMode = Literal["arith", "affine"]
-DIVISIONS = (
-    arith.DivUIOp,
-    arith.DivSIOp,
-    arith.FloorDivSIOp,
-    arith.CeilDivUIOp,
-    arith.CeilDivSIOp,
-    arith.RemUIOp,
-    arith.RemSIOp,
-)
 INDEX = IndexType()
 LoopBounds = tuple[int, int, int]
 

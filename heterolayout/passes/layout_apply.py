@@ -42,6 +42,7 @@ from heterolayout.dialects.functions import (
     is_declaration,
     is_private,
 )
+from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.verification import buffer_root, verify_layouts
@@ -171,6 +172,7 @@ class Application:
 
     def _propagate(self, value: SSAValue) -> None:
         layout = value.type.layout  # type: ignore[attr-defined]
+        _refuse_unknown_users(value)
         for use in list(value.uses):
             user, index = use.operation, use.index
             if isinstance(user, memref.CastOp):
@@ -435,9 +437,31 @@ def _dies_at_return(value: SSAValue) -> bool:
     return True
 
 
+def _refuse_unknown_users(value: SSAValue) -> None:
+    """A buffer that takes a layout may reach (directly or through views) only ops the
+    op-role table gives a role for it: what another op does with it is unknown."""
+    for use in value.uses:
+        user = use.operation
+        roles = roles_of(user)
+        if roles is None or not (roles.touches(use.index) or use.index in roles.views):
+            name = op_name(user)
+            fail(
+                user,
+                f"layout-apply: {name} takes {value.type}, a buffer that layout.assign lays "
+                f"out, and heterolayout does not know what {name} does with it (nothing is "
+                "assumed harmless); pass it a plain copy (layout.convert) or assign the "
+                "layout to another buffer",
+            )
+        if use.index in roles.views:
+            for result in user.results:
+                _refuse_unknown_users(result)
+
+
 def may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
-    """Conservatively: stored to, copied or converted into, or flowing on (into a call, a
-    loop, a return; through a cast or a view, whose result is followed)."""
+    """Conservatively: stored to, copied or converted into, written by a linalg op, or
+    flowing on (into a call, a loop, a return; through a cast or a view, whose result is
+    followed); taken by an op the op-role table gives no role for it (which may do anything
+    with it)."""
     seen = seen or set()
     if value in seen:
         return False
@@ -445,8 +469,8 @@ def may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
     for use in value.uses:
         user = use.operation
         roles = roles_of(user)
-        if roles is None:
-            continue
+        if roles is None or not (roles.touches(use.index) or use.index in roles.views):
+            return True
         if use.index in roles.writes:
             return True
         if isinstance(user, memref.CastOp) or use.index in roles.views:

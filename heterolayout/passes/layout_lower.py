@@ -45,11 +45,10 @@ from heterolayout.dialects.functions import (
 )
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp, ConvertOp
-from heterolayout.dialects.roles import Roles, roles_of
+from heterolayout.dialects.roles import VECTOR_ACCESSES, VIEW_OPS, Roles, roles_of
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import (
-    VIEW_OPS,
     ViewError,
     value_layout,
     view_source,
@@ -61,7 +60,6 @@ from heterolayout.passes.collector import collector_paused
 from heterolayout.passes.index_code import constant_index
 from heterolayout.passes.logical_sizes import unknown_size_problem
 from heterolayout.passes.lower_accesses import (
-    VECTOR_ACCESSES,
     AccessLowering,
     access_patterns,
     in_gpu_code,
@@ -105,7 +103,11 @@ def check_lowerable(module: ModuleOp, flatten: bool, gpu_converts: bool = False)
             _check_supported(op, value, layout, flatten)
             if view_source(value) is not None:
                 _check_view_use(op, value, roles)
-            if roles is None or not (roles.touches(position) or position in roles.views):
+            if (
+                roles is None
+                or roles.structured  # not made loops by `linalg_loops`
+                or not (roles.touches(position) or position in roles.views)
+            ):
                 fail(
                     op,
                     f"layout-lower: {op_name(op)} uses the layout-typed memref {value.type} and "
@@ -201,14 +203,6 @@ def _check_op(op: Operation) -> None:
                 f"layout-lower: memref.global @{op.sym_name.data} has a vector-packed layout; "
                 "MLIR's dense initializers cannot hold vectors (use an integer container)",
             )
-    elif op.name == "vector.type_cast" and value_layout(op.operands[0]) is not None:
-        fail(
-            op,
-            f"layout-lower: vector.type_cast of the layout-typed memref {op.operands[0].type}: "
-            "it makes the buffer's contiguous row-major memory one vector, and a layout-typed "
-            "buffer's memory is in its physical order (load with vector.load or "
-            "vector.transfer_read, or convert into a plain buffer first)",
-        )
     elif isinstance(op, memref.DimOp) and value_layout(op.source) is not None:
         position = constant_index(op.index)
         if position is None:

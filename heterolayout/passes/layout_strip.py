@@ -35,9 +35,10 @@ from xdsl.pattern_rewriter import (
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.roles import VIEW_OPS
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
-from heterolayout.dialects.views import VIEW_OPS, view_source
+from heterolayout.dialects.views import view_source
 
 
 def has_layout(type_attr: Attribute) -> bool:

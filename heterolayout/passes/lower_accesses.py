@@ -271,18 +271,6 @@ def _physical(memref_type: Attribute, layout: Layout | None, flat: bool) -> Attr
     return physical_type(memref_type, layout, flat)
 
 
-VECTOR_ACCESSES = frozenset(
-    {
-        "vector.load",
-        "vector.store",
-        "affine.vector_load",
-        "affine.vector_store",
-        "vector.transfer_read",
-        "vector.transfer_write",
-    }
-)
-
-
 def access_patterns(state: AccessLowering, vectors: bool) -> list[RewritePattern]:
     """The patterns of the first step; the vector one (and xDSL's vector dialect) only for
     modules with vector accesses."""

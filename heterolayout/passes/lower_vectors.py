@@ -17,6 +17,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from heterolayout.dialects.functions import enclosing_function
+from heterolayout.dialects.roles import VECTOR_LOADS, roles_of
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.passes.container_access import load_lanes, store_lanes, whole_container
@@ -38,18 +39,16 @@ VectorAccessOp = (
     | vector.TransferReadOp
     | vector.TransferWriteOp
 )
-LOADS = (vector.LoadOp, affine.VectorLoadOp, vector.TransferReadOp)
 
 
 def vector_operands(op: VectorAccessOp) -> tuple[SSAValue, SSAValue]:
-    """The memref a vector access reads or writes, and the vector (loaded or stored)."""
-    if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
-        base = op.source
-    else:
-        base = op.memref if isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp) else op.base
-    if isinstance(op, LOADS):
-        return base, op.result
-    return base, op.value if isinstance(op, affine.VectorStoreOp) else op.vector
+    """The memref a vector access reads or writes (as the op-role table says), and the
+    vector (loaded, or stored: every vector store's first operand)."""
+    roles = roles_of(op)
+    assert roles is not None and roles.vector
+    if roles.reads:
+        return op.operands[roles.reads[0]], op.results[0]
+    return op.operands[roles.writes[0]], op.operands[0]
 
 
 def transfer_problem(op: Operation) -> str | None:
@@ -89,7 +88,7 @@ class LowerVectorAccess(RewritePattern):
         if layout is None:
             return
         is_affine = isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp)
-        is_load = isinstance(op, LOADS)
+        is_load = op.name in VECTOR_LOADS
         dim = walked_dim(op)
         stored = None if is_load else vector_value
         vector_type = vector_value.type

@@ -15,25 +15,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from heterolayout.dialects.functions import FUNCTION_TYPES
+from heterolayout.dialects.roles import MAP_ACCESSES
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.upstream_folds import misfolded_by_upstream
-
-AFFINE_MAP_OPS = (
-    affine.ApplyOp,
-    affine.LoadOp,
-    affine.StoreOp,
-    affine.VectorLoadOp,
-    affine.VectorStoreOp,
-)
 
 
 def guard_misfolded_maps(root: Operation) -> int:
     """Rewrite every op under `root` whose map upstream would fold wrongly, then merge the
     index code the rewrites repeat (CSE of the functions they touched); how many functions."""
     rewritten: list[Operation] = []
-    for op in [o for o in root.walk() if isinstance(o, AFFINE_MAP_OPS)]:
-        operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)
-        index_map = op.map.data
+    for op in [o for o in root.walk() if isinstance(o, affine.ApplyOp) or o.name in MAP_ACCESSES]:
+        operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)  # type: ignore[attr-defined]
+        index_map = op.map.data  # type: ignore[attr-defined]
         if not misfolded_by_upstream(index_map.results, operands):
             continue
         function = op.parent_op()

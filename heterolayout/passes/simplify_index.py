@@ -25,9 +25,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce, would_be_trivially_dead
 
+from heterolayout.dialects.arith_ops import DIVISIONS
 from heterolayout.dialects.roles import roles_of
 from heterolayout.passes.index_code import (
-    DIVISIONS,
     IndexEmitter,
     IndexLeaves,
     constant_index,

@@ -20,14 +20,14 @@ from xdsl.dialects import affine
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr, AffineExpr
 
-_DIVISIONS = (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
+from heterolayout.layout.expressions import DIVISION_KINDS
 
 
 def divides_a_mod(expr: AffineExpr, operands: Sequence[SSAValue]) -> bool:
     """`expr` is a floordiv, ceildiv or mod whose dividend's lower bound upstream takes from
     a mod: the dividend, through floordivs, ceildivs and mods on the left, reaches a mod or
     an operand that an `affine.apply` of such an expression defines."""
-    if not isinstance(expr, AffineBinaryOpExpr) or expr.kind not in _DIVISIONS:
+    if not isinstance(expr, AffineBinaryOpExpr) or expr.kind not in DIVISION_KINDS:
         return False
     return _bounded_by_a_mod(expr.lhs, operands)
 
@@ -38,7 +38,7 @@ def misfolded_by_upstream(exprs: Sequence[AffineExpr], operands: Sequence[SSAVal
 
 
 def _bounded_by_a_mod(expr: AffineExpr, operands: Sequence[SSAValue]) -> bool:
-    while isinstance(expr, AffineBinaryOpExpr) and expr.kind in _DIVISIONS:
+    while isinstance(expr, AffineBinaryOpExpr) and expr.kind in DIVISION_KINDS:
         if expr.kind == AffineBinaryOpKind.Mod:
             return True
         expr = expr.lhs

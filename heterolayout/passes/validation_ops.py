@@ -1,5 +1,9 @@
 """Reading what the lowering emitted, for translation validation: the ops that access a
-buffer, their indices as terms, and the values ops take apart."""
+buffer, their indices as terms, and the values ops take apart.
+
+The op sets here are validation's own reading of the lowered IR, kept apart from the
+op-role table (`dialects.roles`) that the lowering reads, on purpose: a validator that
+asked the lowering's table would inherit its mistakes."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ LOADS = (memref.LoadOp, affine.LoadOp)
 STORES = (memref.StoreOp, affine.StoreOp)
 VECTORS = (vector.LoadOp, vector.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
 TRANSFERS = (vector.TransferReadOp, vector.TransferWriteOp)
+VECTOR_STORES = (vector.StoreOp, affine.VectorStoreOp)
+VECTOR_LOADS = (vector.LoadOp, affine.VectorLoadOp)
 
 
 def new_ops(access: Access) -> list[Operation]:

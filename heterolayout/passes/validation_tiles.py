@@ -14,7 +14,6 @@ its source slot to its destination slot, the pad on pad slots only.
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, vector
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation, SSAValue
 
@@ -28,11 +27,16 @@ from heterolayout.passes.validation_containers import (
 )
 from heterolayout.passes.validation_conversions import Conversion
 from heterolayout.passes.validation_domain import Access, Lane
-from heterolayout.passes.validation_ops import LOADS, STORES, indices_of, on_buffer, owner
+from heterolayout.passes.validation_ops import (
+    LOADS,
+    STORES,
+    VECTOR_LOADS,
+    VECTOR_STORES,
+    indices_of,
+    on_buffer,
+    owner,
+)
 from heterolayout.passes.validation_terms import Term, TermReader, constant
-
-VECTOR_STORES = (vector.StoreOp, affine.VectorStoreOp)
-VECTOR_LOADS = (vector.LoadOp, affine.VectorLoadOp)
 
 Moved = list[tuple[Lane, Lane | None]]
 

@@ -38,9 +38,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.ops import ConvertOp
+from heterolayout.dialects.roles import VIEW_OPS, roles_of
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.views import (
-    VIEW_OPS,
     ViewWindow,
     value_layout,
     view_source,
@@ -204,22 +204,6 @@ class FoldRuntimeView(RewritePattern):
                 self.facts[new] = facts
 
 
-_INDEXED = (
-    memref.LoadOp,
-    affine.LoadOp,
-    vector.LoadOp,
-    affine.VectorLoadOp,
-    vector.TransferReadOp,
-)
-_INDEXED_STORES = (
-    memref.StoreOp,
-    affine.StoreOp,
-    vector.StoreOp,
-    affine.VectorStoreOp,
-    vector.TransferWriteOp,
-)
-
-
 def _in_bounds(op: Operation) -> bool:
     """Whether the access is undefined unless its index lies inside the view (a transfer
     with out-of-bounds lanes is not)."""
@@ -242,11 +226,11 @@ def _between(
 
 
 def _memref_position(op: Operation) -> int | None:
-    if isinstance(op, _INDEXED):
-        return 0
-    if isinstance(op, _INDEXED_STORES):
-        return 1
-    return None
+    """The memref operand of a load or store (the op-role table's access)."""
+    roles = roles_of(op)
+    if roles is None or not roles.accesses:
+        return None
+    return (*roles.reads, *roles.writes)[0]
 
 
 def _view_index(op: Operation, leaves: IndexLeaves) -> list[AffineExpr]:

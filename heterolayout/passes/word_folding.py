@@ -31,7 +31,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-BITWISE = (arith.XOrIOp, arith.AndIOp, arith.OrIOp)
+from heterolayout.dialects.arith_ops import BITWISE
 
 
 def _splat(value: SSAValue) -> int | None:

@@ -17,18 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import affine, memref, scf
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
-from heterolayout.dialects.views import VIEW_OPS
+from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, VIEW_OPS
 from heterolayout.layout.expressions import linear_form
 from heterolayout.passes.index_code import IndexLeaves, constant_index
 
 LOOPS = (affine.ForOp, scf.ForOp)
-LOADS = (memref.LoadOp, affine.LoadOp)
-STORES = (memref.StoreOp, affine.StoreOp)
 INDEX = IndexType()
 
 
@@ -193,12 +191,13 @@ def _read_accesses(nest: Nest) -> None:
     for op in nest.statements():
         if op.regions:
             raise NotScheduled(op, f"{op.name} has regions: only straight-line statements")
-        if isinstance(op, (*LOADS, *STORES)):
+        scalar_access = op.name in SCALAR_LOADS or op.name in SCALAR_STORES
+        if scalar_access:
             nest.accesses[op] = _access(nest, op, inside)
         elif not op.name.startswith(("arith.", "math.")) and not isinstance(op, affine.ApplyOp):
             raise NotScheduled(op, f"{op.name} is not a load, a store or arithmetic")
         for operand in op.operands:
-            if isinstance(operand.type, MemRefType) and not isinstance(op, (*LOADS, *STORES)):
+            if isinstance(operand.type, MemRefType) and not scalar_access:
                 raise NotScheduled(op, f"{op.name} uses a buffer")
 
 
@@ -214,7 +213,7 @@ def _access(nest: Nest, op: Operation, inside: set[Operation]) -> Access:
         raw = [leaves.recover(i) for i in op.indices]  # type: ignore[attr-defined]
     mapping = [_leaf_expr(nest, value, inside, op) for value in leaves.values]
     exprs = tuple(e.replace_dims_and_symbols(mapping, []) for e in raw)
-    write = isinstance(op, STORES)
+    write = op.name in SCALAR_STORES
     return Access(op, buffer, write, exprs, nest.depth_of(op))
 
 

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
+from heterolayout.dialects.arith_ops import BITWISE
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
@@ -50,7 +51,6 @@ from heterolayout.passes.schedule.nest import (
 from heterolayout.passes.schedule.statements import rebuilt
 
 Add = Callable[[Operation], None]
-BITWISE = (arith.XOrIOp, arith.AndIOp, arith.OrIOp)
 
 
 def lane_dim(layout: Layout) -> int | None:

@@ -105,8 +105,9 @@ func.func @reinterpret_dynamic(%a: memref<8x?xf32, #layout.tag<"NC->NC4n">>) -> 
 }
 
 // -----
-// vector.type_cast makes the buffer's row-major memory one vector: not a layout's memory.
-// CHECK: layout-lower: vector.type_cast of the layout-typed memref memref<4x8xf32, #layout.tag<"HW->WH">>: it makes the buffer's contiguous row-major memory one vector, and a layout-typed buffer's memory is in its physical order (load with vector.load or vector.transfer_read, or convert into a plain buffer first)
+// vector.type_cast (a view, as upstream says) makes the buffer's row-major memory one vector:
+// not a layout's memory.
+// CHECK: layout-lower: vector.type_cast of a layout-typed memref: it makes the buffer's contiguous row-major memory one vector, and a layout-typed buffer's memory is in its physical order (load with vector.load or vector.transfer_read, or convert into a plain buffer first)
 func.func @type_cast(%a: memref<4x8xf32, #layout.tag<"HW->WH">>) -> vector<4x8xf32> {
   %v = vector.type_cast %a : memref<4x8xf32, #layout.tag<"HW->WH">> to memref<vector<4x8xf32>>
   %x = memref.load %v[] : memref<vector<4x8xf32>>
