@@ -180,6 +180,35 @@ func.func @f(%a: memref<4xf32>, %b: memref<4xf32>, %c: memref<4xf32>) {
     assert roles.roles_of(op) is None  # unknown: every question gets the cautious answer
 
 
+MAY_WRITE = """
+func.func @f(%read: memref<4xf32>, %unknown: memref<4xf32>, %ins: memref<4xf32>, %outs: memref<4xf32>, %viewed: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %read[%c0] : memref<4xf32>
+  "foo.bar"(%unknown) : (memref<4xf32>) -> ()
+  linalg.copy ins(%ins : memref<4xf32>) outs(%outs : memref<4xf32>)
+  %v = memref.subview %viewed[2] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>
+  "foo.baz"(%v) : (memref<4xf32, strided<[1], offset: 2>>) -> ()
+  func.return
+}
+"""
+
+
+def test_may_write_is_cautious_about_ops_it_does_not_know() -> None:
+    from xdsl.dialects import func
+
+    from heterolayout.passes.layout_apply import may_write
+
+    function = next(o for o in _ops(MAY_WRITE) if isinstance(o, func.FuncOp))
+    written = {a.name_hint: may_write(a) for a in function.body.blocks[0].args}
+    assert written == {
+        "read": False,
+        "unknown": True,
+        "ins": False,
+        "outs": True,
+        "viewed": True,
+    }
+
+
 # ---- every op set agrees with the table ---------------------------------------------------
 DERIVED = {
     name: getattr(roles, name)
