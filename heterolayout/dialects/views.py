@@ -1,11 +1,13 @@
 """Which memref values carry a layout that heterolayout lowers (`value_layout`), and the
 window a view opens into its root (`view_window`).
 
-A memref type's layout (`layout_of`) lays out a buffer, except on a view: the builtin
-`strided<…>` type of a `memref.subview`, `reinterpret_cast`, `collapse_shape`,
-`expand_shape`, `view` or `transpose` result (`roles.VIEW_OPS`) is upstream's description of the window the
+A memref type's layout (`layout_of`) lays out a buffer, except on a view (`roles.VIEW_OPS`):
+the builtin `strided<…>` type of a `memref.subview`, `reinterpret_cast`, `collapse_shape`,
+`expand_shape`, `view` or `transpose` result is upstream's description of the window the
 view opens into its source's memory, which upstream lowers as it is (`static offsets`
 included). Such a value has no layout of its own; `memref.cast` of it neither.
+`memref.view` and `vector.type_cast` are views too, whose elements are no window of a
+layout-typed source's logical index space (`ViewError`).
 
 A view of a layout-typed buffer (the root) is a window into the root's logical index space:
 its type is the one upstream gives the same view of the plain logical memref
