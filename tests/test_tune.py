@@ -336,14 +336,17 @@ def test_fast_math_winner_and_its_output_reproduce(tmp_path: Path) -> None:
     assert run_main([str(out), "--check", "-p", "layout-schedule{target=avx2},layout-lower"]) == 0
 
 
-def test_plain_buffers_are_scheduled_without_an_assign(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("target", "lanes"), [("avx2", 8), ("avx512", 16)])
+def test_plain_buffers_are_scheduled_without_an_assign(
+    tmp_path: Path, target: str, lanes: int
+) -> None:
     timer = RecordingTimer()
-    heterolayout.tune(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
+    heterolayout.tune(MATMUL, budget=1000, target=target, timer=timer, cache=Cache(tmp_path))
     plain = [(s, low) for s, low in timer.seen if "#layout" not in s]
     inputs = [low for s, low in plain if "layout.schedule" not in s]
     scheduled = [low for s, low in plain if "layout.schedule" in s]
     assert len(inputs) == 1 and "vector" not in inputs[0]  # the input program, as written
-    assert scheduled and all("vector<8xf32>" in low for low in scheduled)
+    assert scheduled and all(f"vector<{lanes}xf32>" in low for low in scheduled)
     assert not any("memref.alloc" in low for low in scheduled)  # no copy at the boundary
 
 
