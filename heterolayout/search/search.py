@@ -16,7 +16,6 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
-from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
 from heterolayout.search.cost import Summary, is_row_major, summarize
 from heterolayout.search.measure import (
@@ -28,7 +27,7 @@ from heterolayout.search.measure import (
     native_timer,
     pipeline,
 )
-from heterolayout.search.program import Buffer, buffer_values, find_buffers, hot_nest, with_layouts
+from heterolayout.search.program import Buffer, buffer_roots, find_buffers, hot_nest, with_layouts
 from heterolayout.search.schedules import parse_tile
 from heterolayout.search.space import Joint, joint_space, tied_dims, with_schedules
 
@@ -149,12 +148,12 @@ def search_space(
     nest = hot_nest(function)
     if nest is None:
         raise LayoutError(f"@{entry}: no loop nest layout-schedule can read")
-    values = buffer_values(function)
-    summary = summarize(nest, {storage_root(values[b.name]): b.name for b in chosen})
-    if summary.lead not in {b.name for b in chosen}:
-        raise LayoutError(
-            f"@{entry}: tune the buffer the hot nest stores to ('{summary.lead or '?'}') too"
-        )
+    names_of = {b.name for b in chosen}
+    every = buffer_roots(function)
+    summary = summarize(nest, {root: name for root, name in every.items() if name in names_of})
+    if summary.lead not in names_of:
+        stored = summarize(nest, every).lead or "?"
+        raise LayoutError(f"@{entry}: tune the buffer the hot nest stores to ('{stored}') too")
     tied = tied_dims(summary)
     candidates: dict[str, list[Candidate]] = {}
     skipped: list[Skipped] = []

@@ -5,16 +5,23 @@ Workarounds for xDSL 0.74: it cannot parse a shape with spaces around its `x`
 (`memref<2 x i32>`, `vector<4 x f32>`, upstream test syntax): after `2 x`, seeing a type
 instead of another dimension, it steps back one character from the type rather than to
 the `x`, and then misses the delimiter. It keeps `loc(...)` when the text spells one but
-leaves every other op at `loc(unknown)`, so an error could not say where its op is.
+leaves every other op at `loc(unknown)`, so an error could not say where its op is. It
+keeps `%alloc_0` as the name hint `alloc`; the name as written is remembered
+(`heterolayout.dialects.names.value_name`), so tools can name values as the user does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from heterolayout.dialects.names import remember_spelling
 
 _DIMENSION = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
 
@@ -39,6 +46,11 @@ class UpstreamParser(Parser):
                 StringAttr(span.input.name), IntAttr(line + span.line_offset), IntAttr(column)
             )
         return op
+
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        if len(values) == 1:
+            remember_spelling(values[0], name)
 
     def parse_affine_map(self) -> AffineMap:
         """xDSL's, with a parse error (not its NotImplementedError) for a semi-affine map."""
