@@ -7,6 +7,7 @@ exhausted machine. Each limit is named in its message and listed in the README (
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -26,7 +27,18 @@ a layout's index arrays take 8 bytes per slot (128 MiB here)."""
 
 MAX_NESTING = 100
 """Nesting depth of brackets (`( [ { <`), hence of types, attributes, regions and loops, in
-the MLIR text the tools read and in a layout spec."""
+the MLIR text the tools read and in a layout spec, and of operators in one result of a layout
+map (whose analyses take time growing with the cube of it: 2 s at 100, 5 s at 200 for
+`layout-explain`); `$HETEROLAYOUT_MAX_NESTING` raises it."""
+
+MAX_MAP_PARENTHESES = 1000
+"""Nesting depth of the parentheses inside one affine map or set, beyond its own lists of
+dims and results: they only group, and cost the parse alone (MLIR 22's parser reads about
+5,000 levels, then overflows its stack); `$HETEROLAYOUT_MAX_MAP_PARENTHESES` raises it.
+Operators they group still count against `MAX_NESTING` in a layout map."""
+
+NESTING_VARIABLE = "HETEROLAYOUT_MAX_NESTING"
+PARENTHESES_VARIABLE = "HETEROLAYOUT_MAX_MAP_PARENTHESES"
 
 MAX_INPUT_BYTES = 4 * 2**20
 """Size of an MLIR file `layout-opt` or `layout-run` reads: xDSL parses about 100 KB per
@@ -34,7 +46,9 @@ second, so 4 MiB is the order of a minute of work."""
 
 RECURSION_LIMIT = 20_000
 """Python's recursion limit inside the tools: deep enough for `MAX_NESTING` levels through
-parsing, passes, printing and the interpreter, each of which recurses per level."""
+parsing, passes, printing and the interpreter, each of which recurses per level, and for
+`MAX_MAP_PARENTHESES` levels of parentheses (a few frames each). A raised limit raises it in
+proportion (so far, perhaps, that the process's stack cannot hold it)."""
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds of processor time a `layout-run` may use unless `--timeout` says otherwise: four
@@ -42,7 +56,7 @@ times what the slowest bundled example takes in the slowest engine, so a runaway
 while real checks pass. Processor time, not wall-clock time, so that a run passes or fails
 the same way on a loaded machine."""
 
-_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[(\[{<]|[)\]}>]')
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|<=|affine_(?:map|set)<|[(\[{<]|[)\]}>]')
 _OPENING = "([{<"
 
 
@@ -67,26 +81,88 @@ class LimitError(ValueError):
     """Input beyond one of the limits above; the message names the limit."""
 
 
+def _limit(variable: str, default: int) -> int:
+    text = os.environ.get(variable, "")
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise LimitError(f"{variable}={text}: expected a positive number of levels")
+    return value
+
+
+def max_nesting() -> int:
+    """The nesting limit in force: `MAX_NESTING`, or what `$HETEROLAYOUT_MAX_NESTING` says."""
+    return _limit(NESTING_VARIABLE, MAX_NESTING)
+
+
+def max_map_parentheses() -> int:
+    """The parenthesis limit in force: `MAX_MAP_PARENTHESES`, or what
+    `$HETEROLAYOUT_MAX_MAP_PARENTHESES` says."""
+    return _limit(PARENTHESES_VARIABLE, MAX_MAP_PARENTHESES)
+
+
+def nesting_limit_text(limit: int) -> str:
+    """How a message names the nesting limit and how to raise it."""
+    return f"the nesting limit of {limit}; set {NESTING_VARIABLE} to raise it"
+
+
 def check_nesting(text: str, what: str, first_line: int = 1) -> None:
-    """Refuse `text` (MLIR or a layout spec) whose brackets nest deeper than `MAX_NESTING`,
-    before a recursive parser meets it, naming `what`:line:column (lines from
-    `first_line`). Strings, `//` comments and the `->` arrow are skipped."""
-    depth = 0
+    """Refuse `text` (MLIR or a layout spec) whose brackets nest deeper than `max_nesting()`,
+    or whose parentheses inside one affine map or set nest deeper than
+    `max_map_parentheses()`, before a recursive parser meets it, naming `what`:line:column
+    (lines from `first_line`). Strings, `//` comments, `->`, and a set's `>=` are skipped."""
+    nesting, parentheses = max_nesting(), max_map_parentheses()
+    opened: list[str] = []
+    depth = grouping = maps = 0
     for match in _BRACKETS.finditer(text):
         token = match.group()
-        if len(token) != 1:
-            continue
-        if token in _OPENING:
+        if token in (">=", "<="):  # a constraint of an affine set; else a bracket
+            if maps:
+                continue
+            token = token[0]
+        if token.startswith("affine_"):
+            opened.append("map")
+            maps += 1
             depth += 1
-            if depth > MAX_NESTING:
-                line = text.count("\n", 0, match.start()) + first_line
-                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-                raise LimitError(
-                    f"{what}:{line}:{column}: brackets, types or regions nest deeper than "
-                    f"{MAX_NESTING} levels (the nesting limit)"
-                )
-        elif depth > 0:
+        elif len(token) != 1:
+            continue
+        elif token == "(" and maps:
+            opened.append("group")
+            grouping += 1
+        elif token in _OPENING:
+            opened.append(token)
+            depth += 1
+        elif opened:
+            closed = opened.pop()
+            if closed == "group":
+                grouping -= 1
+                continue
+            maps -= closed == "map"
             depth -= 1
+            continue
+        else:
+            continue
+        if depth > nesting:
+            raise LimitError(
+                f"{_position(text, match.start(), what, first_line)}: brackets, types or "
+                f"regions nest deeper than {nesting} levels ({nesting_limit_text(nesting)})"
+            )
+        if grouping > parentheses + 1:  # the map's own lists of dims and results
+            raise LimitError(
+                f"{_position(text, match.start(), what, first_line)}: parentheses in an affine "
+                f"map nest deeper than {parentheses} levels (the parenthesis limit of "
+                f"{parentheses}; set {PARENTHESES_VARIABLE} to raise it)"
+            )
+
+
+def _position(text: str, start: int, what: str, first_line: int) -> str:
+    line = text.count("\n", 0, start) + first_line
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    return f"{what}:{line}:{column}"
 
 
 _DENSE = re.compile(r"dense<(?:[^<>]|<[^<>]*>)*>\s*:\s*(?:tensor|vector)<((?:\d+\s*x\s*)+)")
@@ -131,16 +207,24 @@ def too_deep(what: str) -> str:
     """The message for a RecursionError: what was too deep, and the limits that apply."""
     return (
         f"{what} nests too deeply: Python's recursion limit ({sys.getrecursionlimit()} frames) "
-        f"was reached; heterolayout supports {MAX_NESTING} levels of brackets, types, regions "
-        "and loops, and expressions of a few hundred operators"
+        f"was reached; heterolayout supports {max_nesting()} levels of brackets, types, "
+        f"regions and loops and of operators in a layout map ({NESTING_VARIABLE} raises it), "
+        f"and {max_map_parentheses()} levels of parentheses in an affine map "
+        f"({PARENTHESES_VARIABLE})"
     )
 
 
 @contextmanager
 def deep_recursion() -> Iterator[None]:
-    """Raise Python's recursion limit to `RECURSION_LIMIT` for a tool's work."""
+    """Raise Python's recursion limit to `RECURSION_LIMIT` for a tool's work, more where the
+    nesting limits are raised."""
     previous = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
+    try:
+        nesting, parentheses = max_nesting(), max_map_parentheses()
+    except LimitError:  # reported where the limit is checked
+        nesting, parentheses = MAX_NESTING, MAX_MAP_PARENTHESES
+    scale = max(1.0, nesting / MAX_NESTING, parentheses / MAX_MAP_PARENTHESES)
+    sys.setrecursionlimit(max(previous, int(RECURSION_LIMIT * scale)))
     try:
         yield
     finally:

@@ -10,6 +10,7 @@ of the Python API.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -24,7 +25,13 @@ import heterolayout
 from heterolayout.interpreter.arguments import random_arguments
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import apply_pipeline, parse_program
-from heterolayout.limits import MAX_ELEMENTS, MAX_INPUT_BYTES, MAX_NESTING, MAX_RANK
+from heterolayout.limits import (
+    MAX_ELEMENTS,
+    MAX_INPUT_BYTES,
+    MAX_MAP_PARENTHESES,
+    MAX_NESTING,
+    MAX_RANK,
+)
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 HANG_BOUND = 120
@@ -151,6 +158,15 @@ def map_argument(expression: str) -> str:
     )
 
 
+def builtin_map_argument(expression: str) -> str:
+    """A function loading through a memref with a builtin affine_map layout of `expression`."""
+    memref = f"memref<4xf32, affine_map<(d0) -> ({expression})>>"
+    return (
+        f"func.func @main(%a: {memref}) -> f32 {{\n  %c1 = arith.constant 1 : index\n"
+        f"  %v = memref.load %a[%c1] : {memref}\n  func.return %v : f32\n}}\n"
+    )
+
+
 def called_functions(count: int) -> str:
     """`count` small functions, each called once from @main."""
     layout = 'memref<64xf32, #layout.tag<"W->W8w">>'
@@ -194,14 +210,52 @@ def big_program(size: int) -> str:
     return f"func.func @main() {{\n{body}  func.return\n}}\n"
 
 
-NESTING = f"nest deeper than {MAX_NESTING} levels (the nesting limit)"
+NESTING = (
+    f"nest deeper than {MAX_NESTING} levels (the nesting limit of {MAX_NESTING}; "
+    "set HETEROLAYOUT_MAX_NESTING to raise it)"
+)
+PARENTHESES = (
+    f"parentheses in an affine map nest deeper than {MAX_MAP_PARENTHESES} levels (the "
+    f"parenthesis limit of {MAX_MAP_PARENTHESES}; set HETEROLAYOUT_MAX_MAP_PARENTHESES to "
+    "raise it)"
+)
 GENERATED: list[tuple[str, Callable[[], str], tuple[str, ...], str | None, str | None]] = [
     # id, program, command, expected error, expected output
     (
         "parentheses",
         lambda: map_argument("(" * 3000 + "d0" + ")" * 3000),
         ("layout-opt",),
-        NESTING,
+        PARENTHESES,
+        None,
+    ),
+    # Parentheses that group (MLIR 22 reads about 5,000 levels) work to the parenthesis limit,
+    # in builtin maps and layouts; the operators they group count as nesting
+    (
+        "parentheses-200",
+        lambda: map_argument("(" * 200 + "d0 floordiv 2" + ")" * 200),
+        ("layout-run", "--check"),
+        None,
+        "OK: 4 elements compared",
+    ),
+    (
+        "parentheses-1000",
+        lambda: builtin_map_argument("(" * 1000 + "d0" + ")" * 1000),
+        ("layout-run", "--check"),
+        None,
+        "OK: 5 elements compared",
+    ),
+    (
+        "parentheses-1001",
+        lambda: builtin_map_argument("(" * 1001 + "d0" + ")" * 1001),
+        ("layout-opt",),
+        PARENTHESES,
+        None,
+    ),
+    (
+        "grouped-operators",
+        lambda: map_argument("(" * 200 + "d0" + " floordiv 2)" * 200),
+        ("layout-opt",),
+        "nests 200 operators deep, more than the nesting limit of",
         None,
     ),
     (
@@ -249,7 +303,7 @@ GENERATED: list[tuple[str, Callable[[], str], tuple[str, ...], str | None, str |
         "floordiv-chain",
         lambda: map_argument("d0" + " floordiv 2" * 3000),
         ("layout-opt",),
-        f"nests 3000 operators deep, more than the nesting limit of {MAX_NESTING}",
+        f"nests 3000 operators deep, more than the nesting limit of {MAX_NESTING}; set HETEROLAYOUT_MAX_NESTING to raise it",
         None,
     ),
     (
@@ -360,7 +414,7 @@ EXPLAIN = [
     (
         "deep-spec",
         ["affine_map<(d0) -> (" + "(" * 3000 + "d0" + ")" * 3000 + ")>", "--shape", "8"],
-        NESTING,
+        PARENTHESES,
         None,
     ),
     (
@@ -514,7 +568,7 @@ API: list[tuple[str, Callable[[], object], str]] = [
         lambda: heterolayout.parse_layout(
             "affine_map<(d0) -> (" + "(" * 3000 + "d0" + ")" * 3000 + ")>", (8,)
         ),
-        NESTING,
+        PARENTHESES,
     ),
     (
         "floordiv-chain",
@@ -677,3 +731,18 @@ def test_float_pads_are_refused_where_they_round_to_infinity(name: str) -> None:
     heterolayout.parse_layout("W->W4w", (3,), dtype=name, pad=-below)
     with pytest.raises(heterolayout.LayoutError, match=f"does not fit element type {name}"):
         heterolayout.parse_layout("W->W4w", (3,), dtype=name, pad=threshold)
+
+
+def test_the_nesting_limits_are_raised_by_their_variables(monkeypatch) -> None:
+    deep = "affine_map<(d0) -> (" + "(" * 1500 + "d0" + ")" * 1500 + ")>"
+    grouped = "affine_map<(d0) -> (" + "(" * 150 + "d0" + " floordiv 2)" * 150 + ", d0)>"
+    for spec, fragment in ((deep, PARENTHESES), (grouped, "nests 150 operators deep")):
+        with pytest.raises(heterolayout.LayoutError, match=re.escape(fragment)):
+            heterolayout.parse_layout(spec, (8,))
+    monkeypatch.setenv("HETEROLAYOUT_MAX_MAP_PARENTHESES", "2000")
+    monkeypatch.setenv("HETEROLAYOUT_MAX_NESTING", "150")
+    assert heterolayout.parse_layout(deep, (8,)).physical_shape == (8,)
+    assert heterolayout.parse_layout(grouped, (8,)).physical_shape == (1, 8)
+    monkeypatch.setenv("HETEROLAYOUT_MAX_NESTING", "many")
+    with pytest.raises(heterolayout.LayoutError, match="HETEROLAYOUT_MAX_NESTING=many: expected"):
+        heterolayout.parse_layout("W->W4w", (8,))

@@ -198,6 +198,30 @@ def test_target_host_is_the_cpus_own_target() -> None:
     assert host.stdout == named.stdout
 
 
+@pytest.mark.parametrize(("forced", "lanes"), [("avx2", 8), ("avx512", 16)])
+def test_the_host_query_can_be_forced(monkeypatch, forced: str, lanes: int) -> None:
+    from heterolayout.passes.schedule.layout_schedule import HOST_TARGET_VARIABLE
+
+    monkeypatch.setenv(HOST_TARGET_VARIABLE, forced)
+    text = example("conv2d_blocked_schedule").read_text()
+    host = layout_opt(text, "-p", "layout-schedule{target=host}")
+    assert host.returncode == 0, host.stderr
+    assert f"vector<{lanes}xf32>" in host.stdout
+    assert f"vector<{24 - lanes}xf32>" not in host.stdout
+    assert host.stdout == layout_opt(text, "-p", f"layout-schedule{{target={forced}}}").stdout
+
+
+def test_an_unknown_forced_host_target_is_one_line(monkeypatch) -> None:
+    monkeypatch.setenv("HETEROLAYOUT_HOST_TARGET", "avx1024")
+    text = example("conv2d_blocked_schedule").read_text()
+    result = layout_opt(text, "-p", "layout-schedule{target=host}")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == (
+        "layout-schedule: target=host: HETEROLAYOUT_HOST_TARGET=avx1024: expected one of "
+        "avx512, avx2, sse, neon\n"
+    )
+
+
 def _fits(along: int, across: int, registers: int, fused: bool) -> bool:
     return along * across + min(along, across) + (1 if fused else 3) <= registers
 

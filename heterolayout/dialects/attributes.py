@@ -47,7 +47,7 @@ from heterolayout.layout.element_types import ElementType, element_type, format_
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import format_map
 from heterolayout.layout.extents import check_map_form
-from heterolayout.layout.maps import strided_map
+from heterolayout.layout.maps import QUASI_AFFINE, semi_affine_reason, strided_map
 from heterolayout.layout.model import Layout, format_shape
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.tags import TagError, parse_tag
@@ -521,7 +521,12 @@ class MapLayoutAttr(LayoutAttr):
         except NotImplementedError as error:
             # xDSL's affine expression builder raises NotImplementedError, not a ParseError,
             # for semi-affine products such as `d0 * d1`; report it at its position.
-            parser.raise_error(f"#{cls.name}: {error}", start, parser.pos)
+            parser.raise_error(
+                f"#{cls.name}: the map is semi-affine ({semi_affine_reason(error)}); a layout's "
+                f"map is quasi-affine ({QUASI_AFFINE})",
+                start,
+                parser.pos,
+            )
         if not isinstance(attribute, AffineMapAttr):
             parser.raise_error(
                 f"#{cls.name}: expected affine_map<…>, got {attribute}", start, parser.pos

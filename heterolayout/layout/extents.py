@@ -28,7 +28,13 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.simplify import IndexSimplifier
-from heterolayout.limits import MAX_ELEMENTS, MAX_NESTING, MAX_RANK
+from heterolayout.limits import (
+    MAX_ELEMENTS,
+    MAX_RANK,
+    LimitError,
+    max_nesting,
+    nesting_limit_text,
+)
 
 Shape = tuple[int | None, ...]
 
@@ -150,12 +156,16 @@ def dynamic_extents(
 
 def check_map_nesting(index_map: AffineMap, prefix: str = "") -> None:
     """Deep expressions are refused before anything recurses over them or solves for them."""
+    try:
+        limit = max_nesting()
+    except LimitError as error:
+        raise LayoutError(f"{prefix}{error}") from None
     for result in index_map.results:
         depth = expression_depth(result)
-        if depth > MAX_NESTING:
+        if depth > limit:
             raise LayoutError(
-                f"{prefix}a result of the map nests {depth} operators deep, more than the "
-                f"nesting limit of {MAX_NESTING}"
+                f"{prefix}a result of the map nests {depth} operators deep, more than "
+                f"{nesting_limit_text(limit)}"
             )
 
 

@@ -8,6 +8,7 @@ physical shape is given. A strided layout is a map to one physical dim: the elem
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import AffineMapAttr, StridedLayoutAttr
@@ -16,6 +17,31 @@ from xdsl.ir.affine import AffineExpr, AffineMap, AffineSymExpr
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import linear_form
+
+QUASI_AFFINE = "+ and -, and *, floordiv, ceildiv and mod by constants"
+"""What a quasi-affine map may use, the maps layouts and heterolayout's IR are made of."""
+
+_SEMI_AFFINE = re.compile(r"^(Multiplication|Floor division|Ceil division|Mod) with non-constant")
+_OPERATORS = {"Floor division": "floordiv", "Ceil division": "ceildiv", "Mod": "mod"}
+_FACTORS = re.compile(r"self: (.*) other: (.*)$")
+
+
+def semi_affine_reason(error: NotImplementedError, terms: bool = True) -> str:
+    """What makes a map semi-affine, from the NotImplementedError xDSL's expression builder
+    raises for it ("Multiplication with non-constant … self: d0 other: s0"); `terms=False`
+    leaves out the factors (`d0`, `s0`), which mean nothing where the text names values."""
+    text = str(error)
+    found = _SEMI_AFFINE.match(text)
+    if found is None:
+        return text
+    if found.group(1) == "Multiplication":
+        factors = _FACTORS.search(text)
+        if factors is None or not terms:
+            return "a product of two terms that are not constants"
+        return (
+            f"{factors.group(1)} * {factors.group(2)} multiplies two terms that are not constants"
+        )
+    return f"a {_OPERATORS[found.group(1)]} by a term that is not a constant"
 
 
 def parse_builtin_attribute(text: str, what: str) -> Attribute:
@@ -41,7 +67,10 @@ def parse_builtin_attribute(text: str, what: str) -> Attribute:
         ) from None
     except NotImplementedError as error:
         # xDSL's expression builder refuses semi-affine terms with NotImplementedError.
-        raise LayoutError(f"'{text.strip()}' is not quasi-affine: {error}") from None
+        raise LayoutError(
+            f"'{text.strip()}' is semi-affine: {semi_affine_reason(error)}; a layout's map is "
+            f"quasi-affine ({QUASI_AFFINE})"
+        ) from None
     return attribute
 
 

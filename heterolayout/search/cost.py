@@ -35,8 +35,10 @@ nChw16c/OIhw16i16o (4.9 MB converted in 0.55 ms, benchmarks/tune.py).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.expressions import linear_form
@@ -115,7 +117,7 @@ def _unit_loop(expr: AffineExpr, rank: int) -> int | None:
     return nonzero[0] if len(nonzero) == 1 and form[0][nonzero[0]] == 1 else None
 
 
-def summarize(nest: Nest, names: dict[object, str]) -> Summary:
+def summarize(nest: Nest, names: Mapping[SSAValue, str]) -> Summary:
     """The nest's accesses to named buffers (`names`: buffer value → name)."""
     accesses = []
     for access in nest.accesses.values():

@@ -1,8 +1,12 @@
 """The program a search works on: its tunable buffers, its hot loop nest, and the program
 with a layout per buffer (as `layout.assign`s, or as layout-typed arguments).
 
-A buffer is a memref argument of the entry function or a `memref.alloc` in it, with a
-static shape. Its name is its SSA name (`%input` → `input`), else `arg<i>` / `alloc<i>`.
+A buffer is a memref argument of the entry function, a `memref.alloc` in it, or a global it
+reads (`memref.get_global`), with a static shape. An argument or allocation is named by its
+SSA name as the input text spells it (`%input` → `input`, `%alloc_0` → `alloc_0`), else
+`arg<i>` / `alloc<i>`; a name that repeats (values of different regions, a program built in
+Python) gets `_1`, `_2`, … in the function's order. A global is named by its symbol
+(`@weights`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.layout import AssignOp
+from heterolayout.dialects.names import carry_spellings, value_name
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.source import make_context, verify_program
@@ -46,19 +51,37 @@ class Buffer:
         return math.prod(self.shape)
 
 
-def _name(value: SSAValue, fallback: str) -> str:
-    return value.name_hint or fallback
+def buffer_roots(function: func.FuncOp) -> dict[SSAValue, str]:
+    """Every candidate buffer's root values with its name: arguments, allocations, then
+    the `memref.get_global` results (each read of one global under its name)."""
+    named: list[tuple[SSAValue, str]] = []
+    for position, argument in enumerate(function.body.block.args):
+        if isinstance(argument.type, MemRefType):
+            named.append((argument, value_name(argument) or f"arg{position}"))
+    allocations = [op for op in function.walk() if isinstance(op, memref.AllocOp)]
+    for position, op in enumerate(allocations):
+        named.append((op.memref, value_name(op.memref) or f"alloc{position}"))
+    wanted = {name for _, name in named}
+    taken: set[str] = set()
+    roots: dict[SSAValue, str] = {}
+    for value, name in named:
+        unique, suffix = name, 0
+        while unique in taken or (unique != name and unique in wanted):
+            suffix += 1
+            unique = f"{name}_{suffix}"
+        taken.add(unique)
+        roots[value] = unique
+    for read in function.walk():
+        if isinstance(read, memref.GetGlobalOp):
+            roots[read.memref] = f"@{read.name_.root_reference.data}"
+    return roots
 
 
 def buffer_values(function: func.FuncOp) -> dict[str, SSAValue]:
-    """Every candidate buffer of the function by name: arguments, then allocations."""
+    """Every candidate buffer of the function by name (a global: its first read)."""
     values: dict[str, SSAValue] = {}
-    for position, argument in enumerate(function.body.block.args):
-        if isinstance(argument.type, MemRefType):
-            values[_name(argument, f"arg{position}")] = argument
-    allocations = [op for op in function.walk() if isinstance(op, memref.AllocOp)]
-    for position, op in enumerate(allocations):
-        values[_name(op.memref, f"alloc{position}")] = op.memref
+    for value, name in buffer_roots(function).items():
+        values.setdefault(name, value)
     return values
 
 
@@ -78,36 +101,57 @@ def hot_nest(function: func.FuncOp) -> Nest | None:
     return None if best is None else best[1]
 
 
-def _assigned(function: func.FuncOp) -> dict[SSAValue, str]:
+def _assigned(function: func.FuncOp, roots: dict[SSAValue, str]) -> dict[str, str]:
+    """Buffer name → the layout the input program assigns it, as text."""
     return {
-        storage_root(op.memref): str(op.layout)
+        roots[storage_root(op.memref)]: str(op.layout)
         for op in function.walk()
-        if isinstance(op, AssignOp)
+        if isinstance(op, AssignOp) and storage_root(op.memref) in roots
     }
 
 
+def _private_global(module: ModuleOp, name: str) -> bool:
+    symbol = name.removeprefix("@")
+    for op in module.body.block.ops:
+        if isinstance(op, memref.GlobalOp) and op.sym_name.data == symbol:
+            visibility = op.sym_visibility
+            return visibility is not None and visibility.data == "private"
+    return False
+
+
 def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -> list[Buffer]:
-    """The named buffers (default: every buffer the hot nest loads or stores), in the
-    function's order. Unknown names, dynamic shapes and layout-typed buffers are errors."""
+    """The named buffers (default: every buffer the hot nest loads or stores, but globals
+    that are not private), in the function's order. Unknown names, dynamic shapes,
+    layout-typed buffers and globals that are not private are errors."""
     function = find_function(module, entry)
+    roots = buffer_roots(function)
     values = buffer_values(function)
     nest = hot_nest(function)
-    touched = (
-        {storage_root(a.buffer) for a in nest.accesses.values()} if nest is not None else set()
-    )
-    written = {storage_root(a.buffer) for a in nest.accesses.values() if a.write} if nest else set()
+    accesses = list(nest.accesses.values()) if nest is not None else []
+    touched = {roots.get(storage_root(a.buffer)) for a in accesses}
+    written = {roots.get(storage_root(a.buffer)) for a in accesses if a.write}
     if names is None:
         if nest is None:
             raise LayoutError(
                 f"@{entry}: no loop nest layout-schedule can read; name the buffers (--buffer)"
             )
-        names = [name for name, value in values.items() if value in touched]
-    assigned = _assigned(function)
+        names = [
+            name
+            for name in values
+            if name in touched and (not name.startswith("@") or _private_global(module, name))
+        ]
+    assigned = _assigned(function, roots)
+    arguments = list(function.body.block.args)
     buffers = []
     for name in names:
         if name not in values:
             known = ", ".join(values) or "none"
             raise LayoutError(f"@{entry}: no buffer named '{name}' (buffers: {known})")
+        if name.startswith("@") and not _private_global(module, name):
+            raise LayoutError(
+                f"@{entry}: buffer '{name}' is not a private global: its type is part of the "
+                "module's interface"
+            )
         value = values[name]
         memref_type = value.type
         assert isinstance(memref_type, MemRefType)
@@ -116,7 +160,6 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
         shape = tuple(memref_type.get_shape())
         if any(extent < 0 for extent in shape):
             raise LayoutError(f"@{entry}: buffer '{name}' has a dynamic shape")
-        arguments = list(function.body.block.args)
         buffers.append(
             Buffer(
                 name,
@@ -125,8 +168,8 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
                 arguments.index(value)
                 if isinstance(value, BlockArgument) and value in arguments
                 else None,
-                value in written,
-                assigned.get(value),
+                name in written,
+                assigned.get(name),
             )
         )
     if not buffers:
@@ -149,33 +192,37 @@ def with_layouts(
 ) -> ModuleOp:
     """A copy of the program where each named buffer has the given layout (attribute text):
     its `layout.assign`s replaced by one at the start of the function (arguments) or after
-    the allocation. `typed=True` gives arguments the layout in the signature instead (the
+    the allocation (or the global's first read). `typed=True` gives arguments the layout in the signature instead (the
     kernel alone, no conversion at the boundary). `hint` adds a `layout.schedule` op, so
     the nest is scheduled even when no buffer has a layout (plain buffers are not assigned
     their row-major layout: that would copy them)."""
     ctx = make_context()
-    copy = module.clone()
+    clones: dict[SSAValue, SSAValue] = {}
+    copy = module.clone(value_mapper=clones)
+    carry_spellings(clones)
     function = find_function(copy, entry)
+    roots = buffer_roots(function)
     values = buffer_values(function)
-    tuned = {values[name] for name in layouts} | ({values[hint[0]]} if hint else set())
+    named = set(layouts) | ({hint[0]} if hint else set())
+    tuned = {root for root, name in roots.items() if name in named}
     for op in [op for op in function.walk() if isinstance(op, AssignOp | ScheduleOp)]:
         if storage_root(op.memref) in tuned:
             Rewriter.erase_op(op)
     block = function.body.block
     for name, text in layouts.items():
-        value = buffer_values(function)[name]
+        value = values[name]
         attribute = Parser(ctx, text).parse_attribute()
         if typed and value in block.args:
             old = value.type
             assert isinstance(old, MemRefType)
-            Rewriter.replace_value_with_new_type(
+            values[name] = Rewriter.replace_value_with_new_type(
                 value,
                 MemRefType(old.element_type, old.shape, attribute),  # type: ignore[arg-type]
             )
             continue
         _insert_at(value, AssignOp(value, attribute))  # type: ignore[arg-type]
     if hint is not None:
-        value = buffer_values(function)[hint[0]]
+        value = values[hint[0]]
         _insert_at(value, ScheduleOp(value, hint[1]), after=AssignOp)
     if typed:
         inputs = [argument.type for argument in block.args]

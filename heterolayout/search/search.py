@@ -16,7 +16,6 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
-from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
 from heterolayout.search.cost import Summary, is_row_major, summarize
 from heterolayout.search.measure import (
@@ -28,7 +27,7 @@ from heterolayout.search.measure import (
     native_timer,
     pipeline,
 )
-from heterolayout.search.program import Buffer, buffer_values, find_buffers, hot_nest, with_layouts
+from heterolayout.search.program import Buffer, buffer_roots, find_buffers, hot_nest, with_layouts
 from heterolayout.search.schedules import parse_tile
 from heterolayout.search.space import Joint, joint_space, tied_dims, with_schedules
 
@@ -93,8 +92,17 @@ class TuneResult:
         return [{"rank": i + 1, **row.__dict__} for i, row in enumerate(self.rows)]
 
 
+def resolved(target: str) -> str:
+    """The named target `target` means (`host`: the host query's)."""
+    if target == "host":
+        return host_target()
+    if target not in TARGETS:
+        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
+    return target
+
+
 def _lanes(element_bits: int, target: str) -> tuple[int, tuple[int, ...]]:
-    width = TARGETS[host_target() if target == "host" else target][0]
+    width = TARGETS[target][0]
     all_lanes = tuple(sorted({max(1, w // element_bits) for w in (128, 256, 512)}))
     return max(1, width // element_bits), all_lanes
 
@@ -134,25 +142,24 @@ def search_space(
     """Candidates per buffer and the joint space of layouts × schedules, ranked by the cost
     model; `tile_texts` are register tiles to try (`1x32x1x3`), `fast_math` allows fused
     multiply-adds and reassociated reductions."""
-    if target != "host" and target not in TARGETS:
-        raise LayoutError(f"unknown target '{target}' (known: host, {', '.join(TARGETS)})")
+    named = resolved(target)
     chosen = find_buffers(module, entry, names)
     function = find_function(module, entry)
     nest = hot_nest(function)
     if nest is None:
         raise LayoutError(f"@{entry}: no loop nest layout-schedule can read")
-    values = buffer_values(function)
-    summary = summarize(nest, {storage_root(values[b.name]): b.name for b in chosen})
-    if summary.lead not in {b.name for b in chosen}:
-        raise LayoutError(
-            f"@{entry}: tune the buffer the hot nest stores to ('{summary.lead or '?'}') too"
-        )
+    names_of = {b.name for b in chosen}
+    every = buffer_roots(function)
+    summary = summarize(nest, {root: name for root, name in every.items() if name in names_of})
+    if summary.lead not in names_of:
+        stored = summarize(nest, every).lead or "?"
+        raise LayoutError(f"@{entry}: tune the buffer the hot nest stores to ('{stored}') too")
     tied = tied_dims(summary)
     candidates: dict[str, list[Candidate]] = {}
     skipped: list[Skipped] = []
     lanes = 1
     for buffer in chosen:
-        vector, all_lanes = _lanes(element_type(buffer.element).bits, target)
+        vector, all_lanes = _lanes(element_type(buffer.element).bits, named)
         if buffer.name == summary.lead:
             lanes = vector
         dims = tuple(sorted(tied.get(buffer.name, ())))
@@ -162,7 +169,7 @@ def search_space(
     lead = next(b for b in chosen if b.name == summary.lead)
     extra = [parse_tile(text, len(lead.shape), lead.name) for text in tile_texts]
     inputs = {b.name: _input_candidate(b) for b in chosen}
-    registers = TARGETS[host_target() if target == "host" else target][1]
+    registers = TARGETS[named][1]
     joints = joint_space(chosen, candidates, inputs, summary, lanes, registers)
     joints = with_schedules(joints, chosen, summary, lanes, registers, extra, fast_math)
     return Space(module, chosen, summary, joints, skipped)
@@ -195,7 +202,8 @@ def tune(
     count = budget or max(1, math.floor(DEFAULT_SHARE * len(space.joints)))
     timer = timer or native_timer()
     cache = cache or Cache()
-    settings = f"{pipeline(target)}|{target}|{getattr(timer, '__qualname__', '')}"
+    named = resolved(target)
+    settings = f"{pipeline(target)}|{named}|{getattr(timer, '__qualname__', '')}"
     input_ms = _cached_input(cache, str(module), entry, settings, module, timer, target) * 1e3
     rows: list[Row] = []
     skipped = list(space.skipped)

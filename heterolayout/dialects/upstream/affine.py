@@ -63,6 +63,7 @@ from heterolayout.dialects.upstream.memref import (
     parse_prefetch_hints,
     print_prefetch_hints,
 )
+from heterolayout.dialects.upstream.parser import semi_affine_indices
 from heterolayout.dialects.upstream.scf import parse_result_types, print_result_types
 
 
@@ -115,7 +116,11 @@ def _position(spans: list[Span], span: Span) -> int:
 def parse_ssa_map(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
     """`[expr, …]` over SSA values: the map (dims, then symbols) and its operands."""
     space = SSAMapSpace(parser)
-    results = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, space.parse_expr)
+    start = parser.pos
+    try:
+        results = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, space.parse_expr)
+    except NotImplementedError as error:
+        raise semi_affine_indices(parser, start, error) from None
     return space.map(results), space.operands()
 
 

@@ -5,18 +5,105 @@ Workarounds for xDSL 0.74: it cannot parse a shape with spaces around its `x`
 (`memref<2 x i32>`, `vector<4 x f32>`, upstream test syntax): after `2 x`, seeing a type
 instead of another dimension, it steps back one character from the type rather than to
 the `x`, and then misses the delimiter. It keeps `loc(...)` when the text spells one but
-leaves every other op at `loc(unknown)`, so an error could not say where its op is.
+leaves every other op at `loc(unknown)`, so an error could not say where its op is. It
+keeps `%alloc_0` as the name hint `alloc`; the name as written is remembered
+(`heterolayout.dialects.names.value_name`), so tools can name values as the user does. Its
+affine expression builder refuses a semi-affine map (`d0 * s0`, which MLIR reads) with a
+NotImplementedError; here that is a parse error naming the op, the memref type and the map.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+import re
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    MemRefType,
+    StringAttr,
+    UnknownLoc,
+    UnrankedMemRefType,
+)
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
+from xdsl.parser.base_parser import BaseParser
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from heterolayout.dialects.names import remember_spelling
+from heterolayout.layout.maps import QUASI_AFFINE, semi_affine_reason
+
 _DIMENSION = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
+_OP_START = re.compile(
+    r'(?:(%[^=]*?)\s*=\s*)?("(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*)(?:\s+"\w+")?(?:\s+(@[\w$.-]+))?'
+)
+
+
+class SemiAffineMapError(ParseError):
+    """A semi-affine map (xDSL reads quasi-affine ones only), named with the type and the op
+    that carry it as the parser leaves them."""
+
+    def __init__(self, span: Span, map_text: str, reason: str) -> None:
+        self.map_text, self.reason = map_text, reason
+        self.carrier: str | None = None
+        """The memref type whose layout the map is."""
+        self.op: str | None = None
+        """The op (`func.func @main`) or alias (`#map`) whose text holds the map."""
+        super().__init__(span, self.message())
+
+    def message(self) -> str:
+        where = "".join(f"{part}: " for part in (self.op, self.carrier) if part)
+        if self.map_text.startswith("indices"):
+            what = f"the {self.map_text} are semi-affine"
+        else:
+            what = f"the {'layout' if self.carrier else 'map'} {self.map_text} is semi-affine"
+        return (
+            f"{where}{what} ({self.reason}); heterolayout reads quasi-affine maps only "
+            f"({QUASI_AFFINE})"
+        )
+
+
+def semi_affine_indices(
+    parser: BaseParser, start: int, error: NotImplementedError
+) -> SemiAffineMapError:
+    """The error for indices `[…]` from `start` that xDSL found semi-affine (`%i * %j`)."""
+    text = parser.lexer.input.content
+    end = text.find("]", start) + 1 or len(text)
+    return SemiAffineMapError(
+        Span(start, end, parser.lexer.input),
+        f"indices {text[start:end]}",
+        semi_affine_reason(error, terms=False),
+    )
+
+
+def _closing(text: str, start: int) -> int:
+    """The position of the `>` that closes the `<` just before `start` (`->` skipped)."""
+    depth = 1
+    for position in range(start, len(text)):
+        character = text[position]
+        if character == "<":
+            depth += 1
+        elif character == ">" and text[position - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return position
+    return len(text)
+
+
+def _op_text(text: str, start: int) -> str:
+    """The op's name (and symbol) as the text starting at `start` spells it."""
+    found = _OP_START.match(text, start)
+    if found is None:
+        return "an op"
+    results, name, symbol = found.groups()
+    named = " ".join(filter(None, [name.strip('"'), symbol]))
+    if not results:
+        return named
+    return f"{named} (result{'s' if ',' in results else ''} {results})"
 
 
 class UpstreamParser(Parser):
@@ -32,7 +119,13 @@ class UpstreamParser(Parser):
             self._line_at = (span.start, line)
         else:
             line = span.input.content.count(span.input.newline, 0, span.start) + 1
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except SemiAffineMapError as error:
+            if error.op is None:
+                error.op = _op_text(span.input.content, span.start)
+                error.msg = error.message()
+            raise
         if isinstance(op.location, UnknownLoc):
             column = span.start - span.input.get_start_of_line(span.start) + 1
             op.location = FileLineColLoc(
@@ -40,17 +133,54 @@ class UpstreamParser(Parser):
             )
         return op
 
+    def _register_ssa_definition(self, name: str, values: Sequence[SSAValue], span: Span) -> None:
+        super()._register_ssa_definition(name, values, span)
+        if len(values) == 1:
+            remember_spelling(values[0], name)
+
     def parse_affine_map(self) -> AffineMap:
         """xDSL's, with a parse error (not its NotImplementedError) for a semi-affine map."""
         start = self.pos
         try:
             return super().parse_affine_map()
         except NotImplementedError as error:
-            self.raise_error(
-                f"semi-affine map: {error}; affine maps here (layouts included) are quasi-affine",
-                start,
-                self.pos,
-            )
+            text = self.lexer.input.content
+            end = _closing(text, start)
+            raise SemiAffineMapError(
+                Span(start, end, self.lexer.input),
+                f"affine_map<{text[start:end]}>",
+                semi_affine_reason(error),
+            ) from None
+
+    def parse_affine_map_of_ssa_ids(self) -> tuple[AffineMap, Sequence[SSAValue[IndexType]]]:
+        """xDSL's, with a parse error for semi-affine indices (`[%i * %j]`)."""
+        start = self.pos
+        try:
+            return super().parse_affine_map_of_ssa_ids()
+        except NotImplementedError as error:
+            raise semi_affine_indices(self, start, error) from None
+
+    def _parse_memref_attrs(self) -> MemRefType | UnrankedMemRefType:
+        inside = self.pos
+        try:
+            return super()._parse_memref_attrs()
+        except SemiAffineMapError as error:
+            if error.carrier is None:
+                text = self.lexer.input.content
+                start = text.rfind("memref", 0, inside)
+                error.carrier = " ".join(text[start : _closing(text, inside) + 1].split())
+                error.msg = error.message()
+            raise
+
+    def _parse_alias_def(self) -> None:
+        name = self._current_token.text
+        try:
+            super()._parse_alias_def()
+        except SemiAffineMapError as error:
+            if error.op is None:
+                error.op = f"the alias {name}"
+                error.msg = error.message()
+            raise
 
     def parse_dimension_list(self) -> list[int]:
         """`(dimension x)* dimension`, leaving the `x` before the element type unparsed."""

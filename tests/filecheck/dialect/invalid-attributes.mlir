@@ -113,7 +113,7 @@ func.func @f(%a: memref<4x4xf32, #layout.map<affine_map<(d0, d1)[s0] -> (d0 + s0
 func.func @f(%a: memref<4x4xf32, #layout.map<affine_map<(d0, d1) -> (d0 * d1)>>>) {
   func.return
 }
-// CHECK: semi-affine map: Multiplication with non-constant (semi-affine) is not supported
+// CHECK: func.func @f: memref<4x4xf32, #layout.map<affine_map<(d0, d1) -> (d0 * d1)>>>: the layout affine_map<(d0, d1) -> (d0 * d1)> is semi-affine (d0 * d1 multiplies two terms that are not constants)
 
 // -----
 // CHECK: invalid-attributes.mlir:[[# @LINE + 1]]:46

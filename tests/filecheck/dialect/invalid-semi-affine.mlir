@@ -4,7 +4,7 @@
 // RUN: not layout-run %s 2>&1 | filecheck %s
 
 // CHECK: invalid-semi-affine.mlir:[[# @LINE + 3]]:48
-// CHECK: semi-affine map: Multiplication with non-constant (semi-affine) is not supported yet self: d0 other: d1; affine maps here (layouts included) are quasi-affine
+// CHECK: func.func @main: memref<3x3xf32, affine_map<(d0, d1) -> (d0 * d1)>>: the layout affine_map<(d0, d1) -> (d0 * d1)> is semi-affine (d0 * d1 multiplies two terms that are not constants); heterolayout reads quasi-affine maps only
 // CHECK-NOT: internal error
 func.func @main(%a: memref<3x3xf32, affine_map<(d0, d1) -> (d0 * d1)>>) {
   return
