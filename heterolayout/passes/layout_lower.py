@@ -186,8 +186,8 @@ def _check_runtime_view_use(op: Operation, value: SSAValue) -> None:
         op,
         f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
         "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
-        "stores, vector accesses, transfers, copies, conversions and memref.dim/rank go "
-        "through such a view",
+        "stores, vector accesses, transfers, prefetches, copies, conversions and "
+        "memref.dim/rank go through such a view",
     )
 
 

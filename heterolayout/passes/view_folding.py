@@ -13,8 +13,8 @@ scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` a
 conversion would fill the composed layout's pad slots: the root outside the window), become
 `linalg.copy` (so loops of loads and stores, `linalg_loops`); a copy of a window onto the
 same window (what bufferization leaves after a tiled op that wrote its tile in place) is the
-identity and goes away. Any other user of such a view is refused by `layout-lower`, naming
-it.
+identity and goes away; a prefetch becomes a `memref.prefetch` of the root. Any other user
+of such a view is refused by `layout-lower`, naming it.
 
 At each in-bounds access folded from a run-time view, upstream's rules give ranges
 (`offset_facts`): a non-empty subview lies inside its source, an index lies inside its view.
@@ -193,6 +193,13 @@ class FoldRuntimeView(RewritePattern):
             rewriter.replace(
                 op, memref.StoreOp.get(op.value, view.root, access.root_indices(index))
             )
+        elif op.name in _PREFETCHES:
+            from heterolayout.dialects.upstream.memref import PrefetchOp
+            from heterolayout.passes.lower_accesses import PREFETCH_HINTS
+
+            hints = {name: op.properties[name] for name in PREFETCH_HINTS}
+            root_indices = access.root_indices(index)
+            rewriter.replace(op, PrefetchOp.build(operands=[view.root, root_indices], properties=hints))
         else:
             _fold_vector(op, access, index, rewriter)
         if _in_bounds(op):
@@ -241,8 +248,11 @@ def _between(
     return found
 
 
+_PREFETCHES = ("memref.prefetch", "affine.prefetch")
+
+
 def _memref_position(op: Operation) -> int | None:
-    if isinstance(op, _INDEXED):
+    if isinstance(op, _INDEXED) or op.name in _PREFETCHES:
         return 0
     if isinstance(op, _INDEXED_STORES):
         return 1
@@ -253,6 +263,8 @@ def _view_index(op: Operation, leaves: IndexLeaves) -> list[AffineExpr]:
     """The access's view index over `leaves`."""
     if isinstance(op, affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp):
         return leaves.map_results(op.map.data, list(op.indices))
+    if op.name == "affine.prefetch":
+        return leaves.map_results(op.properties["map"].data, list(op.operands[1:]))  # type: ignore[attr-defined]
     return [leaves.leaf(i) for i in op.indices]  # type: ignore[attr-defined]
 
 
