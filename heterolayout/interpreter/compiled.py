@@ -26,6 +26,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.attributes import LayoutAttr
+from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.dialects.functions import Function, function_key
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.dialects.views import view_source
@@ -214,7 +215,7 @@ class _Writer:
         )
         if _always_laid_out(info):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.layout is not None or info.lanes or view_source(memref_value):
+        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -227,7 +228,7 @@ class _Writer:
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if _always_laid_out(info):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.layout is not None or info.lanes or view_source(memref_value):
+        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
@@ -247,6 +248,13 @@ class _Writer:
         self.line(
             f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])"
         )
+
+
+def _maybe_view(info: memory.MemRefInfo, value: SSAValue) -> bool:
+    """Whether `value` may be a view at run time (a numpy view of strided memory, or a
+    `LayoutView`): a view op's result, or a value of a builtin strided type (a parameter
+    that receives views)."""
+    return is_builtin_strided(info.type) or view_source(value) is not None
 
 
 def _always_laid_out(info: memory.MemRefInfo) -> bool:
