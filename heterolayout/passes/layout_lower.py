@@ -224,7 +224,8 @@ def _check_op(op: Operation) -> None:
         memref_value = op.operands[0 if loads else 1]
         vector_type = (op.results[0] if loads else op.operands[0]).type
         assert isinstance(vector_type, VectorType)
-        if value_layout(memref_value) is None:
+        layout = value_layout(memref_value)
+        if layout is None:
             return
         if vector_type.get_num_dims() != 1:
             fail(
@@ -235,7 +236,7 @@ def _check_op(op: Operation) -> None:
         if op.name.startswith("vector.transfer_"):
             from heterolayout.passes.lower_vectors import transfer_problem
 
-            problem = transfer_problem(op)
+            problem = transfer_problem(op, layout)
             if problem is not None:
                 fail(op, f"layout-lower: {op.name} on a layout-typed memref: {problem}")
 

@@ -11,7 +11,9 @@ stay vector accesses when their lanes walk one root dim with unit stride, and ar
 scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` and
 `layout.convert` from or into such a view, and into a view with a static window (whose
 conversion would fill the composed layout's pad slots: the root outside the window), become
-`linalg.copy` (so loops of loads and stores, `linalg_loops`); a copy of a window onto the
+`linalg.copy` (so loops of loads and stores, `linalg_loops`); a transfer that may leave such a
+view, or is masked, first becomes its guarded lanes on the view (`transfer_guards`); a copy
+of a window onto the
 same window (what bufferization leaves after a tiled op that wrote its tile in place) is the
 identity and goes away; a prefetch becomes a `memref.prefetch` of the root. Any other user
 of such a view is refused by `layout-lower`, naming it.
@@ -82,6 +84,11 @@ def fold_runtime_views(module: ModuleOp) -> ViewFacts:
     """Fold every access through a run-time view into an access of its root; erase the
     views left unused. Returns what the folded accesses know of their offsets
     (`offset_facts`), for the lowering and the translation validator."""
+    from heterolayout.passes.transfer_guards import expand_lanes, needs_guards
+
+    for op in [o for o in module.walk() if needs_guards(o)]:
+        if runtime_view(op.operands[0 if op.results else 1]) is not None:
+            expand_lanes(op)  # type: ignore[arg-type]  # guarded against the view's extent
     folding = FoldRuntimeView()
     PatternRewriteWalker(folding, apply_recursively=False).rewrite_module(module)
     views = [op for op in module.walk() if op.name in (*VIEW_OPS, "memref.cast")]
