@@ -176,7 +176,9 @@ def test_affine_parallel_without_iterations_has_no_assigned_value() -> None:
 }
 """
     for engine in ENGINES:
-        with pytest.raises(ExecutionError, match='runs no iteration, so its "assign" result has no value'):
+        with pytest.raises(
+            ExecutionError, match='runs no iteration, so its "assign" result has no value'
+        ):
             heterolayout.run(program, "main", [0], engine=engine)
 
 

@@ -354,7 +354,9 @@ def _parallel_plan(op: Operation) -> _Parallel:
     combine = []
     for kind, element in reductions:
         namespace, _ = _namespace()
-        combine.append(eval(f"lambda a, b: {reduction_expression(kind, 'a', 'b', element)}", namespace))
+        combine.append(
+            eval(f"lambda a, b: {reduction_expression(kind, 'a', 'b', element)}", namespace)
+        )
     return _Parallel(
         compile_map(lower, op),
         compile_map(upper, op),
@@ -470,7 +472,8 @@ class AffineFunctions(InterpreterFunctions):
         for point in itertools.product(*ranges):
             values = interpreter.run_ssacfg_region(op.body, point, "affine.parallel")
             accumulators = [
-                combine(a, v) for combine, a, v in zip(plan.combine, accumulators, values, strict=True)
+                combine(a, v)
+                for combine, a, v in zip(plan.combine, accumulators, values, strict=True)
             ]
             ran = True
         if not ran and "assign" in plan.kinds:

@@ -116,7 +116,12 @@ def _statuses(
     bounds = leaves.simplifier().range_of(start)
     statuses: list[LaneStatus] = []
     for lane in range(length):
-        if extent is not None and bounds is not None and 0 <= bounds[0] and bounds[1] + lane < extent:
+        if (
+            extent is not None
+            and bounds is not None
+            and bounds[0] >= 0
+            and bounds[1] + lane < extent
+        ):
             statuses.append("in")
         elif extent is not None and bounds is not None and bounds[0] + lane >= extent:
             statuses.append("out")
@@ -297,7 +302,6 @@ class _Guards:
         insert(extract)
         access = self.state.access(anchor, op.source, self.layout)
         access.store(extract.result, self._shifted(lane), self.leaves, insert)
-
 
 
 def expand_lanes(op: Transfer) -> None:

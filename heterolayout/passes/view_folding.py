@@ -206,7 +206,9 @@ class FoldRuntimeView(RewritePattern):
 
             hints = {name: op.properties[name] for name in PREFETCH_HINTS}
             root_indices = access.root_indices(index)
-            rewriter.replace(op, PrefetchOp.build(operands=[view.root, root_indices], properties=hints))
+            rewriter.replace(
+                op, PrefetchOp.build(operands=[view.root, root_indices], properties=hints)
+            )
         else:
             _fold_vector(op, access, index, rewriter)
         if _in_bounds(op):

@@ -16,9 +16,9 @@ from contextlib import nullcontext
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import (
     I32,
-    AnyFloat,
     AffineMapAttr,
     AffineSetAttr,
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     DenseIntElementsAttr,
