@@ -24,12 +24,19 @@ STOCK = (*LOWER_TO_LLVM[:-1], "--convert-ub-to-llvm", LOWER_TO_LLVM[-1])
 """The README's pipeline, and `ub.poison` (upstream's transfer lowering leaves it)."""
 
 PERM = "affine_map<(d0, d1, d2, d3) -> (d1)>"
+ROWS = "affine_map<(d0, d1, d2, d3) -> (d2, d1)>"
+"""Rows along h (3 rows on an extent of 2: the last is padding), lanes along c."""
+LANES = "affine_map<(d0, d1, d2, d3) -> (d1, d3)>"
+"""Rows along c (past the end in the last block), 2 lanes along w (past it at w = 2)."""
+MINOR = "affine_map<(d0, d1, d2, d3) -> (d2, d3)>"
+"""Rows along h, lanes along w, masked."""
 
 
 def _program(layout: str, channels: int, element: str) -> str:
     """Fills a 1xCx2x3 buffer, then reads and writes 8 lanes along c: in a loop over the
-    blocks (the last one partial), at run-time starts past the end, masked and not; prints
-    every vector read and the written buffer."""
+    blocks (the last one partial), at run-time starts past the end, masked and not, and as
+    rows of 2-D transfers (rows along h or c); prints every vector read and the written
+    buffer."""
     memref = f"memref<1x{channels}x2x3x{element}, {layout}>"
     is_float = element.startswith("f")
     convert = "arith.sitofp %i : i32 to" if is_float else "arith.trunci %i : i32 to"
@@ -55,11 +62,19 @@ def _program(layout: str, channels: int, element: str) -> str:
   }}
   %pad = arith.constant {constant} : {element}
   %m = arith.constant dense<[true, false, true, true, false, true, true, true]> : vector<8xi1>
+  %m2 = arith.constant dense<[[true, false], [false, true], [true, true]]> : vector<3x2xi1>
   affine.for %c = 0 to {channels} step 8 {{
     affine.for %w = 0 to 3 {{
       %v = vector.transfer_read %a[%c0, %c, %c0, %w], %pad {{permutation_map = {PERM}}} : {memref}, vector<8x{element}>
       vector.print %v : vector<8x{element}>
       vector.transfer_write %v, %out[%c0, %c, %c0, %w] {{permutation_map = {PERM}}} : vector<8x{element}>, {memref}
+      %q = vector.transfer_read %a[%c0, %c, %c0, %w], %pad {{permutation_map = {ROWS}}} : {memref}, vector<3x8x{element}>
+      vector.print %q : vector<3x8x{element}>
+      %r = vector.transfer_read %a[%c0, %c, %c0, %w], %pad {{permutation_map = {LANES}}} : {memref}, vector<8x2x{element}>
+      vector.transfer_write %r, %out[%c0, %c, %c1, %w] {{permutation_map = {LANES}}} : vector<8x2x{element}>, {memref}
+      %k = vector.transfer_read %a[%c0, %c, %c0, %w], %pad, %m2 {{permutation_map = {MINOR}}} : {memref}, vector<3x2x{element}>
+      vector.print %k : vector<3x2x{element}>
+      vector.transfer_write %k, %out[%c0, %c, %c0, %w], %m2 {{permutation_map = {MINOR}}} : vector<3x2x{element}>, {memref}
     }}
   }}
   affine.for %s = 0 to {channels + 4} step 3 {{

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import func, gpu, memref, scf
+from xdsl.dialects import func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -228,10 +228,14 @@ def _check_op(op: Operation) -> None:
         if layout is None:
             return
         if vector_type.get_num_dims() != 1:
+            from heterolayout.passes.transfer_guards import row_problem
+
+            is_transfer = isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
+            reason = row_problem(op) if is_transfer else None  # type: ignore[arg-type]
             fail(
                 op,
-                f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
-                "1-D vectors are supported",
+                f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: "
+                + (reason or "only 1-D vectors are supported (or n-D transfers)"),
             )
         if op.name.startswith("vector.transfer_"):
             from heterolayout.passes.lower_vectors import transfer_problem
@@ -332,6 +336,7 @@ def lower(
 
         carry_view_windows(module)
     check_views(module)
+    _unroll_transfers(module)
     if any(isinstance(op, func.CallOp | memref.DeallocOp) for op in module.walk()):
         from heterolayout.passes.view_boundaries import copy_views_at_calls, free_roots_of_views
 
@@ -367,6 +372,24 @@ def lower(
 
         for function in dict.fromkeys(state.words):
             fold_words(function)
+
+
+def _unroll_transfers(module: ModuleOp) -> None:
+    """n-D transfers of layout-typed memrefs (and of their views) become 1-D transfers of
+    their rows (`transfer_guards.unroll_rows`), which the lowering takes one by one."""
+    from heterolayout.passes.transfer_guards import row_problem, unroll_rows
+
+    for op in module.walk():
+        if not isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+            continue
+        vector_type = (op.result if isinstance(op, vector.TransferReadOp) else op.vector).type
+        if not isinstance(vector_type, VectorType) or vector_type.get_num_dims() < 2:
+            continue
+        source = op.source
+        if value_layout(source) is None and view_window(source) is None:
+            continue
+        if row_problem(op) is None:
+            unroll_rows(op)
 
 
 @dataclass

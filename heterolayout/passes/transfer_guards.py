@@ -20,11 +20,13 @@ accesses that `view_folding` then folds into the root like any other.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Literal
 
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     ArrayAttr,
     BoolAttr,
     IndexType,
@@ -33,7 +35,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -370,5 +372,115 @@ def expand_lanes(op: Transfer) -> None:
     mark_for_cleanup(op)  # its constants and their compares fold
     if isinstance(op, vector.TransferReadOp):
         Rewriter.replace_op(op, FromElementsOp(elements, vector_type))
+    else:
+        Rewriter.erase_op(op)
+
+
+def row_problem(op: Transfer) -> str | None:
+    """Why an n-D transfer cannot become 1-D transfers of its rows (`unroll_rows`), or None."""
+    results = op.permutation_map.data.results
+    if not isinstance(results[-1], AffineDimExpr):
+        return "its innermost vector dim broadcasts (no memref dim to walk)"
+    dims = [r.position for r in results if isinstance(r, AffineDimExpr)]
+    if op.mask is not None and (len(dims) != len(results) or dims != sorted(dims)):
+        return "a mask with a transposing or broadcasting permutation map is not supported"
+    return None
+
+
+def unroll_rows(op: Transfer) -> None:
+    """An n-D transfer becomes one 1-D transfer per row (along its innermost vector dim),
+    each at the start offset along the memref dims the outer vector dims walk, with its row of
+    the mask; a row whose outer index may lie outside (a dim not declared in bounds) is
+    read as padding and not written there (`scf.if index < memref.dim`). A read is
+    assembled with `vector.insert` into the padding broadcast."""
+    results = op.permutation_map.data.results
+    is_read = isinstance(op, vector.TransferReadOp)
+    vector_type = (op.result if is_read else op.vector).type  # type: ignore[union-attr]
+    assert isinstance(vector_type, VectorType)
+    shape = vector_type.get_shape()
+    flags = [bool(f.value.data) for f in op.in_bounds.data] or [False] * len(shape)
+    row_type = VectorType(vector_type.element_type, [shape[-1]])
+    walked = results[-1]
+    assert isinstance(walked, AffineDimExpr)
+    row_map = AffineMapAttr(AffineMap(len(op.indices), 0, (walked,)))
+    row_bounds = ArrayAttr([BoolAttr.from_bool(flags[-1])])
+
+    def insert(new: Operation) -> Operation:
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        return new
+
+    def index(value: int) -> SSAValue:
+        return insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).results[0]
+
+    extents: dict[int, SSAValue] = {}
+    static_shape = memref_shape(op.source.type)  # type: ignore[arg-type]
+    assembled = None
+    if is_read:
+        assert isinstance(op, vector.TransferReadOp)
+        assembled = insert(vector.BroadcastOp(op.padding, vector_type)).results[0]
+    for outer in itertools.product(*(range(n) for n in shape[:-1])):
+        walks = [
+            (r.position, step, declared)
+            for r, step, declared in zip(results, outer, flags, strict=False)
+            if isinstance(r, AffineDimExpr)  # a broadcast dim: every row reads the same
+        ]
+        if any(
+            not declared
+            and (first := constant_index(op.indices[dim])) is not None
+            and (extent := static_shape[dim]) is not None
+            and not 0 <= first + step < extent
+            for dim, step, declared in walks
+        ):
+            continue  # a row outside: the padding, or nothing written
+        indices = list(op.indices)
+        conditions: list[SSAValue] = []
+        for dim, step, declared in walks:
+            first = constant_index(op.indices[dim])
+            if first is not None:
+                indices[dim] = index(first + step)
+            elif step:
+                indices[dim] = insert(arith.AddiOp(indices[dim], index(step))).results[0]
+            if declared or (first is not None and static_shape[dim] is not None):
+                continue
+            if dim not in extents:
+                extents[dim] = insert(memref.DimOp(op.source, index(dim))).results[0]
+            inside = arith.CmpiOp(indices[dim], extents[dim], "ult")
+            conditions.append(insert(inside).results[0])
+        mask = None
+        if op.mask is not None:
+            mask_row = VectorType(IntegerType(1), [shape[-1]])
+            mask = insert(vector.ExtractOp(op.mask, list(outer), mask_row)).results[0]
+        while len(conditions) > 1:
+            conditions[:2] = [insert(arith.AndIOp(conditions[0], conditions[1])).results[0]]
+        if is_read:
+            assert isinstance(op, vector.TransferReadOp) and assembled is not None
+            row: Operation = vector.TransferReadOp(
+                op.source, indices, op.padding, row_type, row_bounds, row_map, mask
+            )
+            value = row.results[0]
+            if conditions:
+                padding = vector.BroadcastOp(op.padding, row_type)
+                branch = scf.IfOp(
+                    conditions[0],
+                    [row_type],
+                    [Block([row, scf.YieldOp(value)])],
+                    [Block([padding, scf.YieldOp(padding)])],
+                )
+                insert(branch)
+                value = branch.results[0]
+            else:
+                insert(row)
+            assembled = insert(vector.InsertOp(value, assembled, list(outer))).results[0]
+            continue
+        assert isinstance(op, vector.TransferWriteOp)
+        part = vector.ExtractOp(op.vector, list(outer), row_type)
+        row = vector.TransferWriteOp(part.result, op.source, indices, row_bounds, mask, row_map)
+        if conditions:
+            insert(scf.IfOp(conditions[0], [], [Block([part, row, scf.YieldOp()])]))
+        else:
+            insert(part)
+            insert(row)
+    if assembled is not None:
+        Rewriter.replace_op(op, [], [assembled])
     else:
         Rewriter.erase_op(op)

@@ -79,7 +79,6 @@ func.func @loop_edge(%a: memref<13xf32, #layout.tag<"C->C8c">>) -> vector<8xf32>
 // CHECK:         vector.extract %m[7] : i1 from vector<8xi1>
 // CHECK-NOT:     vector.store
 // VALID: remark: vector.transfer_write, guarded lane by lane (8 lanes accessed), proven exhaustively over 76 element accesses
-// VALID: layout-lower: translation validation: 17 of 17 accesses proven
 func.func @masked(%a: memref<13xf32, #layout.tag<"C->C8c">>, %s: index, %m: vector<8xi1>, %v: vector<8xf32>) {
   vector.transfer_write %v, %a[%s], %m : vector<8xf32>, memref<13xf32, #layout.tag<"C->C8c">>
   return
@@ -104,3 +103,24 @@ func.func @runtime_view(%a: memref<2x16xf32, #layout.tag<"NC->NC8c">>, %o: index
   %x = vector.transfer_read %s[%c0], %pad : memref<5xf32, strided<[1], offset: ?>>, vector<8xf32>
   return %w, %x : vector<8xf32>, vector<8xf32>
 }
+
+// A 2-D transfer becomes one 1-D transfer per row: rows along h (the third, h = 2, lies past
+// H = 2: the padding, statically), lanes along c (5..7 past C = 5: the padding).
+// CHECK-LABEL: func.func @rows(%a: memref<1x1x2x3x8xf32>) -> vector<3x8xf32> {
+// CHECK:         %[[P:.*]] = vector.broadcast %pad : f32 to vector<3x8xf32>
+// CHECK-COUNT-5: memref.load %a[
+// CHECK-NEXT:    %[[R0:.*]] = vector.from_elements %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %pad, %pad, %pad : vector<8xf32>
+// CHECK-NEXT:    %[[V0:.*]] = vector.insert %[[R0]], %[[P]] [0] : vector<8xf32> into vector<3x8xf32>
+// CHECK-COUNT-5: memref.load %a[
+// CHECK-NEXT:    %[[R1:.*]] = vector.from_elements
+// CHECK-NEXT:    %[[V1:.*]] = vector.insert %[[R1]], %[[V0]] [1] : vector<8xf32> into vector<3x8xf32>
+// CHECK-NEXT:    func.return %[[V1]] : vector<3x8xf32>
+// VALID-COUNT-2: remark: vector.transfer_read, guarded lane by lane (5 lanes accessed), proven exhaustively over 5 element accesses
+func.func @rows(%a: memref<1x5x2x3xf32, #layout.tag<"NCHW->nChw8c">>) -> vector<3x8xf32> {
+  %pad = arith.constant -7.0 : f32
+  %c0 = arith.constant 0 : index
+  %v = vector.transfer_read %a[%c0, %c0, %c0, %c0], %pad {permutation_map = affine_map<(d0, d1, d2, d3) -> (d2, d1)>} : memref<1x5x2x3xf32, #layout.tag<"NCHW->nChw8c">>, vector<3x8xf32>
+  return %v : vector<3x8xf32>
+}
+
+// VALID: layout-lower: translation validation: 19 of 19 accesses proven
