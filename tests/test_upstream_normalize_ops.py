@@ -9,7 +9,8 @@ lowers them to what the unlowered program computes.
 - `affine.parallel` (upstream's `affine_parallel_norm`): both engines run it, its scalar
   reductions as mlir-runner computes them, and its "assign" of a layout-typed buffer lowers;
 - `affine.prefetch` / `memref.prefetch` (upstream's `prefetch_normalize`): lowered onto the
-  physical buffer, the program computing what it did.
+  physical buffer, the program computing what it did;
+- `affine.if` yielding a buffer a `layout.assign` laid out: its result takes the layout.
 """
 
 from __future__ import annotations
@@ -204,3 +205,29 @@ func.func @main(%arg0: memref<512xf32, #tile>, %b: memref<4x12xi1, #layout.tag<"
 def test_prefetches_lower_onto_the_physical_buffer(engine: str, options: str) -> None:
     report = heterolayout.check(PREFETCH, f"layout-lower{options}", engine=engine)
     assert report.equal and report.compared == 2 + 512 + 48, report
+
+
+AFFINE_IF = """func.func @main(%n: index) -> f32 {
+  %c = arith.constant 23.0 : f32
+  %a = memref.alloc() : memref<8xf32>
+  layout.assign %a to #layout.tag<"W->W4w", pad = 5.0> : memref<8xf32>
+  %1 = affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%n) -> memref<8xf32> {
+    affine.yield %a : memref<8xf32>
+  } else {
+    affine.yield %a : memref<8xf32>
+  }
+  affine.store %c, %1[5] : memref<8xf32>
+  %v = affine.load %a[5] : memref<8xf32>
+  memref.dealloc %a : memref<8xf32>
+  return %v : f32
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_affine_if_yielding_an_assigned_buffer_takes_its_layout(engine: str) -> None:
+    """layout-apply retypes the affine.if result with the buffer it yields (it kept the
+    plain type, and the store through it indexed the physical buffer logically)."""
+    report = heterolayout.check(AFFINE_IF, engine=engine)
+    assert report.equal and report.compared == 1, report
+    assert heterolayout.run(AFFINE_IF, "main", [1], engine=engine) == (23.0,)
