@@ -5,6 +5,8 @@ seeded random quasi-affine maps)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import re
 import subprocess
@@ -12,6 +14,7 @@ import subprocess
 import pytest
 from crosscheck_programs import layout_opt
 
+from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.maps import parse_affine_map
 from heterolayout.layout.normalize import normalized_extents
 
@@ -139,3 +142,114 @@ def test_random_maps_sized_as_upstream(mlir_opt: str) -> None:
         if "#map" in upstream_type:
             pytest.fail(f"upstream did not normalize {text} on {shape}")
         assert ours == upstream_type.rstrip(), (text, shape)
+
+
+# ---- one model: every consumer of a builtin map sizes it as upstream does -----------------------
+ISSUE_EXAMPLES = [
+    ("(d0, d1, d2) -> (d0 mod 5, -d2 + 8, d1 * 4 + d0 floordiv 5)", (2, 8, 9), (5, 9, 29)),
+    ("(d0, d1, d2, d3) -> (d0, d1, d2 mod 4, d3)", (4, 3, 3, 5), (4, 3, 4, 5)),
+]
+
+
+def _allocating(name: str, index_map: str, shape: tuple[int, ...]) -> str:
+    memref = f"memref<{'x'.join(map(str, shape))}xf64, affine_map<{index_map}>>"
+    zeros = ", ".join("0" for _ in shape)
+    return (
+        f"func.func @{name}(%a: {memref}) -> f64 {{\n"
+        f"  %b = memref.alloc() : {memref}\n"
+        f"  %v = affine.load %a[{zeros}] : {memref}\n"
+        f"  affine.store %v, %b[{zeros}] : {memref}\n"
+        f"  %w = affine.load %b[{zeros}] : {memref}\n"
+        f"  memref.dealloc %b : {memref}\n"
+        f"  return %w : f64\n}}\n"
+    )
+
+
+def _allocated_shapes(text: str) -> dict[str, tuple[int, ...]]:
+    """Per function: the shape of its allocation, which must also be its argument's."""
+    found = {}
+    for name, argument, allocated in re.findall(
+        r"func\.func @(\w+)\(%\w+: memref<([0-9x]+)xf64>\).*?memref\.alloc\(\) : memref<([0-9x]+)xf64>",
+        text,
+        re.S,
+    ):
+        assert argument == allocated, name
+        found[name] = tuple(int(e) for e in allocated.split("x"))
+    return found
+
+
+def _model_shape(index_map: str, shape: tuple[int, ...]) -> tuple[int | None, ...] | None:
+    """`layout_of`'s physical shape (None: an identity map, no layout)."""
+    from xdsl.dialects.builtin import AffineMapAttr, Float64Type, MemRefType
+
+    from heterolayout.dialects import layout_of
+
+    parsed = AffineMapAttr(parse_affine_map(f"affine_map<{index_map}>"))
+    layout = layout_of(MemRefType(Float64Type(), shape, parsed))
+    return None if layout is None else layout.physical_shape
+
+
+def _agree_with_upstream(mlir_opt: str, cases: list[tuple[str, tuple[int, ...]]]) -> int:
+    """layout_of's physical shape, layout-lower's allocation and upstream's are one; the
+    number of cases compared."""
+    module = "".join(_allocating(f"f{i}", m, s) for i, (m, s) in enumerate(cases))
+    upstream = subprocess.run(
+        [mlir_opt, "--normalize-memrefs", "-"], input=module, capture_output=True, text=True
+    )
+    assert upstream.returncode == 0, upstream.stderr
+    lowered = layout_opt(module, "-p", "layout-lower")
+    assert lowered.returncode == 0, lowered.stderr
+    expected, got = _allocated_shapes(upstream.stdout), _allocated_shapes(lowered.stdout)
+    assert len(expected) == len(cases), "upstream left a map unnormalized"
+    assert got == expected
+    for i, (index_map, shape) in enumerate(cases):
+        assert _model_shape(index_map, shape) == expected[f"f{i}"], (index_map, shape)
+    return len(cases)
+
+
+@pytest.mark.parametrize(("index_map", "shape", "physical"), ISSUE_EXAMPLES)
+def test_every_consumer_sizes_a_mod_shorter_than_its_modulus_as_upstream(
+    mlir_opt: str, index_map: str, shape: tuple[int, ...], physical: tuple[int, ...]
+) -> None:
+    """`d0 mod 5` on 2 elements has extent 5 everywhere: the model (`layout_of`,
+    `parse_layout`, `pack`, `layout-explain`), the lowering, the engines' buffers and
+    upstream `--normalize-memrefs`."""
+    import numpy as np
+
+    from heterolayout.interpreter.memref import LayoutMemRef
+    from heterolayout.layout import element_type, parse_layout
+    from heterolayout.tools.explain import main as explain
+
+    assert _agree_with_upstream(mlir_opt, [(index_map, shape)]) == 1
+    assert _model_shape(index_map, shape) == physical
+    layout = parse_layout(f"affine_map<{index_map}>", shape)
+    assert layout.physical_shape == physical
+    logical = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    packed = layout.pack(logical)
+    assert packed.shape == physical
+    np.testing.assert_array_equal(layout.unpack(packed), logical)
+    assert LayoutMemRef.allocate(layout, element_type("f64")).buffer.shape == physical
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        explain(["--shape", "x".join(map(str, shape)), f"affine_map<{index_map}>"])
+    assert f"physical shape: {'x'.join(map(str, physical))}\n" in out.getvalue()
+
+
+def test_random_builtin_maps_are_one_shape_for_model_lowering_and_upstream(mlir_opt: str) -> None:
+    """Seeded random quasi-affine maps (those that are injective, which a layout must be):
+    `layout_of`, `layout-lower` and upstream allocate one physical shape."""
+    rng = random.Random(26)
+    cases: list[tuple[str, tuple[int, ...]]] = []
+    while len(cases) < 40:
+        rank = rng.randint(1, 3)
+        results = ", ".join(_random_expr(rng, rank) for _ in range(rng.randint(1, 3)))
+        dims = ", ".join(f"d{i}" for i in range(rank))
+        shape = tuple(rng.randint(1, 9) for _ in range(rank))
+        text = f"({dims}) -> ({results})"
+        try:
+            if _model_shape(text, shape) is None:  # the identity
+                continue
+        except LayoutError:  # not injective on the shape: no layout
+            continue
+        cases.append((text, shape))
+    assert _agree_with_upstream(mlir_opt, cases) == 40

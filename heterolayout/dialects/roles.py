@@ -65,6 +65,9 @@ class Roles:
     ends_region: bool = False
     """A terminator that hands control (and its operands) back to the op that owns its
     region (yields, returns), unlike a branch to another block."""
+    prefetch: bool = False
+    """Only names the elements at its indices, as a hint to the cache: no value flows, and
+    nothing is read that the program sees (`memref.prefetch`, `affine.prefetch`)."""
     structured: bool = False
     """A linalg structured op: its inputs are read, its outputs read and written, at the
     points of a loop nest (`layout-lower` makes it loops before it lowers accesses)."""
@@ -128,6 +131,7 @@ OP_ROLES: dict[str, Roles] = {
     "affine.vector_store": _AFFINE_VECTOR_STORE,
     "affine.for": Roles(forwards=True, defines=True),
     "affine.if": Roles(defines=True),
+    "affine.parallel": Roles(defines=True),
     "affine.yield": _RETURN,
     "scf.for": Roles(forwards=True, defines=True),
     "scf.if": Roles(defines=True),
@@ -146,8 +150,8 @@ OP_ROLES: dict[str, Roles] = {
     "memref.transpose": _VIEW,
     "memref.view": _VIEW,
     "vector.type_cast": _VIEW,
-    "memref.prefetch": _CONTROL,
-    "affine.prefetch": _CONTROL,
+    "memref.prefetch": Roles(reads=(0,), indices="values", index_start=1, prefetch=True),
+    "affine.prefetch": Roles(reads=(0,), indices="map", index_start=1, prefetch=True),
     "affine.delinearize_index": _CONTROL,
     "affine.linearize_index": _CONTROL,
     "scf.parallel": _CONTROL,
@@ -232,10 +236,11 @@ ViewLikeOpInterface says: subviews, reshapes, `memref.view`, `vector.type_cast`.
 VECTOR_ACCESSES = _named(lambda r: r.accesses and r.vector)
 """Loads and stores of vectors, transfers included."""
 VECTOR_LOADS = _named(lambda r: r.accesses and r.vector and bool(r.reads))
-SCALAR_LOADS = _named(lambda r: r.accesses and not r.vector and bool(r.reads))
+SCALAR_LOADS = _named(lambda r: r.accesses and not r.vector and not r.prefetch and bool(r.reads))
 """Loads of one element (`memref.load`, `affine.load`)."""
 SCALAR_STORES = _named(lambda r: r.accesses and not r.vector and bool(r.writes))
 MAP_ACCESSES = _named(lambda r: r.indices == "map")
 """Accesses whose indices are an affine map over their operands (the `affine` ones)."""
+PREFETCHES = _named(lambda r: r.prefetch)
 REGION_TERMINATORS = _named(lambda r: r.ends_region)
 """Terminators that hand control back to the op that owns their region."""

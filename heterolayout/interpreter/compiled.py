@@ -25,6 +25,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
+from heterolayout.dialects.attributes import LayoutAttr
 from heterolayout.dialects.conversion import is_builtin_strided
 from heterolayout.dialects.functions import Function, function_key
 from heterolayout.dialects.roles import REGION_TERMINATORS
@@ -211,9 +212,9 @@ class _Writer:
             self.use(memref_value),
             self.bind(where(op)),
         )
-        if info.layout is not None and not is_builtin_strided(info.type):
+        if _always_laid_out(info):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
+        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -224,9 +225,9 @@ class _Writer:
     ) -> None:
         info = memory.memref_info(memref_value.type)
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
-        if info.layout is not None and not is_builtin_strided(info.type):
+        if _always_laid_out(info):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
+        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
@@ -246,6 +247,22 @@ class _Writer:
         self.line(
             f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])"
         )
+
+
+def _maybe_view(info: memory.MemRefInfo, value: SSAValue) -> bool:
+    """Whether `value` may be a view at run time (a numpy view of strided memory, or a
+    `LayoutView`): a view op's result, or a value of a builtin strided type (a parameter
+    that receives views)."""
+    return is_builtin_strided(info.type) or view_source(value) is not None
+
+
+def _always_laid_out(info: memory.MemRefInfo) -> bool:
+    """Whether every value of this type is a layout-aware memref at run time, so that its
+    accesses may call it directly. A `#layout` type is; a builtin `affine_map` or `strided`
+    type is also upstream's description of a view of plain memory (`reinterpret_cast` to
+    `memref<5x7xf32, affine_map<(d0, d1) -> (d0 * 7 + d1)>>`), which is a numpy view: those
+    accesses dispatch on the value (`memory.load`)."""
+    return info.layout is not None and isinstance(info.type.layout, LayoutAttr)
 
 
 # ---- emitters of memory and control ops ---------------------------------------------------------

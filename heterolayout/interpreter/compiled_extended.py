@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import scf
+from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region
 
@@ -21,7 +21,15 @@ from heterolayout.interpreter import memref as memory
 from heterolayout.interpreter import transfers, views
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.extended_functions import cast_shape, groups, kept_dims
-from heterolayout.interpreter.semantics import ExprContext, affine_results
+from heterolayout.interpreter.functions import no_assigned_value
+from heterolayout.interpreter.semantics import (
+    ExprContext,
+    affine_results,
+    bound_groups,
+    parallel_reductions,
+    reduction_expression,
+    reduction_identity,
+)
 from heterolayout.interpreter.source import where
 from heterolayout.interpreter.structured import is_structured, structured
 
@@ -150,6 +158,66 @@ def _parallel(w: _Writer, op: Operation) -> None:
         w.define(result, name)
 
 
+# ---- affine.parallel ------------------------------------------------------------------------
+def _affine_parallel(w: _Writer, op: Operation) -> None:
+    """Loops over the iterations in order; each affine.yield folds its values onto the
+    results by their reductions (`semantics.reduction_expression`)."""
+    assert isinstance(op, affine.ParallelOp)
+    names = w.uses(op.operands)
+    context = ExprContext(w.bind, where(op))
+    lower_map, upper_map = op.lowerBoundsMap.data, op.upperBoundsMap.data
+    count = lower_map.num_dims + lower_map.num_symbols
+    lower_groups, upper_groups = bound_groups(op)
+    lows = _grouped(affine_results(lower_map, names[:count], context), lower_groups, "max")
+    highs = _grouped(affine_results(upper_map, names[count:], context), upper_groups, "min")
+    steps = [s.value.data for s in op.steps]
+    if any(step <= 0 for step in steps):
+        raise ExecutionError(f"{where(op)}: steps must be positive, got {steps}")
+    reductions = parallel_reductions(op)
+    unset = w.bind(_UNSET)
+    accumulators = [w.fresh() for _ in reductions]
+    for accumulator, (kind, element) in zip(accumulators, reductions, strict=True):
+        identity = reduction_identity(kind, element)
+        w.line(f"{accumulator} = {unset if identity is None else w.bind(identity)}")
+    ivs = [w.fresh("i") for _ in steps]
+    for number, (iv, low, high, step) in enumerate(zip(ivs, lows, highs, steps, strict=True)):
+        w.line(f"{'    ' * number}for {iv} in range({low}, {high}, {step}):")
+    body = op.body.block
+    for arg, iv in zip(body.args, ivs, strict=True):
+        w.define(arg, iv)
+
+    def fold(terminator: Operation, values: list[str]) -> None:
+        for accumulator, (kind, element), value in zip(
+            accumulators, reductions, values, strict=True
+        ):
+            w.line(f"{accumulator} = {reduction_expression(kind, accumulator, value, element)}")
+
+    w._depth += len(ivs)
+    w.line("if True:")
+    w.indented(lambda: w.block(body, fold))
+    w._depth -= len(ivs)
+    message = w.bind(no_assigned_value(op))
+    for accumulator, (kind, _) in zip(accumulators, reductions, strict=True):
+        if kind == "assign":
+            w.line(f"if {accumulator} is {unset}: raise {message}")
+    for result, accumulator in zip(op.results, accumulators, strict=True):
+        w.define(result, accumulator)
+
+
+_UNSET = object()
+"""An "assign" result no iteration has yielded yet."""
+
+
+def _grouped(bounds: list[str], groups: list[int], pick: str) -> list[str]:
+    """Each loop's bound: the max (or min) of its group of the map's results."""
+    grouped, start = [], 0
+    for size in groups:
+        group = bounds[start : start + size]
+        grouped.append(group[0] if size == 1 else f"{pick}({', '.join(group)})")
+        start += size
+    return grouped
+
+
 def _reduce_into(w: _Writer, accumulators: list[str]) -> Terminator:
     """scf.reduce: each region combines its accumulator with the iteration's value."""
 
@@ -268,6 +336,7 @@ EMITTERS: dict[str, Emitter] = {
     "vector.transfer_read": _transfer,
     "vector.transfer_write": _transfer,
     "scf.parallel": _parallel,
+    "affine.parallel": _affine_parallel,
     "linalg.index": _index,
     "cf.br": _br,
     "cf.cond_br": _cond_br,

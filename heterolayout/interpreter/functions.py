@@ -13,6 +13,7 @@ dominate loop bodies.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,10 @@ from heterolayout.interpreter.semantics import (
     ExprContext,
     affine_condition,
     affine_results,
+    bound_groups,
+    parallel_reductions,
+    reduction_expression,
+    reduction_identity,
     value_expression,
 )
 from heterolayout.interpreter.source import op_name, where
@@ -325,6 +330,61 @@ def _affine_bounds(op: Operation) -> tuple[Kernel, Kernel, int, int, int]:
     )
 
 
+@dataclass(frozen=True)
+class _Parallel:
+    """An affine.parallel's bound maps as functions, its bound groups and steps, and per
+    result its reduction as a function of the accumulator and an iteration's value."""
+
+    lower: Kernel
+    upper: Kernel
+    lower_count: int
+    lower_groups: list[int]
+    upper_groups: list[int]
+    steps: list[int]
+    kinds: list[str]
+    identities: list[Any]
+    combine: list[Kernel]
+
+
+def _parallel_plan(op: Operation) -> _Parallel:
+    assert isinstance(op, affine.ParallelOp)
+    lower, upper = op.lowerBoundsMap.data, op.upperBoundsMap.data
+    lower_groups, upper_groups = bound_groups(op)
+    reductions = parallel_reductions(op)
+    combine = []
+    for kind, element in reductions:
+        namespace, _ = _namespace()
+        combine.append(
+            eval(f"lambda a, b: {reduction_expression(kind, 'a', 'b', element)}", namespace)
+        )
+    return _Parallel(
+        compile_map(lower, op),
+        compile_map(upper, op),
+        lower.num_dims + lower.num_symbols,
+        lower_groups,
+        upper_groups,
+        [s.value.data for s in op.steps],
+        [kind for kind, _ in reductions],
+        [reduction_identity(kind, element) for kind, element in reductions],
+        combine,
+    )
+
+
+def _grouped(values: tuple[int, ...], groups: list[int], pick: Callable[..., int]) -> list[int]:
+    """Each loop's bound: the max (or min) of its group of the map's results."""
+    bounds, start = [], 0
+    for size in groups:
+        bounds.append(pick(values[start : start + size]))
+        start += size
+    return bounds
+
+
+def no_assigned_value(op: Operation) -> ExecutionError:
+    return ExecutionError(
+        f'{where(op)}: affine.parallel runs no iteration, so its "assign" result has no value'
+    )
+
+
 @register_impls
 @dataclass
 class AffineFunctions(InterpreterFunctions):
@@ -394,6 +454,31 @@ class AffineFunctions(InterpreterFunctions):
         for i in range(lower, upper, step):
             values = interpreter.run_ssacfg_region(op.body, (i, *values), "affine.for")
         return values
+
+    @impl(affine.ParallelOp)
+    def run_parallel(
+        self, interpreter: Interpreter, op: affine.ParallelOp, args: PythonValues
+    ) -> PythonValues:
+        """The iterations in order, each one's yielded values folded onto the results by
+        their reductions (upstream's lowering to loops does the same)."""
+        plan: _Parallel = self.cache.get(op, _parallel_plan)
+        lows = _grouped(plan.lower(*args[: plan.lower_count]), plan.lower_groups, max)
+        highs = _grouped(plan.upper(*args[plan.lower_count :]), plan.upper_groups, min)
+        if any(step <= 0 for step in plan.steps):
+            raise ExecutionError(f"{where(op)}: steps must be positive, got {plan.steps}")
+        accumulators = list(plan.identities)
+        ranges = [range(*bounds) for bounds in zip(lows, highs, plan.steps, strict=True)]
+        ran = False
+        for point in itertools.product(*ranges):
+            values = interpreter.run_ssacfg_region(op.body, point, "affine.parallel")
+            accumulators = [
+                combine(a, v)
+                for combine, a, v in zip(plan.combine, accumulators, values, strict=True)
+            ]
+            ran = True
+        if not ran and "assign" in plan.kinds:
+            raise no_assigned_value(op)
+        return tuple(accumulators)
 
     @impl(affine.IfOp)
     def run_if(self, interpreter: Interpreter, op: affine.IfOp, args: PythonValues) -> PythonValues:

@@ -463,6 +463,69 @@ def affine_condition(condition: Any, operands: Sequence[str], ctx: ExprContext) 
     return " and ".join(tests) or "True"
 
 
+# ---- reductions of affine.parallel ------------------------------------------------------------
+def _keep(view: Callable[[str, ElementType], str], keep_first_if: str) -> Callable[..., str]:
+    return lambda a, b, t: f"({a} if {view(a, t)} {keep_first_if} {view(b, t)} else {b})"
+
+
+_REDUCTIONS: dict[str, Callable[[str, str, ElementType], str]] = {
+    "assign": lambda a, b, t: b,
+    "addf": lambda a, b, t: rounded(f"{a} + {b}", t),
+    "mulf": lambda a, b, t: rounded(f"{a} * {b}", t),
+    "maximumf": lambda a, b, t: f"_maximumf({a}, {b})",
+    "minimumf": lambda a, b, t: f"_minimumf({a}, {b})",
+    "addi": lambda a, b, t: wrap(f"{a} + {b}", t),
+    "muli": lambda a, b, t: wrap(f"{a} * {b}", t),
+    "andi": lambda a, b, t: f"({a} & {b})",
+    "ori": lambda a, b, t: f"({a} | {b})",
+    "maxs": _keep(signed, ">="),
+    "mins": _keep(signed, "<="),
+    "maxu": _keep(unsigned, ">="),
+    "minu": _keep(unsigned, "<="),
+}
+"""affine.parallel's reductions (the AtomicRMWKinds upstream's verifier lets it use,
+`dialects.upstream.affine.REDUCTION_OPERANDS`): the accumulator combined with an
+iteration's value, as upstream's lowering (`--lower-affine`) combines them."""
+
+
+def reduction_expression(kind: str, accumulator: str, value: str, t: ElementType | None) -> str:
+    """`accumulator` combined with `value` by the reduction `kind` (`t`: the element type;
+    None for memrefs and vectors, which only "assign" takes)."""
+    return _REDUCTIONS[kind](accumulator, value, t)  # type: ignore[arg-type]
+
+
+def reduction_identity(kind: str, t: ElementType | None) -> int | float | None:
+    """The value a reduction starts from (upstream's `getIdentityValue`); None for "assign",
+    which has none (its result is a value an iteration yields)."""
+    if kind == "assign" or t is None:
+        return None
+    if t.is_float:
+        return {"addf": 0.0, "mulf": 1.0, "maximumf": -math.inf, "minimumf": math.inf}[kind]
+    half = 1 << (t.bits - 1)
+    identities = {"addi": 0, "muli": 1, "andi": -1, "ori": 0, "maxs": -half, "mins": half - 1}
+    identities.update({"maxu": 0, "minu": -1})
+    return t.wrap(identities[kind])
+
+
+def parallel_reductions(op: Operation) -> list[tuple[str, ElementType | None]]:
+    """Each result of an affine.parallel: its reduction and its element type (None for a
+    memref or vector, which only "assign" reduces)."""
+    kinds: list[str] = op.reduction_kinds()  # type: ignore[attr-defined]
+    return [
+        (kind, None if kind == "assign" else element_of(result.type))
+        for kind, result in zip(kinds, op.results, strict=True)
+    ]
+
+
+def bound_groups(op: Operation) -> tuple[list[int], list[int]]:
+    """How many results of an affine.parallel's lower and upper bound maps each loop takes
+    the max (lower) or min (upper) of."""
+    return (
+        [int(g) for g in op.lowerBoundsGroups.get_values()],  # type: ignore[attr-defined]
+        [int(g) for g in op.upperBoundsGroups.get_values()],  # type: ignore[attr-defined]
+    )
+
+
 # Vector reductions and reshapes live in their own module; registered here, so that every
 # user of VALUE_OPS and RUNTIME sees them.
 from heterolayout.interpreter.values import RUNTIME  # noqa: E402

@@ -1,8 +1,10 @@
 """The text of affine-map layouts (`affine_map<(d0, d1) -> (…)>`) and strided layouts
 (`strided<[…], offset: …>`), both MLIR builtin attributes that xDSL's parser reads.
 
-A map's physical extents are the exact max + 1 of each result over the logical box unless a
-physical shape is given. A strided layout is a map to one physical dim: the element offset
+A `#layout.map`'s physical extents are the exact max + 1 of each result over the logical box
+unless a physical shape is given; a builtin `affine_map` layout has upstream's
+(`constructors.builtin_map_layout`, `normalize`). A strided layout is a map to one physical
+dim: the element offset
 `Σ d_i · s_i + offset`, over a 1-D buffer just large enough for it.
 """
 

@@ -187,6 +187,13 @@ class ElementAccess:
                 insert(op)
         insert(self._store(updated.results[0], indices))
 
+    def indices(
+        self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert
+    ) -> list[SSAValue]:
+        """The physical index of the element at `logical` (of its container when packed)."""
+        indices, _ = self._address(logical, IndexEmitter(leaves, insert, self.mode, self.scope))
+        return indices
+
     def load_vector(
         self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert, lanes: int
     ) -> SSAValue:

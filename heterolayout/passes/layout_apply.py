@@ -223,7 +223,9 @@ class Application:
                     op,
                     "layout-apply: a loop-carried buffer would change its layout between iterations",
                 )
-        elif isinstance(parent, scf.IfOp):
+        elif isinstance(parent, affine.ParallelOp):  # an "assign" reduction: the buffer
+            self._retype(parent.results[index], value.type)
+        elif isinstance(parent, (scf.IfOp, affine.IfOp)):
             yielded = {
                 block.last_op.operands[index].type
                 for region in parent.regions
@@ -233,7 +235,7 @@ class Application:
             if len(yielded) != 1:
                 fail(
                     op,
-                    "layout-apply: the branches of scf.if yield buffers of different layouts "
+                    f"layout-apply: the branches of {parent.name} yield buffers of different layouts "
                     f"({', '.join(sorted(str(t) for t in yielded))}); assign one layout to both",
                 )
             self._retype(parent.results[index], value.type)

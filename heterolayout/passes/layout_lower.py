@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects import func, gpu, memref, scf
+from xdsl.dialects import func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -188,8 +188,8 @@ def _check_runtime_view_use(op: Operation, value: SSAValue) -> None:
         op,
         f"layout-lower: {op_name(op)} takes a view ({value.type}) of a layout-typed memref "
         "with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, "
-        "stores, vector accesses, transfers, copies, conversions and memref.dim/rank go "
-        "through such a view",
+        "stores, vector accesses, transfers, prefetches, copies, conversions and "
+        "memref.dim/rank go through such a view",
     )
 
 
@@ -218,18 +218,23 @@ def _check_op(op: Operation) -> None:
         memref_value = op.operands[0 if loads else 1]
         vector_type = (op.results[0] if loads else op.operands[0]).type
         assert isinstance(vector_type, VectorType)
-        if value_layout(memref_value) is None:
+        layout = value_layout(memref_value)
+        if layout is None:
             return
         if vector_type.get_num_dims() != 1:
+            from heterolayout.passes.transfer_guards import row_problem
+
+            is_transfer = isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
+            reason = row_problem(op) if is_transfer else None  # type: ignore[arg-type]
             fail(
                 op,
-                f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: only "
-                "1-D vectors are supported",
+                f"layout-lower: {op.name} of {vector_type} on a layout-typed memref: "
+                + (reason or "only 1-D vectors are supported (or n-D transfers)"),
             )
         if op.name.startswith("vector.transfer_"):
             from heterolayout.passes.lower_vectors import transfer_problem
 
-            problem = transfer_problem(op)
+            problem = transfer_problem(op, layout)
             if problem is not None:
                 fail(op, f"layout-lower: {op.name} on a layout-typed memref: {problem}")
 
@@ -325,6 +330,7 @@ def lower(
 
         carry_view_windows(module)
     check_views(module)
+    _unroll_transfers(module)
     if any(isinstance(op, func.CallOp | memref.DeallocOp) for op in module.walk()):
         from heterolayout.passes.view_boundaries import copy_views_at_calls, free_roots_of_views
 
@@ -360,6 +366,24 @@ def lower(
 
         for function in dict.fromkeys(state.words):
             fold_words(function)
+
+
+def _unroll_transfers(module: ModuleOp) -> None:
+    """n-D transfers of layout-typed memrefs (and of their views) become 1-D transfers of
+    their rows (`transfer_guards.unroll_rows`), which the lowering takes one by one."""
+    from heterolayout.passes.transfer_guards import row_problem, unroll_rows
+
+    for op in module.walk():
+        if not isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
+            continue
+        vector_type = (op.result if isinstance(op, vector.TransferReadOp) else op.vector).type
+        if not isinstance(vector_type, VectorType) or vector_type.get_num_dims() < 2:
+            continue
+        source = op.source
+        if value_layout(source) is None and view_window(source) is None:
+            continue
+        if row_problem(op) is None:
+            unroll_rows(op)
 
 
 @dataclass

@@ -160,6 +160,51 @@ class LowerScalarAccess(RewritePattern):
         rewriter.erase(op)
 
 
+PREFETCH_HINTS = ("isWrite", "localityHint", "isDataCache")
+
+
+@dataclass
+class LowerPrefetch(RewritePattern):
+    """`memref.prefetch` and `affine.prefetch`: the same hint, on the physical buffer at the
+    physical index (of the element's container when packed); affine where it was affine and
+    the index code is."""
+
+    state: AccessLowering
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.name not in ("memref.prefetch", "affine.prefetch"):
+            return
+        from heterolayout.dialects.upstream.affine import PrefetchOp as AffinePrefetchOp
+        from heterolayout.dialects.upstream.memref import PrefetchOp
+
+        buffer, indices = op.operands[0], list(op.operands[1:])
+        layout = memref_layout(buffer)
+        if layout is None:
+            return
+        leaves = self.state.leaves(op)
+        is_affine = op.name == "affine.prefetch"
+        if is_affine:
+            logical = leaves.map_results(op.properties["map"].data, indices)  # type: ignore[attr-defined]
+        else:
+            logical = [leaves.recover(i) for i in indices]
+        leaves.bound_bare_indices(logical, layout.logical_shape)
+        hints = {name: op.properties[name] for name in PREFETCH_HINTS}
+        if is_affine and self.state.mode == "affine":
+            access_map = affine_access_map(layout, self.state.flatten, logical, leaves)
+            if not misfolded_by_upstream(access_map.data.results, leaves.values):
+                rewriter.replace(
+                    op,
+                    AffinePrefetchOp.build(
+                        operands=[buffer, leaves.values], properties={**hints, "map": access_map}
+                    ),
+                )
+                return
+        access = self.state.access(op, buffer, layout)
+        physical = access.indices(logical, leaves, inserter_before(op))
+        self.state.replaced(op)
+        rewriter.replace(op, PrefetchOp.build(operands=[buffer, physical], properties=hints))
+
+
 def affine_access_map(
     layout: Layout, flat: bool, logical: Sequence[AffineExpr], leaves: IndexLeaves
 ) -> AffineMapAttr:
@@ -280,6 +325,7 @@ def access_patterns(state: AccessLowering, vectors: bool) -> list[RewritePattern
         LowerShapeQuery(state),
         LowerConversion(state),
         FoldPhysicalCast(state),
+        LowerPrefetch(state),
     ]
     if vectors:
         from heterolayout.passes.lower_vectors import LowerVectorAccess

@@ -1,5 +1,6 @@
 """Vector accesses to layout-typed memrefs (`vector.load/store`, `affine.vector_load/store`,
-and the 1-D transfers `layout-schedule` emits, along any one logical dim): one vector access
+and 1-D transfers along any one logical dim; those that may leave the memref or are masked
+are guarded lane by lane, `transfer_guards`): one vector access
 where the lanes are provably consecutive in the innermost physical dim
 (`Layout.runs_contiguously`, with loop variables written `first + step·k` so that their
 alignment is known), one container access where they are the first lanes of one packed
@@ -29,6 +30,7 @@ from heterolayout.passes.lower_accesses import (
     inserter_before,
     memref_layout,
 )
+from heterolayout.passes.transfer_guards import guard_problem, lower_guarded, needs_guards
 from heterolayout.passes.upstream_folds import misfolded_by_upstream
 
 VectorAccessOp = (
@@ -51,17 +53,17 @@ def vector_operands(op: VectorAccessOp) -> tuple[SSAValue, SSAValue]:
     return op.operands[roles.writes[0]], op.operands[0]
 
 
-def transfer_problem(op: Operation) -> str | None:
+def transfer_problem(op: Operation, layout: Layout) -> str | None:
     """Why `layout-lower` cannot lower a transfer on a layout-typed memref, or None: it
-    lowers unmasked, in-bounds transfers of one dim (what `layout-schedule` emits)."""
+    lowers 1-D transfers along one dim, in bounds or not, masked or not (`transfer_guards`)."""
     assert isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
     results = op.permutation_map.data.results
-    in_bounds = all(bool(flag.value.data) for flag in op.in_bounds.data)
-    if op.mask is not None or len(results) != 1 or not isinstance(results[0], AffineDimExpr):
-        return "only unmasked transfers of one dim are supported"
-    if not in_bounds:
-        return "only in-bounds transfers are supported"
-    return None
+    if len(results) != 1 or not isinstance(results[0], AffineDimExpr):
+        return (
+            "only transfers along one dim are supported (the permutation map "
+            f"{op.permutation_map.data} has no single dim result)"
+        )
+    return guard_problem(op, layout, results[0].position)
 
 
 def walked_dim(op: VectorAccessOp) -> int:
@@ -83,10 +85,22 @@ class LowerVectorAccess(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VectorAccessOp, rewriter: PatternRewriter) -> None:
-        base, vector_value = vector_operands(op)
+        base, _ = vector_operands(op)
         layout = memref_layout(base)
         if layout is None:
             return
+        if needs_guards(op):
+            assert isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
+            lower_guarded(op, layout, walked_dim(op), self.state, self._in_bounds, rewriter)
+            return
+        self._in_bounds(op, rewriter)
+
+    def _in_bounds(self, op: Operation, rewriter: PatternRewriter) -> None:
+        """A vector access whose lanes all lie inside the memref, unmasked."""
+        assert isinstance(op, VectorAccessOp)
+        base, vector_value = vector_operands(op)
+        layout = memref_layout(base)
+        assert layout is not None
         is_affine = isinstance(op, affine.VectorLoadOp | affine.VectorStoreOp)
         is_load = op.name in VECTOR_LOADS
         dim = walked_dim(op)

@@ -31,9 +31,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects import affine, arith, memref, scf, vector
 from xdsl.dialects.builtin import FileLineColLoc, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
@@ -44,6 +44,7 @@ from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import Range
 from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.transfer_guards import needs_guards
 from heterolayout.passes.validation_containers import container_lanes
 from heterolayout.passes.validation_conversions import (
     Conversion,
@@ -253,6 +254,8 @@ def _transfer(
         op.prev_op,
         op.next_op,
         along.position,
+        guarded=needs_guards(op),
+        padding=op.padding if isinstance(op, vector.TransferReadOp) else None,
     )
 
 
@@ -521,7 +524,101 @@ def _moves_a_vector(op: Operation) -> bool:
     return isinstance(value.type, VectorType)
 
 
+# ---- guarded transfers ------------------------------------------------------------------------
+def _check_guarded(access: Access) -> Verdict:
+    """A transfer that may leave the memref or is masked (`transfer_guards`): each lane it
+    accesses under its guard at the layout's index, the lanes it never accesses outside the
+    memref everywhere; and where it first tests that all lanes are inside, the in-bounds
+    branch as an in-bounds transfer."""
+    ops = new_ops(access)
+    split = _split_branch(ops, access)
+    verdicts = []
+    if split is not None:
+        inside, ops = split
+        verdicts.append(check(inside))
+    traced = _guarded_lanes(ops, access)
+    if isinstance(traced, str):
+        return Verdict(access.name, access.where, "failed", message=traced)
+    lanes, outside = traced
+    verdicts.append(prove(access, lanes, outside=outside))
+    failed = [v for v in verdicts if v.how == "failed"]
+    if failed:
+        return failed[0]
+    how = "exhaustive" if all(v.how == "exhaustive" for v in verdicts) else "symbolic"
+    name = verdicts[-1].name + (" after an all-inside test," if split is not None else "")
+    return Verdict(name, access.where, how, sum(v.points for v in verdicts))
+
+
+def _split_branch(ops: list[Operation], access: Access) -> tuple[Access, list[Operation]] | None:
+    """The all-inside test `scf.if start + length <= extent` of a guarded transfer: the
+    in-bounds branch as an access of its own, and the ops of the lane-by-lane branch."""
+    for op in ops:
+        if not isinstance(op, scf.IfOp) or not op.false_region.blocks:
+            continue
+        if access.is_load and op.results and not isinstance(op.results[0].type, VectorType):
+            continue  # one lane's guard
+        then_block, else_block = op.true_region.block, op.false_region.block
+        inside = replace(
+            access,
+            block=then_block,
+            before=None,
+            after=then_block.last_op,
+            guarded=False,
+            padding=None,
+        )
+        rest = list(else_block.ops)
+        return inside, rest
+    return None
+
+
+def _guarded_lanes(ops: list[Operation], access: Access) -> tuple[list[Lane], list[int]] | str:
+    """The lanes the code accesses (each under its guard, `alone`) and those it never does."""
+    reader = TermReader()
+    lanes: list[Lane] = []
+    if access.is_load:
+        last = ops[-1] if ops else None
+        if isinstance(last, scf.YieldOp):
+            last = owner(last.operands[0])
+        if not isinstance(last, FromElementsOp):
+            return "a guarded transfer's lanes are not assembled with vector.from_elements"
+        outside = []
+        for t, value in enumerate(last.operands):
+            if value is access.padding:
+                outside.append(t)
+                continue
+            guard = owner(value)
+            if isinstance(guard, scf.IfOp):
+                then_value = guard.true_region.block.last_op.operands[0]  # type: ignore[union-attr]
+                otherwise = guard.false_region.block.last_op.operands[0]  # type: ignore[union-attr]
+                if otherwise is not access.padding:
+                    return f"lane {t} does not read the padding when its guard fails"
+                value = then_value
+            lane = _loaded(value, access, reader, t)
+            if isinstance(lane, str):
+                return lane
+            lanes.append(replace(lane, alone=True))
+        return lanes, outside
+    nested = [inner for op in ops for inner in op.walk()]
+    stored: set[int] = set()
+    for op in nested:
+        if isinstance(op, vector.ExtractOp) and op.vector is access.stored:
+            position = position_of(op, reader)
+            if position is None or position.kind != "const":
+                return "a guarded transfer extracts a lane at a computed position"
+            store = _store_of(op.result, nested)
+            if store is None:
+                return f"lane {position.value} is extracted but never stored"
+            lane = _stored(store, op.result, access, reader, position.value)
+            if isinstance(lane, str):
+                return lane
+            lanes.append(replace(lane, alone=True))
+            stored.add(position.value)
+    return lanes, [t for t in range(access.length) if t not in stored]
+
+
 def check(access: Access) -> Verdict:
+    if access.guarded:
+        return _check_guarded(access)
     if _whole_container(access):
         traced = container_lanes(access)
         if isinstance(traced, str):

@@ -54,6 +54,9 @@ class Lane:
     physical: list[Term]
     lane: Term | None = None
     length: int = 0
+    alone: bool = False
+    """Accessed under a guard on its own logical index (a lane of a transfer that may leave
+    the memref): proven wherever that index is inside, not only where the whole vector is."""
 
 
 @dataclass
@@ -78,6 +81,11 @@ class Access:
     """Ranges of values known at this access alone (read as terms): the offsets of the
     run-time view it was folded from, which upstream requires inside their source
     (`view_folding`)."""
+    guarded: bool = False
+    """A transfer that may leave the memref, or masked (`transfer_guards`): its start may
+    lie anywhere along its dim, each lane inside or not."""
+    padding: SSAValue | None = None
+    """A guarded read's padding value."""
 
     def fact(self, term: Term) -> Range | None:
         return self.facts.get(term)
@@ -211,12 +219,20 @@ def _value_at(expr: AffineExpr, dim: int, value: int) -> int:
 
 class Proof:
     def __init__(
-        self, access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+        self,
+        access: Access,
+        lanes: list[Lane],
+        pads: Sequence[Pad] = (),
+        container: bool = False,
+        outside: Sequence[int] = (),
     ) -> None:
         self.access = access
         self.lanes = lanes
         self.pads = pads
         self.container = container
+        self.outside = outside
+        """Lanes of a guarded transfer the code never accesses (reads as padding): they
+        must lie outside the memref at every point."""
         self.sym = Symbolic(self._atom_range)
         self.logical = self._read_logical()
         exprs = list(self.logical)
@@ -258,6 +274,8 @@ class Proof:
         return logical
 
     def _last_limit(self, extent: int) -> int:
+        if self.access.guarded:  # each lane on its own: some lane is inside
+            return extent - 1
         return extent - max(self.access.length, 1)
 
     def _narrow(self) -> None:
@@ -360,6 +378,8 @@ class Proof:
         name = self.access.name
         if self.container and how != "failed":
             name += f", {len(self.lanes)} lanes of one container,"
+        elif self.access.guarded and how != "failed":
+            name += f", guarded lane by lane ({len(self.lanes)} lanes accessed),"
         elif self.access.length and how != "failed":
             whole = len(self.lanes) == 1 and self.lanes[0].length
             name += ", kept whole," if whole else f", split into {len(self.lanes)} accesses,"
@@ -376,7 +396,7 @@ class Proof:
         for lane in self.lanes:
             for t in range(lane.length) if lane.length else [lane.offset]:
                 shifted = self.access.shifted(logical, t)
-                mask = self._in_bounds(logical, shifted)
+                mask = self._in_bounds(logical, shifted, whole=not lane.alone)
                 expected, expected_lane = expected_physical(
                     self.access.layout, self.access.flat, shifted
                 )
@@ -406,6 +426,17 @@ class Proof:
                     return self._counterexample(
                         values, at, shifted, expected, emitted, expected_lane, lane, memo
                     ), checked
+        for t in self.outside:
+            shifted = self.access.shifted(logical, t)
+            inside = self._in_bounds(logical, shifted, whole=False)
+            if inside.any():
+                at = int(np.argmax(inside))
+                index = ", ".join(str(int(np.broadcast_to(x, (count,))[at])) for x in shifted)
+                return (
+                    f"lane {t} is never accessed, but at logical index ({index}) it is inside "
+                    "the memref",
+                    checked,
+                )
         return self._overwritten(values, logical, memo), checked
 
     def _overwritten(
@@ -434,13 +465,15 @@ class Proof:
                 )
         return ""
 
-    def _in_bounds(self, start: Sequence[Array], shifted: Sequence[Array]) -> Array:
+    def _in_bounds(
+        self, start: Sequence[Array], shifted: Sequence[Array], whole: bool = True
+    ) -> Array:
         mask = np.ones(np.shape(shifted[0]), dtype=bool)
         for d, extent in enumerate(self.extents):
             mask &= np.asarray(shifted[d]) >= 0
             if extent is not None:
                 mask &= np.asarray(shifted[d]) < extent
-            if d == self._along and self.access.length:  # the whole vector is in bounds
+            if d == self._along and self.access.length and whole:  # the whole vector inside
                 mask &= np.asarray(start[d]) >= 0
                 if extent is not None:
                     mask &= np.asarray(start[d]) + self.access.length <= extent
@@ -502,6 +535,11 @@ class Proof:
             for wanted, got in pairs:
                 if not self._equal(wanted, got):  # type: ignore[arg-type]
                     return f"the layout gives {wanted}, the code {got}"
+        extent = self.extents[self._along]
+        for t in self.outside:
+            bounds = self.sym.simplifier().range_of(self.logical[self._along] + t)
+            if extent is None or bounds is None or bounds[0] < extent:
+                return f"lane {t} is never accessed, but may be inside the memref"
         for pad in self.pads:
             physical = [
                 e.replace_dims_and_symbols(self._pinned(), [])
@@ -573,9 +611,14 @@ def describe(term: Term) -> str:
 
 
 def prove(
-    access: Access, lanes: list[Lane], pads: Sequence[Pad] = (), container: bool = False
+    access: Access,
+    lanes: list[Lane],
+    pads: Sequence[Pad] = (),
+    container: bool = False,
+    outside: Sequence[int] = (),
 ) -> Verdict:
     """Proven exhaustively or symbolically, or failed (with a counterexample when one is
-    found): `lanes` against the layout's map, and `pads` (a whole-container store's other
-    lanes) holding no element."""
-    return Proof(access, lanes, pads, container).run()
+    found): `lanes` against the layout's map, `pads` (a whole-container store's other
+    lanes) holding no element, and the `outside` lanes of a guarded transfer outside the
+    memref."""
+    return Proof(access, lanes, pads, container, outside).run()

@@ -11,10 +11,12 @@ stay vector accesses when their lanes walk one root dim with unit stride, and ar
 scalar accesses otherwise; `memref.dim` gives the view's extent. `memref.copy` and
 `layout.convert` from or into such a view, and into a view with a static window (whose
 conversion would fill the composed layout's pad slots: the root outside the window), become
-`linalg.copy` (so loops of loads and stores, `linalg_loops`); a copy of a window onto the
+`linalg.copy` (so loops of loads and stores, `linalg_loops`); a transfer that may leave such a
+view, or is masked, first becomes its guarded lanes on the view (`transfer_guards`); a copy
+of a window onto the
 same window (what bufferization leaves after a tiled op that wrote its tile in place) is the
-identity and goes away. Any other user of such a view is refused by `layout-lower`, naming
-it.
+identity and goes away; a prefetch becomes a `memref.prefetch` of the root. Any other user
+of such a view is refused by `layout-lower`, naming it.
 
 At each in-bounds access folded from a run-time view, upstream's rules give ranges
 (`offset_facts`): a non-empty subview lies inside its source, an index lies inside its view.
@@ -38,7 +40,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.ops import ConvertOp
-from heterolayout.dialects.roles import VIEW_OPS, roles_of
+from heterolayout.dialects.roles import PREFETCHES, VIEW_OPS, roles_of
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.views import (
     ViewWindow,
@@ -82,6 +84,11 @@ def fold_runtime_views(module: ModuleOp) -> ViewFacts:
     """Fold every access through a run-time view into an access of its root; erase the
     views left unused. Returns what the folded accesses know of their offsets
     (`offset_facts`), for the lowering and the translation validator."""
+    from heterolayout.passes.transfer_guards import expand_lanes, needs_guards
+
+    for op in [o for o in module.walk() if needs_guards(o)]:
+        if runtime_view(op.operands[0 if op.results else 1]) is not None:
+            expand_lanes(op)  # type: ignore[arg-type]  # guarded against the view's extent
     folding = FoldRuntimeView()
     PatternRewriteWalker(folding, apply_recursively=False).rewrite_module(module)
     views = [op for op in module.walk() if op.name in (*VIEW_OPS, "memref.cast")]
@@ -193,6 +200,15 @@ class FoldRuntimeView(RewritePattern):
             rewriter.replace(
                 op, memref.StoreOp.get(op.value, view.root, access.root_indices(index))
             )
+        elif op.name in PREFETCHES:
+            from heterolayout.dialects.upstream.memref import PrefetchOp
+            from heterolayout.passes.lower_accesses import PREFETCH_HINTS
+
+            hints = {name: op.properties[name] for name in PREFETCH_HINTS}
+            root_indices = access.root_indices(index)
+            rewriter.replace(
+                op, PrefetchOp.build(operands=[view.root, root_indices], properties=hints)
+            )
         else:
             _fold_vector(op, access, index, rewriter)
         if _in_bounds(op):
@@ -237,6 +253,8 @@ def _view_index(op: Operation, leaves: IndexLeaves) -> list[AffineExpr]:
     """The access's view index over `leaves`."""
     if isinstance(op, affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp):
         return leaves.map_results(op.map.data, list(op.indices))
+    if op.name == "affine.prefetch":
+        return leaves.map_results(op.properties["map"].data, list(op.operands[1:]))  # type: ignore[attr-defined]
     return [leaves.leaf(i) for i in op.indices]  # type: ignore[attr-defined]
 
 

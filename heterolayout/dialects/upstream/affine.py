@@ -18,18 +18,21 @@ from xdsl.dialects.builtin import (
     I32,
     AffineMapAttr,
     AffineSetAttr,
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
+    Signedness,
     TensorType,
     VectorType,
     i32,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -446,6 +449,16 @@ class ParallelOp(affine.ParallelOp):
                 raise VerifyException(f"{self.name}: bound groups do not cover {bound}")
         if len(self.reductions) != len(self.res):
             raise VerifyException(f"{self.name}: one reduction per result expected")
+        for kind, result in zip(self.reduction_kinds(), self.res, strict=True):
+            if not _reduces(kind, result.type):
+                raise VerifyException(
+                    f'{self.name}: the reduction "{kind}" does not apply to a result of type '
+                    f"{result.type}"
+                )
+
+    def reduction_kinds(self) -> list[str]:
+        """Each result's reduction, by its keyword (`addf`, `assign`, …)."""
+        return [ATOMIC_KINDS[k.value.data] for k in self.reductions]  # type: ignore[attr-defined]
 
     @classmethod
     def parse(cls, parser: Parser) -> ParallelOp:
@@ -510,6 +523,34 @@ class ParallelOp(affine.ParallelOp):
             self.body, print_entry_block_args=False, print_block_terminators=bool(self.res)
         )
         printer.print_op_attributes(self.attributes)
+
+
+REDUCTION_OPERANDS: dict[str, str] = {
+    "assign": "any",
+    **dict.fromkeys(("addf", "mulf", "maximumf", "minimumf"), "float"),
+    **dict.fromkeys(("addi", "muli", "andi", "ori"), "integer"),
+    **dict.fromkeys(("maxs", "mins"), "signed"),
+    **dict.fromkeys(("maxu", "minu"), "unsigned"),
+}
+"""The reductions upstream's verifier lets `affine.parallel` use, and the types each one
+reduces: any type ("assign": the result is a value an iteration yields), floats, integers
+(signless or not), `siN`, `uiN`."""
+
+
+def _reduces(kind: str, result_type: Attribute) -> bool:
+    operands = REDUCTION_OPERANDS.get(kind)
+    if operands == "any":
+        return True
+    if operands == "float":
+        return isinstance(result_type, AnyFloat)
+    if not isinstance(result_type, IntegerType):
+        return False
+    signedness = result_type.signedness.data
+    return (
+        operands == "integer"
+        or (operands == "signed" and signedness == Signedness.SIGNED)
+        or (operands == "unsigned" and signedness == Signedness.UNSIGNED)
+    )
 
 
 def _groups(sizes: Sequence[int]) -> DenseIntElementsAttr:

@@ -85,13 +85,14 @@ func.func @aliasing(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index) {
 }
 
 // -----
-// A run-time window folds into accesses, copies and memref.dim only (views-copy.mlir).
-// CHECK: layout-lower: memref.prefetch takes a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, stores, vector accesses, transfers, copies, conversions and memref.dim/rank go through such a view
-func.func @prefetch_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index) {
+// A run-time window folds into accesses, prefetches, copies and memref.dim only
+// (views-copy.mlir, prefetch.mlir).
+// CHECK: layout-lower: memref.atomic_rmw takes a view (memref<16xf32, strided<[1], offset: ?>>) of a layout-typed memref with run-time offsets, strides or sizes (or of a root with '?' dims); only loads, stores, vector accesses, transfers, prefetches, copies, conversions and memref.dim/rank go through such a view
+func.func @atomic_runtime(%a: memref<64xf32, #layout.tag<"C->C16c">>, %n: index, %v: f32) -> f32 {
   %s = memref.subview %a[%n] [16] [1] : memref<64xf32, #layout.tag<"C->C16c">> to memref<16xf32, strided<[1], offset: ?>>
   %c0 = arith.constant 0 : index
-  memref.prefetch %s[%c0], read, locality<3>, data : memref<16xf32, strided<[1], offset: ?>>
-  func.return
+  %old = memref.atomic_rmw addf %v, %s[%c0] : (f32, memref<16xf32, strided<[1], offset: ?>>) -> f32
+  func.return %old : f32
 }
 
 // -----
