@@ -220,6 +220,7 @@ DERIVED = {
         "SCALAR_STORES",
         "MAP_ACCESSES",
         "REGION_TERMINATORS",
+        "PREFETCHES",
     )
 }
 
