@@ -23,7 +23,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fuzz.corpus import corpus_cases
-from mlir_tools import run_native
 from test_packed import printed_arrays
 from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType
 
@@ -56,9 +55,7 @@ def _packed_corpus() -> list[Path]:
 def _loops(shape: tuple[int, ...], name: str) -> tuple[list[str], list[str], str]:
     opening, closing = [], []
     for dim, extent in enumerate(shape):
-        opening.append(
-            "  " * (dim + 1) + f"scf.for %{name}{dim} = %c0 to %c{extent} step %c1 {{"
-        )
+        opening.append("  " * (dim + 1) + f"scf.for %{name}{dim} = %c0 to %c{extent} step %c1 {{")
         closing.insert(0, "  " * (dim + 1) + "}")
     return opening, closing, ", ".join(f"%{name}{d}" for d in range(len(shape)))
 
@@ -84,13 +81,11 @@ def native_entry(lowered: str, types: list[MemRefType], args: list[np.ndarray]) 
         is_float = isinstance(element, AnyFloat)
         wide = "f64" if is_float else "i64"
         flat = f"memref<{values.size}x{wide}>"
-        globals_.append(
-            f'memref.global "private" constant @arg{k} : {flat} = {_literal(values)}'
-        )
+        globals_.append(f'memref.global "private" constant @arg{k} : {flat} = {_literal(values)}')
         opening, closing, ivs = _loops(shape, f"f{k}_")
-        linear = " + ".join(
-            f"d{d} * {int(np.prod(shape[d + 1 :]))}" for d in range(len(shape))
-        ) or "0"
+        linear = (
+            " + ".join(f"d{d} * {int(np.prod(shape[d + 1 :]))}" for d in range(len(shape))) or "0"
+        )
         dims = ", ".join(f"d{d}" for d in range(len(shape)))
         pad = "  " * (len(shape) + 1)
         narrow = "arith.truncf" if is_float else "arith.trunci"
@@ -212,9 +207,17 @@ def test_packed_corpus_case_upstream_prints_what_interp_prints(
 def hamming_program(rows: int, cols: int, depth: int) -> str:
     """examples/binary_matmul_packed_i64.mlir at another size."""
     text = (EXAMPLES / "binary_matmul_packed_i64.mlir").read_text()
-    for old, new in (("5x100", f"{rows}x{depth}"), ("3x100", f"{cols}x{depth}"), ("5x3", f"{rows}x{cols}")):
+    for old, new in (
+        ("5x100", f"{rows}x{depth}"),
+        ("3x100", f"{cols}x{depth}"),
+        ("5x3", f"{rows}x{cols}"),
+    ):
         text = text.replace(old, new)
-    for old, new in (("0 to 5 ", f"0 to {rows} "), ("0 to 3 ", f"0 to {cols} "), ("0 to 100 ", f"0 to {depth} ")):
+    for old, new in (
+        ("0 to 5 ", f"0 to {rows} "),
+        ("0 to 3 ", f"0 to {cols} "),
+        ("0 to 100 ", f"0 to {depth} "),
+    ):
         text = text.replace(old, new)
     return text
 

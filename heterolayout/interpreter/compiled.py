@@ -214,7 +214,7 @@ class _Writer:
         )
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
+        elif info.lanes or is_builtin_strided(info.type) or _aliased(memref_value):
             self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
         else:
             self._bounds_check(info, source, index, at)
@@ -227,7 +227,7 @@ class _Writer:
         stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
         if info.layout is not None and not is_builtin_strided(info.type):
             self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.lanes or is_builtin_strided(info.type) or view_source(memref_value):
+        elif info.lanes or is_builtin_strided(info.type) or _aliased(memref_value):
             self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
         else:
             self._bounds_check(info, target, index, at)
@@ -247,6 +247,14 @@ class _Writer:
         self.line(
             f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])"
         )
+
+
+def _aliased(memref_value: SSAValue) -> bool:
+    """A view (its elements are found through its source) or a byte view (`ByteView`)."""
+    owner = memref_value.owner
+    return view_source(memref_value) is not None or (
+        isinstance(owner, Operation) and op_name(owner) == memory.BYTE_VIEW_OP
+    )
 
 
 # ---- emitters of memory and control ops ---------------------------------------------------------

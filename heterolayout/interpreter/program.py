@@ -13,15 +13,16 @@ from heterolayout.dialects.functions import Function, callee_key, function_table
 from heterolayout.dialects.roles import OP_ROLES
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.gpu import check_barrier
+from heterolayout.interpreter.memref import BYTE_VIEW_OP
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
 from heterolayout.interpreter.structured import is_structured
 
-SUPPORTED_OPS = frozenset(VALUE_OPS) | frozenset(OP_ROLES)
-"""Every op name either engine runs: the value ops and the memory and control ops of the
-op-role table, with the linalg structured ops (`structured`); anything else is reported
-before a run starts."""
+SUPPORTED_OPS = frozenset(VALUE_OPS) | frozenset(OP_ROLES) | {BYTE_VIEW_OP}
+"""Every op name either engine runs: the value ops, the memory and control ops of the
+op-role table and the byte view of sub-byte elements (`views.byte_view_plan`), with the
+linalg structured ops (`structured`); anything else is reported before a run starts."""
 
 
 def supported(op: Operation) -> bool:

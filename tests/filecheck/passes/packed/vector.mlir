@@ -8,9 +8,15 @@
 // NONE-NOT: {{#layout|layout\.}}
 
 // The seed's NHW(C6), vector implementation: memref<4x8x8x1xvector<6xi1>>; the lane is c.
+// A container of sub-byte lanes is loaded and stored as the byte that holds it (LLVM's x86
+// backend moves a vector<6xi1> bit by bit; sub-byte-accesses.mlir in layout-lower).
 // CHECK-LABEL: func.func @load_vector6(%m: memref<4x8x8x1xvector<6xi1>>, %n: index, %c: index, %h: index, %w: index) -> i1 {
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8x8x1xvector<6xi1>> to memref<4x8x8x1xi8>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[WORD:.*]] = memref.load %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTE:.*]] = memref.load %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
+// CHECK-NEXT:    %[[BITS:.*]] = arith.trunci %[[BYTE]] : i8 to i6
+// CHECK-NEXT:    %[[ONE:.*]] = vector.broadcast %[[BITS]] : i6 to vector<1xi6>
+// CHECK-NEXT:    %[[WORD:.*]] = vector.bitcast %[[ONE]] : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:    %[[X:.*]] = vector.extract %[[WORD]][%c] : i1 from vector<6xi1>
 // CHECK-NEXT:    func.return %[[X]] : i1
 func.func @load_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>, %n: index, %c: index, %h: index, %w: index) -> i1 {
@@ -19,10 +25,15 @@ func.func @load_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack 
 }
 
 // CHECK-LABEL: func.func @store_vector6(%m: memref<4x8x8x1xvector<6xi1>>, %n: index, %c: index, %h: index, %w: index, %v: i1) {
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8x8x1xvector<6xi1>> to memref<4x8x8x1xi8>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[WORD:.*]] = memref.load %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTE:.*]] = memref.load %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
+// CHECK:         %[[WORD:.*]] = vector.bitcast %{{.*}} : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:    %[[NEW:.*]] = vector.insert %v, %[[WORD]] [%c] : i1 into vector<6xi1>
-// CHECK-NEXT:    memref.store %[[NEW]], %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[PACKED:.*]] = vector.bitcast %[[NEW]] : vector<6xi1> to vector<1xi6>
+// CHECK-NEXT:    %[[BITS:.*]] = vector.extract %[[PACKED]][0] : i6 from vector<1xi6>
+// CHECK-NEXT:    %[[WIDE:.*]] = arith.extui %[[BITS]] : i6 to i8
+// CHECK-NEXT:    memref.store %[[WIDE]], %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
 // CHECK-NEXT:    func.return
 func.func @store_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>, %n: index, %c: index, %h: index, %w: index, %v: i1) {
   memref.store %v, %m[%n, %c, %h, %w] : memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>
