@@ -317,3 +317,16 @@ def test_vector_accesses_a_program_writes_on_sub_byte_memrefs_upstream_equal_int
     element: str, pipeline: str, native_runner
 ) -> None:  # type: ignore[no-untyped-def]
     check_against_interp(native_runner, USER_VECTORS.format(e=element), pipeline)
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+def test_the_engines_run_the_byte_views_of_these_programs_as_upstream_does(engine: str) -> None:
+    """The lowered programs above, byte views included, on both Python engines: `check`
+    compares them with the programs before lowering."""
+    programs = [USER_VECTORS.format(e=e) for e in ("i2", "i12")]
+    for shape, element, layout in CONVERSIONS:
+        zeros = ", ".join(["%c0"] * len(shape.split("x")))
+        programs.append(ROUND_TRIP.format(shape=shape, element=element, layout=layout, zeros=zeros))
+    for text in programs:
+        report = heterolayout.check(text, pipeline="layout-lower", engine=engine)
+        assert report.equal, str(report)
