@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import affine, arith, memref, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -47,6 +48,7 @@ from heterolayout.diagnostics import fail
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.upstream.arith import ExtUIOp, TruncIOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.passes.element_access import integer_constant
 
 Insert = Callable[[Operation], None]
 
@@ -239,11 +241,14 @@ def _as_word(op: Operation, views: _Views) -> None:
         op.results[0].replace_all_uses_with(lanes.results[0])
         _fold_word_uses(lanes, packed, value)
     else:
-        value = _word_of(op.operands[0], words, add)
-        if container != word:
-            value = _added(add, ExtUIOp(value, container)).results[0]
-        operands[0] = value
+        lanes_value = op.operands[0]
+        operands[0] = _stored_word(lanes_value, words, container, add)
         add(_recreated(op, operands, []))
+        Rewriter.erase_op(op)
+        constant = lanes_value.owner
+        if isinstance(constant, arith.ConstantOp) and not constant.result.uses:
+            Rewriter.erase_op(constant)  # its word is a constant of its own now
+        return
     Rewriter.erase_op(op)
 
 
@@ -269,18 +274,33 @@ def _first_element(extract: vector.ExtractOp) -> bool:
     return not extract.dynamic_position and list(extract.static_position.get_values()) == [0]
 
 
-def _word_of(lanes: SSAValue, words: VectorType, add: Insert) -> SSAValue:
-    """The word whose bits are `lanes`: the scalar they were made from (lanes bitcast from a
-    broadcast word), or one bitcast and extract."""
+def _stored_word(
+    lanes: SSAValue, words: VectorType, container: IntegerType, add: Insert
+) -> SSAValue:
+    """The `container` integer whose low bits are `lanes`: a constant for constant lanes, the
+    word they were made from (lanes bitcast from a broadcast word), or a bitcast and an
+    extract, zero-extended."""
     made = lanes.owner
+    word: SSAValue | None = None
+    if isinstance(made, arith.ConstantOp) and isinstance(made.value, DenseIntOrFPElementsAttr):
+        lane_bits = lanes.type.element_type.width.data  # type: ignore[attr-defined]
+        mask = (1 << lane_bits) - 1
+        bits = sum(
+            (int(v) & mask) << (i * lane_bits) for i, v in enumerate(made.value.get_values())
+        )
+        return _added(add, integer_constant(bits, container.width.data)).results[0]
     if isinstance(made, vector.BitcastOp) and made.source.type == words:
         source = made.source.owner
         if isinstance(source, vector.BroadcastOp) and not isinstance(
             source.source.type, VectorType
         ):
-            return source.source
-    packed = _added(add, vector.BitcastOp(lanes, words)).results[0]
-    return _added(add, vector.ExtractOp(packed, [0], words.element_type)).results[0]
+            word = source.source
+    if word is None:
+        packed = _added(add, vector.BitcastOp(lanes, words)).results[0]
+        word = _added(add, vector.ExtractOp(packed, [0], words.element_type)).results[0]
+    if word.type != container:
+        word = _added(add, ExtUIOp(word, container)).results[0]
+    return word
 
 
 def _check_lanes(op: Operation, pass_name: str) -> None:

@@ -64,12 +64,16 @@ func.func @store_f32_pairs(%m: memref<4x6xf32, #layout.tag<"RC->RC2c", pack = ve
 }
 
 // A vector.load of lanes 4-7 of a row crosses from container 0 into container 1: two
-// container loads, constant positions, reassembled with vector.from_elements.
+// container loads (each the two bytes that hold its 12 bits), constant positions,
+// reassembled with vector.from_elements.
 // CHECK-LABEL: func.func @vector_load_crossing(%m: memref<2x2xvector<6xi2>>, %r: index) -> vector<4xi2> {
-// CHECK:         %[[FIRST:.*]] = memref.load %m[%r, %{{.*}}] : memref<2x2xvector<6xi2>>
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<2x2xvector<6xi2>> to memref<2x2xi16>
+// CHECK:         memref.load %[[BYTES]][%r, %{{.*}}] : memref<2x2xi16>
+// CHECK:         %[[FIRST:.*]] = vector.bitcast %{{.*}} : vector<1xi12> to vector<6xi2>
 // CHECK-NEXT:    %[[A:.*]] = vector.extract %[[FIRST]][4] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[B:.*]] = vector.extract %[[FIRST]][5] : i2 from vector<6xi2>
-// CHECK:         %[[SECOND:.*]] = memref.load %m[%r, %{{.*}}] : memref<2x2xvector<6xi2>>
+// CHECK:         memref.load %[[BYTES]][%r, %{{.*}}] : memref<2x2xi16>
+// CHECK:         %[[SECOND:.*]] = vector.bitcast %{{.*}} : vector<1xi12> to vector<6xi2>
 // CHECK-NEXT:    %[[C:.*]] = vector.extract %[[SECOND]][0] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[D:.*]] = vector.extract %[[SECOND]][1] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[X:.*]] = vector.from_elements %[[A]], %[[B]], %[[C]], %[[D]] : vector<4xi2>
@@ -80,11 +84,13 @@ func.func @vector_load_crossing(%m: memref<2x12xi2, #layout.tag<"RW->RW6w", pack
   func.return %x : vector<4xi2>
 }
 
-// A pad fill of a vector-packed allocation stores whole containers: C = 5 of 6 lanes, pad 1.
+// A pad fill of a vector-packed allocation stores whole containers: C = 5 of 6 lanes, pad 1
+// (each the byte that holds its 6 bits).
 // CHECK-LABEL: func.func @alloc_pad_fill() -> memref<2x1xvector<6xi1>> {
 // CHECK-NEXT:    %[[M:.*]] = memref.alloc() : memref<2x1xvector<6xi1>>
-// CHECK-NEXT:    %[[PAD:.*]] = arith.constant dense<true> : vector<6xi1>
-// CHECK:         memref.store %[[PAD]], %[[M]][%{{.*}}, %{{.*}}] : memref<2x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %[[M]] : memref<2x1xvector<6xi1>> to memref<2x1xi8>
+// CHECK:         %[[PAD:.*]] = arith.constant 63 : i8
+// CHECK-NEXT:    memref.store %[[PAD]], %[[BYTES]][%{{.*}}, %{{.*}}] : memref<2x1xi8>
 func.func @alloc_pad_fill() -> memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>> {
   %m = memref.alloc() : memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>>
   func.return %m : memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>>
