@@ -604,23 +604,12 @@ class KernelRun:
     checksums: dict[str, tuple[int, int]]
 
 
-def native_form(text: str) -> str:
-    """The module as the native engine compiles it: accesses to sub-byte data through an
-    integer view of the memref (`heterolayout.native.narrow`), as `layout-bench` runs them."""
-    from heterolayout.interpreter.source import parse_program
-    from heterolayout.native.narrow import widen_narrow_vector_accesses
-
-    module = parse_program(text)
-    widen_narrow_vector_accesses(module)
-    return str(module)
-
-
 def run_kernels(tools: Tools, iterations: int, repeat: int) -> KernelRun:
     text = "module {\nfunc.func private @rtclock() -> f64\n"
     text += checksums("conv", OUTPUT, (1, K, OH, OW)) + checksums("mm", MM_OUTPUT, (MM, MN))
     text += "".join(zero_fill(name, memref) for name, memref in buffers().items())
     text += kernels() + main_function(iterations, repeat) + "\n}\n"
-    values = run_runner(native_form(text), tools, pipeline=PIPELINE).split()
+    values = run_runner(text, tools, pipeline=PIPELINE).split()
     names = list(VERSIONS)
     expected = len(names) * (repeat + 2)
     if len(values) != expected:

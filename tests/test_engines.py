@@ -597,3 +597,65 @@ def test_a_module_lowered_in_memory_runs_its_xdsl_op_classes(engine: str) -> Non
     lowered = apply_pipeline(parse_program(FLOOR_MOD_OF_A_DIFFERENCE), "layout-lower")
     assert any(op.name == "arith.select" for op in lowered.walk())
     assert run(lowered, args=(7,), engine=engine) == (2.5,)
+
+
+# ---- byte views of sub-byte elements (`passes.sub_byte_accesses`) ------------------------------
+BYTE_VIEWS = """func.func @main(%m: memref<2x4xi2>, %w: memref<2xvector<3xi2>>, %v: i8) -> (vector<4xi8>, i8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = builtin.unrealized_conversion_cast %m : memref<2x4xi2> to memref<2x4xi8>
+  %x = vector.load %b[%c1, %c0] : memref<2x4xi8>, vector<4xi8>
+  memref.store %v, %b[%c0, %c1] : memref<2x4xi8>
+  %bw = builtin.unrealized_conversion_cast %w : memref<2xvector<3xi2>> to memref<2xi8>
+  %y = memref.load %bw[%c0] : memref<2xi8>
+  memref.store %v, %bw[%c1] : memref<2xi8>
+  func.return %x, %y : vector<4xi8>, i8
+}"""
+
+
+@pytest.mark.parametrize("engine", CHECK_ENGINES)
+def test_a_byte_view_reads_and_writes_the_bytes_llvm_keeps(engine: str) -> None:
+    """An i2 is its 2 bits, zero above; a vector<3xi2> its lanes packed LSB-first (as LLVM
+    lays them out; the native engine compiles the casts as upstream does)."""
+    m = np.array([[0, 1, -2, -1], [-1, -2, 1, 0]], np.int8)
+    w = np.array([[1, -1, 0], [1, 1, 1]], np.int8)
+    x, y = run(BYTE_VIEWS, "main", [m, w, 2], engine=engine)
+    assert x.tolist() == [3, 2, 1, 0] and y == 1 + (3 << 2)
+    assert m.tolist() == [[0, -2, -2, -1], [-1, -2, 1, 0]]
+    assert w.tolist() == [[1, -1, 0], [-2, 0, 0]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("", r"stores 4 through the i8 view of memref<2x4xi2>: bits above the 2 of an element"),
+        (
+            "memref<2x4xi2> to memref<2x4xi8>",
+            r"builtin.unrealized_conversion_cast of memref<2x4xi2> to memref<2x4xi16>: the "
+            r"engines run it only as the byte view",
+        ),
+        (
+            "memref.store %v, %b[%c0, %c1] : memref<2x4xi8>",
+            r"memref.copy takes the byte view memref<2x4xi8> of memref<2x4xi2> \(.*\); the "
+            r"engines read and write such a view with loads and stores only",
+        ),
+    ],
+)
+def test_what_is_no_byte_view_is_refused(change: str, message: str, engine: str) -> None:
+    text = BYTE_VIEWS
+    if change.startswith("memref<"):
+        text = (
+            text.replace(change, "memref<2x4xi2> to memref<2x4xi16>")
+            .replace(
+                "%x = vector.load %b[%c1, %c0] : memref<2x4xi8>, vector<4xi8>",
+                "%x = arith.constant dense<0> : vector<4xi8>",
+            )
+            .replace("memref.store %v, %b[%c0, %c1] : memref<2x4xi8>\n", "")
+        )
+    elif change:
+        text = text.replace(change, "memref.copy %b, %b : memref<2x4xi8> to memref<2x4xi8>")
+    m = np.zeros((2, 4), np.int8)
+    w = np.zeros((2, 3), np.int8)
+    with pytest.raises(ExecutionError, match=message):
+        run(text, "main", [m, w, 4], engine=engine)

@@ -237,7 +237,6 @@ INDEPENDENT_MODULES = (
     "heterolayout.dialects.upstream.",  # op definitions: each module's list of its ops
     "heterolayout.passes.validation_",  # validation's own reading, on purpose (validation_ops)
     "heterolayout.passes.translation_validation",
-    "heterolayout.native.narrow",  # moves into the lowering (issue 26), by another change
 )
 
 

@@ -230,3 +230,21 @@ def value_layout(value: SSAValue) -> Layout | None:
 @lru_cache(maxsize=1024)
 def _compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
     return layout.compose(window)
+
+
+def layout_user(root: Operation) -> Operation | None:
+    """The first op under `root` that uses the layout dialect or a layout-typed memref, or
+    None: whether there is anything for `layout-lower` or `layout-strip` to do."""
+    from xdsl.dialects.func import FuncOp
+
+    for op in root.walk():
+        if op_name(op).startswith("layout."):
+            return op
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        if any(value_layout(v) is not None for v in values):
+            return op  # a view's strided type is its window, not a layout (value_layout)
+        if isinstance(op, FuncOp):
+            types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
+            if any(isinstance(t, MemRefType) and layout_of(t) is not None for t in types):
+                return op
+    return None

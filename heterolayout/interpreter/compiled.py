@@ -250,10 +250,15 @@ class _Writer:
 
 
 def _maybe_view(info: memory.MemRefInfo, value: SSAValue) -> bool:
-    """Whether `value` may be a view at run time (a numpy view of strided memory, or a
-    `LayoutView`): a view op's result, or a value of a builtin strided type (a parameter
-    that receives views)."""
-    return is_builtin_strided(info.type) or view_source(value) is not None
+    """Whether `value` may be a view at run time (a numpy view of strided memory, a
+    `LayoutView`, or a `ByteView` of sub-byte elements): a view op's result, a byte view, or
+    a value of a builtin strided type (a parameter that receives views)."""
+    owner = value.owner
+    return (
+        is_builtin_strided(info.type)
+        or view_source(value) is not None
+        or (isinstance(owner, Operation) and op_name(owner) == memory.BYTE_VIEW_OP)
+    )
 
 
 def _always_laid_out(info: memory.MemRefInfo) -> bool:

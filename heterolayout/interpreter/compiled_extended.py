@@ -309,6 +309,11 @@ def _cond_br(w: _Writer, op: Operation) -> None:
     w.indented(lambda: _jump(w, op.successors[1], rest[then_count:]))
 
 
+def _byte_view(w: _Writer, op: Operation) -> None:
+    plan, at = w.bind(views.byte_view_plan(op)), w.bind(where(op))
+    w.line(f"{w.define(op.results[0])} = _byte_view({w.use(op.operands[0])}, {plan}, {at})")
+
+
 def _hint(w: _Writer, op: Operation) -> None:
     """memref.prefetch and affine.prefetch: hints that change no value."""
 
@@ -329,6 +334,7 @@ EMITTERS: dict[str, Emitter] = {
     "memref.expand_shape": _expand_shape,
     "memref.transpose": _transpose,
     "vector.type_cast": _type_cast,
+    memory.BYTE_VIEW_OP: _byte_view,
     "memref.prefetch": _hint,
     "affine.prefetch": _hint,
     "affine.delinearize_index": _delinearize,
@@ -350,6 +356,7 @@ HELPERS: dict[str, Any] = {
     "_expand": views.expand_shape,
     "_transpose": views.transpose,
     "_type_cast": views.type_cast,
+    "_byte_view": memory.byte_view,
     "_delinearize": delinearize,
     "_linearize": linearize,
     "_transfer_read": transfers.read,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import cf, memref, scf, vector
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, UnrealizedConversionCastOp
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.interpreter import (
     _IMPL_OP_TYPE_KEY,  # pyright: ignore[reportPrivateUsage]
@@ -74,6 +74,7 @@ class ViewFunctions(InterpreterFunctions):
     """Views alias their source (see `views`)."""
 
     kept: _Cache = field(default_factory=_Cache)
+    plans: _Cache = field(default_factory=_Cache)
 
     @impl(memref.SubviewOp)
     def run_subview(
@@ -95,6 +96,13 @@ class ViewFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues
     ) -> PythonValues:
         return (views.collapse_shape(args[0], groups(op), where(op)),)
+
+    @impl(UnrealizedConversionCastOp)
+    def run_byte_view(
+        self, interpreter: Interpreter, op: UnrealizedConversionCastOp, args: PythonValues
+    ) -> PythonValues:
+        plan = self.plans.get(op, views.byte_view_plan)
+        return (memory.byte_view(args[0], plan, where(op)),)
 
     @impl(memref.ExpandShapeOp)
     def run_expand_shape(

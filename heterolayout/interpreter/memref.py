@@ -197,6 +197,101 @@ class FreedLayoutMemRef(LayoutMemRef):
         return f"FreedLayoutMemRef({self.layout!r})"
 
 
+BYTE_VIEW_OP = "builtin.unrealized_conversion_cast"
+"""The op `layout-lower` and `layout-strip` view a memref of sub-byte elements as its bytes
+with (`passes.sub_byte_accesses`); upstream's LLVM lowering folds it, the engines run it
+as a `ByteView`."""
+
+
+@dataclass(frozen=True)
+class ByteViewPlan:
+    """What a byte view cast does: the source's element (and its vector lanes, 0 for scalar
+    elements) seen as the result's integer."""
+
+    narrow: ElementType
+    lanes: int
+    wide: ElementType
+    source: str
+    """The source memref type, for diagnostics."""
+
+
+class ByteView:
+    """A memref of sub-byte integers, or of vectors of them, seen as the integers LLVM
+    allocates for its elements (`builtin.unrealized_conversion_cast`, which upstream's LLVM
+    lowering folds: the two memref types have one descriptor). It is the same memory: an
+    element's integer holds its value's bits, zero above its width (as LLVM stores an `iN`),
+    a bit vector's lanes packed LSB-first (as LLVM lays out a `vector<6xi1>`). Storing an
+    integer with bits above the element's is refused: LLVM's loads of the element assume
+    they are zero."""
+
+    __slots__ = ("base", "plan", "shape")
+
+    def __init__(self, base: np.ndarray, plan: ByteViewPlan) -> None:
+        self.base = base
+        self.plan = plan
+        self.shape: tuple[int, ...] = base.shape[:-1] if plan.lanes else base.shape
+
+    @property
+    def _bits(self) -> int:
+        return self.plan.narrow.bits * max(1, self.plan.lanes)
+
+    def _words(self, window: tuple[Any, ...], where: str) -> np.ndarray:
+        check_live(self.base, where)
+        narrow = self.plan.narrow.bits
+        fields = self.base[window].astype(np.int64).astype(np.uint64) & np.uint64((1 << narrow) - 1)
+        if self.plan.lanes:
+            shifts = np.arange(self.plan.lanes, dtype=np.uint64) * np.uint64(narrow)
+            fields = np.bitwise_or.reduce(fields << shifts, axis=-1)
+        return canonical_array(fields, self.plan.wide)
+
+    def _write(self, window: tuple[Any, ...], values: Any, where: str) -> None:
+        check_live(self.base, where)
+        wide = self.plan.wide.bits
+        words = np.asarray(values).astype(np.int64).astype(np.uint64)
+        if wide < 64:
+            words &= np.uint64((1 << wide) - 1)
+        if self._bits < 64:
+            above = words >> np.uint64(self._bits)
+            if above.any():
+                value = np.asarray(values).reshape(-1)[int(np.flatnonzero(above)[0])]
+                raise ExecutionError(
+                    f"{where}: stores {value} through the {self.plan.wide} view of "
+                    f"{self.plan.source}: bits above the {self._bits} of an element, which "
+                    "upstream's LLVM lowering assumes are zero"
+                )
+        narrow = self.plan.narrow.bits
+        if self.plan.lanes:
+            shifts = np.arange(self.plan.lanes, dtype=np.uint64) * np.uint64(narrow)
+            words = (words[..., None] >> shifts) & np.uint64((1 << narrow) - 1)
+        self.base[window] = canonical_array(words, self.plan.narrow)
+
+    def load(self, index: tuple[int, ...], where: str) -> int:
+        check_index(index, self.shape, where)
+        return int(self._words(tuple(index), where))
+
+    def store(self, index: tuple[int, ...], value: Any, where: str) -> None:
+        check_index(index, self.shape, where)
+        self._write(tuple(index), value, where)
+
+    def vector_load(
+        self, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str
+    ) -> np.ndarray:
+        window = _vector_window(self.shape, index, lanes, where)
+        return self._words(window, where).astype(dtype)
+
+    def vector_store(self, vector: np.ndarray, index: tuple[int, ...], where: str) -> None:
+        self._write(_vector_window(self.shape, index, vector.shape, where), vector, where)
+
+    def __repr__(self) -> str:
+        return f"ByteView({self.plan.wide} of {self.plan.source})"
+
+
+def byte_view(source: Any, plan: ByteViewPlan, where: str) -> ByteView:
+    if not isinstance(source, np.ndarray):
+        raise ExecutionError(f"{where}: a byte view of {plan.source} needs a plain buffer")
+    return ByteView(source, plan)
+
+
 MemRef = np.ndarray | LayoutMemRef
 
 
@@ -279,7 +374,7 @@ def to_logical(value: MemRef) -> np.ndarray:
 
 def shape_of(value: MemRef) -> tuple[int, ...]:
     """The logical shape (without the vector shape of vector elements)."""
-    if isinstance(value, LayoutMemRef):
+    if isinstance(value, LayoutMemRef | ByteView):
         return value.shape
     return value.shape
 
@@ -287,7 +382,7 @@ def shape_of(value: MemRef) -> tuple[int, ...]:
 # ---- accesses ---------------------------------------------------------------------------------
 def load(memref: MemRef, index: tuple[int, ...], where: str) -> Any:
     """memref.load / affine.load: a scalar, or a vector element (a copy)."""
-    if isinstance(memref, LayoutMemRef):
+    if isinstance(memref, LayoutMemRef | ByteView):
         return memref.load(index, where)
     if not memref.flags.writeable:
         raise deallocated(where)
@@ -298,7 +393,7 @@ def load(memref: MemRef, index: tuple[int, ...], where: str) -> Any:
 
 
 def store(memref: MemRef, index: tuple[int, ...], value: Any, where: str) -> None:
-    if isinstance(memref, LayoutMemRef):
+    if isinstance(memref, LayoutMemRef | ByteView):
         memref.store(index, value, where)
         return
     check_index(index, memref.shape[: len(index)], where)
@@ -336,6 +431,8 @@ def vector_load(
     memref: MemRef, index: tuple[int, ...], lanes: tuple[int, ...], dtype: np.dtype, where: str
 ) -> np.ndarray:
     """vector.load: a whole vector element, or a vector of consecutive scalar elements."""
+    if isinstance(memref, ByteView):
+        return memref.vector_load(index, lanes, dtype, where)
     check_live(memref, where)
     if isinstance(memref, LayoutMemRef):
         _vector_window(memref.shape, index, lanes, where)
@@ -351,6 +448,9 @@ def vector_load(
 
 
 def vector_store(vector: np.ndarray, memref: MemRef, index: tuple[int, ...], where: str) -> None:
+    if isinstance(memref, ByteView):
+        memref.vector_store(vector, index, where)
+        return
     check_live(memref, where)
     lanes = vector.shape
     if isinstance(memref, LayoutMemRef):
@@ -468,6 +568,8 @@ def is_freed(memref: MemRef) -> bool:
     buffers (arguments included), so a read-only one is a freed one."""
     if isinstance(memref, LayoutMemRef):
         return isinstance(memref, FreedLayoutMemRef)
+    if isinstance(memref, ByteView):
+        return is_freed(memref.base)
     return not memref.flags.writeable
 
 

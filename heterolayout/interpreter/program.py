@@ -13,6 +13,7 @@ from heterolayout.dialects.functions import Function, callee_key, function_table
 from heterolayout.dialects.roles import OP_ROLES
 from heterolayout.interpreter.errors import ExecutionError
 from heterolayout.interpreter.gpu import check_barrier
+from heterolayout.interpreter.memref import BYTE_VIEW_OP
 from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.semantics import VALUE_OPS
 from heterolayout.interpreter.source import location, op_name, where
@@ -22,10 +23,10 @@ NOT_RUN = frozenset({"memref.view"})
 """Ops of the op-role table the engines do not run: `memref.view` reads a byte buffer as
 elements of another type, which the engines' typed buffers do not model."""
 
-SUPPORTED_OPS = frozenset(VALUE_OPS) | (frozenset(OP_ROLES) - NOT_RUN)
-"""Every op name either engine runs: the value ops and the memory and control ops of the
-op-role table, with the linalg structured ops (`structured`); anything else is reported
-before a run starts."""
+SUPPORTED_OPS = frozenset(VALUE_OPS) | (frozenset(OP_ROLES) - NOT_RUN) | {BYTE_VIEW_OP}
+"""Every op name either engine runs: the value ops, the memory and control ops of the
+op-role table and the byte view of sub-byte elements (`views.byte_view_plan`), with the
+linalg structured ops (`structured`); anything else is reported before a run starts."""
 
 
 def supported(op: Operation) -> bool:

@@ -6,7 +6,9 @@ the buffer the program allocated or received: `reinterpret_cast` counts its offs
 there, as MLIR counts it from the buffer's aligned pointer). A view of a layout-typed
 memref is a `LayoutView`: its logical index goes through the view's window to the root's
 logical index, then through the root's layout, which is what the view's composed layout
-(window, then layout) means. Both engines use these helpers.
+(window, then layout) means. `builtin.unrealized_conversion_cast` of a memref of sub-byte
+integers to its bytes (`layout-lower`'s) is a `ByteView` (`byte_view_plan`). Both engines
+use these helpers.
 """
 
 from __future__ import annotations
@@ -17,9 +19,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness
+from xdsl.ir import Operation
 
+from heterolayout.dialects.conversion import layout_of
 from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.memref import LayoutMemRef, MemRef, check_live, out_of_bounds
+from heterolayout.interpreter.memref import (
+    ByteViewPlan,
+    LayoutMemRef,
+    MemRef,
+    check_live,
+    out_of_bounds,
+)
+from heterolayout.interpreter.source import op_name, where
+from heterolayout.interpreter.values import element_of, vector_shape
 
 Index = tuple[int, ...]
 
@@ -264,3 +277,59 @@ def transpose(source: MemRef, permutation: Sequence[int], where: str) -> MemRef:
     view = np.transpose(source, (*permutation, *lanes)).view(View)
     view.root = _root(source)
     return view
+
+
+def byte_view_plan(op: Operation) -> ByteViewPlan:
+    """What the engines make of `builtin.unrealized_conversion_cast`: only the byte view of a
+    memref of sub-byte integers, or of vectors of them, that `layout-lower` and
+    `layout-strip` write (`passes.sub_byte_accesses`), used by loads and stores only."""
+    from heterolayout.passes.sub_byte_accesses import (
+        ACCESSES,
+        allocation_bits,
+        bit_vector_bits,
+        memref_operand,
+        sub_byte_element,
+    )
+
+    source = op.operands[0].type if len(op.operands) == 1 else None
+    result = op.results[0].type if len(op.results) == 1 else None
+    plan = None
+    if (
+        isinstance(source, MemRefType)
+        and isinstance(result, MemRefType)
+        and source.get_shape() == result.get_shape()
+        and source.layout == result.layout
+        and source.memory_space == result.memory_space
+        and layout_of(source) is None
+    ):
+        element = sub_byte_element(source)
+        lane_bits = bit_vector_bits(source)
+        bits = element.width.data if element is not None else lane_bits
+        allocated = None if bits is None else allocation_bits(bits)
+        signless = element is None or element.signedness.data == Signedness.SIGNLESS
+        if allocated is not None and signless and result.element_type == IntegerType(allocated):
+            lanes = vector_shape(source.element_type) or (0,)
+            plan = ByteViewPlan(
+                element_of(source.element_type),
+                lanes[0],
+                element_of(result.element_type),
+                str(source),
+            )
+    types = ", ".join(str(v.type) for v in op.operands)
+    if plan is None:
+        raise ExecutionError(
+            f"{where(op)}: builtin.unrealized_conversion_cast of {types} to "
+            f"{', '.join(str(r.type) for r in op.results)}: the engines run it only as the byte "
+            "view of a memref of sub-byte integers (or of vectors of them) as the integers LLVM "
+            "allocates for its elements, of the same shape and layout (memref<4xi2> to "
+            "memref<4xi8>, memref<4xvector<6xi1>> to memref<4xi8>)"
+        )
+    for use in op.results[0].uses:
+        user = use.operation
+        if not (isinstance(user, ACCESSES) and memref_operand(user) is op.results[0]):
+            raise ExecutionError(
+                f"{where(user)}: {op_name(user)} takes the byte view {op.results[0].type} of "
+                f"{types} ({where(op)}); the engines read and write such a view with loads and "
+                "stores only"
+            )
+    return plan

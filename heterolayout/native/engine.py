@@ -21,11 +21,13 @@ from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.runner_utils import RunOutput
 from heterolayout.interpreter.source import apply_pipeline, where
 from heterolayout.native.library import NativeLibrary
-from heterolayout.native.module import compile_module, layout_user
+from heterolayout.native.module import compile_module
 
 
 def stripped(module: ModuleOp) -> ModuleOp:
     """The module without layouts (itself when it has none)."""
+    from heterolayout.dialects.views import layout_user
+
     if layout_user(module) is None:
         return module
     from heterolayout.passes.layout_strip import LayoutStripPass

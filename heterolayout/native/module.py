@@ -1,10 +1,11 @@
 """`compile_module`: an upstream-only module as a `NativeLibrary`.
 
 The text a library is built from is the module as xDSL prints it, with every function that
-has a body made public (so each gets a packed wrapper to call it by), vector accesses to
-memrefs of sub-byte integers made byte-wide (`narrow`), the external functions it calls
-checked against the ones the run-time provides, and an empty entry function for mlir-runner
-to run.
+has a body made public (so each gets a packed wrapper to call it by), the external
+functions it calls checked against the ones the run-time provides, and an empty entry
+function for mlir-runner to run. Nothing in it changes what an access means: a vector access
+to sub-byte elements, which upstream would compile as packed bits, is refused
+(`layout-lower` and `layout-strip` write such accesses on the memref's bytes).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import hashlib
 import io
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Block, Region
 from xdsl.printer import Printer
 
 from heterolayout.interpreter.errors import ExecutionError
@@ -22,7 +23,6 @@ from heterolayout.interpreter.runner_utils import runner_function
 from heterolayout.interpreter.source import op_name, where
 from heterolayout.native.build import NOOP_ENTRY, build_library
 from heterolayout.native.library import NativeLibrary
-from heterolayout.native.narrow import widen_narrow_vector_accesses
 
 NATIVE_FUNCTIONS = {
     "rtclock": "() -> f64",
@@ -32,24 +32,6 @@ NATIVE_FUNCTIONS = {
 a call LLVM cannot see into, for timing loops (its operand counts as escaped)."""
 
 _LIBRARIES: dict[str, NativeLibrary] = {}
-
-
-def layout_user(module: Operation) -> Operation | None:
-    """The first op that uses the layout dialect or a layout-typed memref, or None."""
-    from heterolayout.dialects.conversion import layout_of
-    from heterolayout.dialects.views import value_layout
-
-    for op in module.walk():
-        if op_name(op).startswith("layout."):
-            return op
-        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
-        if any(value_layout(v) is not None for v in values):
-            return op  # a view's strided type is its window, not a layout (value_layout)
-        if isinstance(op, func.FuncOp):
-            types = [*op.function_type.inputs.data, *op.function_type.outputs.data]
-            if any(isinstance(t, MemRefType) and layout_of(t) is not None for t in types):
-                return op
-    return None
 
 
 def _check_externals(module: ModuleOp) -> None:
@@ -75,8 +57,24 @@ def _check_externals(module: ModuleOp) -> None:
             )
 
 
+def _check_sub_byte_vectors(module: ModuleOp) -> None:
+    from heterolayout.passes.sub_byte_accesses import memref_operand, moves_packed_bits
+
+    for op in module.walk():
+        if moves_packed_bits(op):
+            access = op.results[0] if op.results else op.operands[0]
+            raise ExecutionError(
+                f"{where(op)}: {op_name(op)} of {access.type} on {memref_operand(op).type}: "
+                "upstream MLIR 22 holds such a memref one element per byte but moves the "
+                "vector as packed bits, so compiled natively it would not access the elements "
+                "it names; layout-strip (or layout-lower) writes it on the memref's bytes"
+            )
+
+
 def module_text(module: ModuleOp) -> str:
     """The text mlir-opt reads: defined functions public, plus the empty entry."""
+    from heterolayout.dialects.views import layout_user
+
     user = layout_user(module)
     if user is not None:
         raise ExecutionError(
@@ -84,8 +82,8 @@ def module_text(module: ModuleOp) -> str:
             "(layout-strip) or lower them (layout-lower) first"
         )
     _check_externals(module)
+    _check_sub_byte_vectors(module)
     prepared = module.clone()
-    widen_narrow_vector_accesses(prepared)
     for op in prepared.ops:
         if isinstance(op, func.FuncOp) and op.body.blocks:
             op.properties.pop("sym_visibility", None)

@@ -11,7 +11,9 @@ The one-word pipeline users run. It runs, in order:
    through the layout of its memref's type (`lower_accesses`), gives every definition its
    physical type (`lower_definitions`), and folds the lanes of whole-container accesses
    into word ops (`word_folding`);
-4. `layout-cleanup` of the functions that received loop nests.
+4. `layout-cleanup` of the functions that received loop nests;
+5. in a module that had layouts, vector accesses to sub-byte elements on the memref's bytes
+   (`sub_byte_accesses`: upstream would move them as packed bits).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import (
     ViewError,
+    layout_user,
     value_layout,
     view_source,
     view_window,
@@ -68,6 +71,7 @@ from heterolayout.passes.lower_definitions import definition_patterns
 from heterolayout.passes.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.simplify_index import erase_dead_ops
+from heterolayout.passes.sub_byte_accesses import access_sub_bytes_as_bytes
 from heterolayout.passes.view_folding import (
     ViewFacts,
     copies_through_runtime_views,
@@ -444,6 +448,7 @@ class LayoutLowerPass(ModulePass):
 
         with collector_paused():
             verify_layouts(op)
+            has_layouts = layout_user(op) is not None
             for hint in [o for o in op.walk() if isinstance(o, ScheduleOp)]:
                 Rewriter.erase_op(hint)  # layout-schedule's hints mean nothing here
             if any(isinstance(o, AssignOp) for o in op.walk()) or launches_disagree(op):
@@ -462,3 +467,5 @@ class LayoutLowerPass(ModulePass):
                 validator.finish(verbose=self.validate == "verbose")
             LayoutCleanupPass().apply(ctx, op)
             guard_misfolded_maps(op)
+            if has_layouts:  # a program without layouts keeps its own accesses
+                access_sub_bytes_as_bytes(op, self.name)

@@ -13,6 +13,10 @@ arguments, function types, globals); `layout.assign` and the `layout.schedule` h
 `reinterpret_cast`, …) stays as it is: its type is already the one upstream gives the same
 view of the plain logical memref (`dialects.view_types`, checked by the verification walk),
 which is exactly what the view means.
+
+Vector accesses to sub-byte elements, which upstream would move as packed bits, go through
+the memref's bytes (`sub_byte_accesses`), so upstream computes what they mean; this holds
+for a program without layouts too, which is otherwise left as it is.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from heterolayout.dialects.roles import VIEW_OPS
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import view_source
+from heterolayout.passes.sub_byte_accesses import access_sub_bytes_as_bytes
 
 
 def has_layout(type_attr: Attribute) -> bool:
@@ -96,7 +101,8 @@ class ConvertToCopy(RewritePattern):
 
 @dataclass(frozen=True)
 class LayoutStripPass(ModulePass):
-    """Remove every layout: plain logical memrefs, no assigns, converts as copies."""
+    """Remove every layout: plain logical memrefs, no assigns, converts as copies; vector
+    accesses to sub-byte elements on the memref's bytes."""
 
     name = "layout-strip"
 
@@ -112,6 +118,7 @@ class LayoutStripPass(ModulePass):
                 apply_recursively=False,
             ).rewrite_module(op)
         _copy_views_at_stripped_parameters(op)
+        access_sub_bytes_as_bytes(op, self.name)
 
 
 def _copy_views_at_stripped_parameters(module: ModuleOp) -> None:

@@ -1,8 +1,10 @@
 """arith ops in upstream MLIR 22's custom syntax.
 
-xDSL 0.74 gaps worked around here: `arith.index_castui` and `arith.remf` are missing, and
+xDSL 0.74 gaps worked around here: `arith.index_castui` and `arith.remf` are missing,
 `arith.select` takes only an `i1` condition (upstream also selects lane by lane with a
-vector of `i1`: `arith.select %m, %a, %b : vector<4xi1>, vector<4xf32>`).
+vector of `i1`: `arith.select %m, %a, %b : vector<4xi1>, vector<4xf32>`), and
+`arith.trunci` / `extui` / `extsi` take only scalars (upstream casts vectors lane by lane:
+`arith.trunci %v : vector<64xi8> to vector<64xi1>`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import ClassVar
 from xdsl.dialects import arith
 from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -118,4 +120,70 @@ class SelectOp(arith.SelectOp):
         printer.print_attribute(self.result.type)
 
 
-OPS: list[type[Operation]] = [IndexCastUIOp, RemFOp, SelectOp]
+def _verify_integer_cast(op: IRDLOperation, narrows: bool) -> None:
+    source, target = op.operands[0].type, op.results[0].type
+    shapes = [t.get_shape() if isinstance(t, VectorType) else () for t in (source, target)]
+    elements = [t.element_type if isinstance(t, VectorType) else t for t in (source, target)]
+    widths = [e.width.data for e in elements if isinstance(e, IntegerType)]
+    if shapes[0] != shapes[1] or len(widths) != 2:
+        raise VerifyException(
+            f"{op.name}: {source} and {target} must both be integers or vectors of integers "
+            "of one shape"
+        )
+    if (widths[1] < widths[0]) != narrows or widths[0] == widths[1]:
+        direction = "narrower" if narrows else "wider"
+        raise VerifyException(f"{op.name}: {target} must be {direction} than {source}")
+
+
+_INTEGER_LIKE = base(IntegerType) | base(VectorType)
+
+
+@override
+class TruncIOp(arith.TruncIOp):
+    """`arith.trunci`, on vectors of integers too."""
+
+    input = operand_def(_INTEGER_LIKE)
+    result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
+    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
+    print = Operation.print
+
+    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
+        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
+
+    def verify_(self) -> None:
+        _verify_integer_cast(self, narrows=True)
+
+
+@override
+class ExtUIOp(arith.ExtUIOp):
+    """`arith.extui`, on vectors of integers too."""
+
+    input = operand_def(_INTEGER_LIKE)
+    result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
+    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
+    print = Operation.print
+
+    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
+        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
+
+    def verify_(self) -> None:
+        _verify_integer_cast(self, narrows=False)
+
+
+@override
+class ExtSIOp(arith.ExtSIOp):
+    """`arith.extsi`, on vectors of integers too."""
+
+    input = operand_def(_INTEGER_LIKE)
+    result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
+    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
+    print = Operation.print
+
+    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
+        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
+
+    def verify_(self) -> None:
+        _verify_integer_cast(self, narrows=False)
+
+
+OPS: list[type[Operation]] = [IndexCastUIOp, RemFOp, SelectOp, TruncIOp, ExtUIOp, ExtSIOp]

@@ -175,7 +175,7 @@ def _check_data_uses(nest: Nest, loop: int) -> None:
 
 def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
     """Every op that computes on values loaded along the vector loop must exist on vectors
-    (xDSL 0.74's integer casts, `arith.cmpi` and `arith.select` take scalars only)."""
+    (some of xDSL 0.74's take scalars only, `arith.cmpi` among them)."""
     varying: set[SSAValue] = set()
     for op in nest.statements():
         access = nest.accesses.get(op)

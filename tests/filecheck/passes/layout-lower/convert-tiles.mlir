@@ -67,9 +67,12 @@ func.func @crouton(%src: memref<1x10x9x60xi8>, %dst: memref<1x10x9x60xi8, #layou
 // -----
 
 // i1 -> 8 lanes per i8 (LSB first): the 8 containers of a pixel from one vector of their 64
-// lanes (they run along the source's innermost dim), one bitcast, one store.
+// lanes (they run along the source's innermost dim, loaded as the bytes that hold them),
+// one bitcast, one store.
 // CHECK-LABEL: func.func @bits(%src: memref<1x8x8x64xi1>, %dst: memref<1x8x8x8xi8>) {
-// CHECK:             %[[LANES:.*]] = vector.load %src[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x64xi1>, vector<64xi1>
+// CHECK:             %[[BYTES:.*]] = builtin.unrealized_conversion_cast %src : memref<1x8x8x64xi1> to memref<1x8x8x64xi8>
+// CHECK:             %[[LOADED:.*]] = vector.load %[[BYTES]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x64xi8>, vector<64xi8>
+// CHECK-NEXT:        %[[LANES:.*]] = arith.trunci %[[LOADED]] : vector<64xi8> to vector<64xi1>
 // CHECK-NEXT:        %[[WORDS:.*]] = vector.bitcast %[[LANES]] : vector<64xi1> to vector<8xi8>
 // CHECK-NEXT:        vector.store %[[WORDS]], %dst[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x8x8x8xi8>, vector<8xi8>
 // CHECK-NOT:     memref.load

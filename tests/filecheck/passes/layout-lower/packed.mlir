@@ -41,9 +41,14 @@ func.func @store_i6(%m: memref<1x4x4x12xi1, #layout.tag<"NHWC->NHWC6c", pack = i
   func.return
 }
 
-// The vector implementation: memref of vector<6xi1>, lane extracted by position.
+// The vector implementation: memref of vector<6xi1>, lane extracted by position. The
+// container is loaded as the byte that holds it (sub-byte-accesses.mlir).
 // CHECK-LABEL: func.func @load_vector6(%m: memref<1x4x4x2xvector<6xi1>>, %h: index, %w: index, %c: index) -> i1 {
-// CHECK:         %[[WORD:.*]] = memref.load %m[%{{.*}}, %h, %w, %{{.*}}] : memref<1x4x4x2xvector<6xi1>>
+// CHECK:         %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<1x4x4x2xvector<6xi1>> to memref<1x4x4x2xi8>
+// CHECK:         %[[BYTE:.*]] = memref.load %[[BYTES]][%{{.*}}, %h, %w, %{{.*}}] : memref<1x4x4x2xi8>
+// CHECK-NEXT:    %[[BITS:.*]] = arith.trunci %[[BYTE]] : i8 to i6
+// CHECK-NEXT:    %[[ONE:.*]] = vector.broadcast %[[BITS]] : i6 to vector<1xi6>
+// CHECK-NEXT:    %[[WORD:.*]] = vector.bitcast %[[ONE]] : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:    %[[LANE:.*]] = arith.remui %c, %{{.*}} : index
 // CHECK-NEXT:    %[[X:.*]] = vector.extract %[[WORD]][%[[LANE]]] : i1 from vector<6xi1>
 // CHECK-NEXT:    func.return %[[X]] : i1

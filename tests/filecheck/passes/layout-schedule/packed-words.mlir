@@ -75,13 +75,15 @@ func.func @xnor_matmul_i64(%a: !a, %b: !b, %out: memref<5x3xi32>) {
 // CHECK:               math.ctpop %{{.*}} : i6
 // CHECK:               affine.yield %{{.*}} : i32
 // CHECK:             memref.store %[[R]], %out[%{{.*}}, %k, %oh, %ow]
+// Each container is loaded as the byte that holds it, its 6 bits the word (the lanes are
+// never built: sub-byte-accesses.mlir).
 // LOW-LABEL: func.func @conv_vector6(%x: memref<1x5x5x2xvector<6xi1>>, %w: memref<2x3x3x2xvector<6xi1>>
-// LOW:         %[[V:.*]] = memref.load %x[{{.*}}] : memref<1x5x5x2xvector<6xi1>>
-// LOW-NEXT:    %[[U:.*]] = memref.load %w[{{.*}}] : memref<2x3x3x2xvector<6xi1>>
-// LOW-NEXT:    %[[VW:.*]] = vector.bitcast %[[V]] : vector<6xi1> to vector<1xi6>
-// LOW-NEXT:    %[[UW:.*]] = vector.bitcast %[[U]] : vector<6xi1> to vector<1xi6>
-// LOW-NEXT:    %[[VI:.*]] = vector.extract %[[VW]][0] : i6 from vector<1xi6>
-// LOW-NEXT:    %[[UI:.*]] = vector.extract %[[UW]][0] : i6 from vector<1xi6>
+// LOW-DAG:     %[[WB:.*]] = builtin.unrealized_conversion_cast %w : memref<2x3x3x2xvector<6xi1>> to memref<2x3x3x2xi8>
+// LOW-DAG:     %[[XB:.*]] = builtin.unrealized_conversion_cast %x : memref<1x5x5x2xvector<6xi1>> to memref<1x5x5x2xi8>
+// LOW:         %[[V:.*]] = memref.load %[[XB]][{{.*}}] : memref<1x5x5x2xi8>
+// LOW-NEXT:    %[[VI:.*]] = arith.trunci %[[V]] : i8 to i6
+// LOW-NEXT:    %[[U:.*]] = memref.load %[[WB]][{{.*}}] : memref<2x3x3x2xi8>
+// LOW-NEXT:    %[[UI:.*]] = arith.trunci %[[U]] : i8 to i6
 // LOW-NEXT:    %[[D:.*]] = arith.xori %[[VI]], %[[UI]] : i6
 // LOW-NEXT:    math.ctpop %[[D]] : i6
 func.func @conv_vector6(%x: !x6, %w: !w6, %out: memref<1x2x3x3xi32>) {

@@ -39,10 +39,12 @@ func.func @to_packed(%src: memref<2x13xi1>, %dst: memref<2x13xi1, #layout.tag<"R
 }
 
 // CHECK-LABEL: func.func @to_plain(%src: memref<2x3xvector<6xi1>>, %dst: memref<2x13xi1>) {
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %src : memref<2x3xvector<6xi1>> to memref<2x3xi8>
 // CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:      scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:        %[[B:.*]] = arith.divui %[[COL]], %[[C6:.*]] : index
-// CHECK-NEXT:        %[[WORD:.*]] = memref.load %src[%[[R]], %[[B]]] : memref<2x3xvector<6xi1>>
+// CHECK-NEXT:        %[[BYTE:.*]] = memref.load %[[BYTES]][%[[R]], %[[B]]] : memref<2x3xi8>
+// CHECK:             %[[WORD:.*]] = vector.bitcast %{{.*}} : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:        %[[LANE:.*]] = arith.remui %[[COL]], %[[C6]] : index
 // CHECK-NEXT:        %[[X:.*]] = vector.extract %[[WORD]][%[[LANE]]] : i1 from vector<6xi1>
 // CHECK-NEXT:        memref.store %[[X]], %dst[%[[R]], %[[COL]]] : memref<2x13xi1>

@@ -8,9 +8,15 @@
 // NONE-NOT: {{#layout|layout\.}}
 
 // The seed's NHW(C6), vector implementation: memref<4x8x8x1xvector<6xi1>>; the lane is c.
+// A container of sub-byte lanes is loaded and stored as the byte that holds it (LLVM's x86
+// backend moves a vector<6xi1> bit by bit; sub-byte-accesses.mlir in layout-lower).
 // CHECK-LABEL: func.func @load_vector6(%m: memref<4x8x8x1xvector<6xi1>>, %n: index, %c: index, %h: index, %w: index) -> i1 {
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8x8x1xvector<6xi1>> to memref<4x8x8x1xi8>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[WORD:.*]] = memref.load %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTE:.*]] = memref.load %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
+// CHECK-NEXT:    %[[BITS:.*]] = arith.trunci %[[BYTE]] : i8 to i6
+// CHECK-NEXT:    %[[ONE:.*]] = vector.broadcast %[[BITS]] : i6 to vector<1xi6>
+// CHECK-NEXT:    %[[WORD:.*]] = vector.bitcast %[[ONE]] : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:    %[[X:.*]] = vector.extract %[[WORD]][%c] : i1 from vector<6xi1>
 // CHECK-NEXT:    func.return %[[X]] : i1
 func.func @load_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>, %n: index, %c: index, %h: index, %w: index) -> i1 {
@@ -19,10 +25,15 @@ func.func @load_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack 
 }
 
 // CHECK-LABEL: func.func @store_vector6(%m: memref<4x8x8x1xvector<6xi1>>, %n: index, %c: index, %h: index, %w: index, %v: i1) {
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8x8x1xvector<6xi1>> to memref<4x8x8x1xi8>
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[WORD:.*]] = memref.load %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTE:.*]] = memref.load %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
+// CHECK:         %[[WORD:.*]] = vector.bitcast %{{.*}} : vector<1xi6> to vector<6xi1>
 // CHECK-NEXT:    %[[NEW:.*]] = vector.insert %v, %[[WORD]] [%c] : i1 into vector<6xi1>
-// CHECK-NEXT:    memref.store %[[NEW]], %m[%n, %h, %w, %[[Z]]] : memref<4x8x8x1xvector<6xi1>>
+// CHECK-NEXT:    %[[PACKED:.*]] = vector.bitcast %[[NEW]] : vector<6xi1> to vector<1xi6>
+// CHECK-NEXT:    %[[BITS:.*]] = vector.extract %[[PACKED]][0] : i6 from vector<1xi6>
+// CHECK-NEXT:    %[[WIDE:.*]] = arith.extui %[[BITS]] : i6 to i8
+// CHECK-NEXT:    memref.store %[[WIDE]], %[[BYTES]][%n, %h, %w, %[[Z]]] : memref<4x8x8x1xi8>
 // CHECK-NEXT:    func.return
 func.func @store_vector6(%m: memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>, %n: index, %c: index, %h: index, %w: index, %v: i1) {
   memref.store %v, %m[%n, %c, %h, %w] : memref<4x6x8x8xi1, #layout.tag<"NCHW->NHWC6c", pack = vector<6xi1>>>
@@ -53,12 +64,16 @@ func.func @store_f32_pairs(%m: memref<4x6xf32, #layout.tag<"RC->RC2c", pack = ve
 }
 
 // A vector.load of lanes 4-7 of a row crosses from container 0 into container 1: two
-// container loads, constant positions, reassembled with vector.from_elements.
+// container loads (each the two bytes that hold its 12 bits), constant positions,
+// reassembled with vector.from_elements.
 // CHECK-LABEL: func.func @vector_load_crossing(%m: memref<2x2xvector<6xi2>>, %r: index) -> vector<4xi2> {
-// CHECK:         %[[FIRST:.*]] = memref.load %m[%r, %{{.*}}] : memref<2x2xvector<6xi2>>
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<2x2xvector<6xi2>> to memref<2x2xi16>
+// CHECK:         memref.load %[[BYTES]][%r, %{{.*}}] : memref<2x2xi16>
+// CHECK:         %[[FIRST:.*]] = vector.bitcast %{{.*}} : vector<1xi12> to vector<6xi2>
 // CHECK-NEXT:    %[[A:.*]] = vector.extract %[[FIRST]][4] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[B:.*]] = vector.extract %[[FIRST]][5] : i2 from vector<6xi2>
-// CHECK:         %[[SECOND:.*]] = memref.load %m[%r, %{{.*}}] : memref<2x2xvector<6xi2>>
+// CHECK:         memref.load %[[BYTES]][%r, %{{.*}}] : memref<2x2xi16>
+// CHECK:         %[[SECOND:.*]] = vector.bitcast %{{.*}} : vector<1xi12> to vector<6xi2>
 // CHECK-NEXT:    %[[C:.*]] = vector.extract %[[SECOND]][0] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[D:.*]] = vector.extract %[[SECOND]][1] : i2 from vector<6xi2>
 // CHECK-NEXT:    %[[X:.*]] = vector.from_elements %[[A]], %[[B]], %[[C]], %[[D]] : vector<4xi2>
@@ -69,11 +84,13 @@ func.func @vector_load_crossing(%m: memref<2x12xi2, #layout.tag<"RW->RW6w", pack
   func.return %x : vector<4xi2>
 }
 
-// A pad fill of a vector-packed allocation stores whole containers: C = 5 of 6 lanes, pad 1.
+// A pad fill of a vector-packed allocation stores whole containers: C = 5 of 6 lanes, pad 1
+// (each the byte that holds its 6 bits).
 // CHECK-LABEL: func.func @alloc_pad_fill() -> memref<2x1xvector<6xi1>> {
 // CHECK-NEXT:    %[[M:.*]] = memref.alloc() : memref<2x1xvector<6xi1>>
-// CHECK-NEXT:    %[[PAD:.*]] = arith.constant dense<true> : vector<6xi1>
-// CHECK:         memref.store %[[PAD]], %[[M]][%{{.*}}, %{{.*}}] : memref<2x1xvector<6xi1>>
+// CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %[[M]] : memref<2x1xvector<6xi1>> to memref<2x1xi8>
+// CHECK:         %[[PAD:.*]] = arith.constant 63 : i8
+// CHECK-NEXT:    memref.store %[[PAD]], %[[BYTES]][%{{.*}}, %{{.*}}] : memref<2x1xi8>
 func.func @alloc_pad_fill() -> memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>> {
   %m = memref.alloc() : memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>>
   func.return %m : memref<2x5xi1, #layout.tag<"RW->RW6w", pack = vector<6xi1>, pad = 1>>
