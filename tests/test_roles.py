@@ -215,7 +215,9 @@ DERIVED = {
     for name in (
         "VIEW_OPS",
         "VECTOR_ACCESSES",
+        "LOADS_AND_STORES",
         "VECTOR_LOADS",
+        "VECTOR_STORES",
         "SCALAR_LOADS",
         "SCALAR_STORES",
         "MAP_ACCESSES",

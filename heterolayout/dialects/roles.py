@@ -233,9 +233,12 @@ def _named(keep: Callable[[Roles], bool]) -> frozenset[str]:
 VIEW_OPS = _named(lambda r: bool(r.views))
 """Ops whose memref result aliases (a window of) their source's memory, as upstream's
 ViewLikeOpInterface says: subviews, reshapes, `memref.view`, `vector.type_cast`."""
+LOADS_AND_STORES = _named(lambda r: r.accesses and not r.prefetch)
+"""Every load and store, of elements or vectors (prefetches aside)."""
 VECTOR_ACCESSES = _named(lambda r: r.accesses and r.vector)
 """Loads and stores of vectors, transfers included."""
 VECTOR_LOADS = _named(lambda r: r.accesses and r.vector and bool(r.reads))
+VECTOR_STORES = _named(lambda r: r.accesses and r.vector and bool(r.writes))
 SCALAR_LOADS = _named(lambda r: r.accesses and not r.vector and not r.prefetch and bool(r.reads))
 """Loads of one element (`memref.load`, `affine.load`)."""
 SCALAR_STORES = _named(lambda r: r.accesses and not r.vector and bool(r.writes))

@@ -283,8 +283,8 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
     """What the engines make of `builtin.unrealized_conversion_cast`: only the byte view of a
     memref of sub-byte integers, or of vectors of them, that `layout-lower` and
     `layout-strip` write (`passes.sub_byte_accesses`), used by loads and stores only."""
+    from heterolayout.dialects.roles import LOADS_AND_STORES
     from heterolayout.passes.sub_byte_accesses import (
-        ACCESSES,
         allocation_bits,
         bit_vector_bits,
         memref_operand,
@@ -326,7 +326,7 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
         )
     for use in op.results[0].uses:
         user = use.operation
-        if not (isinstance(user, ACCESSES) and memref_operand(user) is op.results[0]):
+        if not (user.name in LOADS_AND_STORES and memref_operand(user) is op.results[0]):
             raise ExecutionError(
                 f"{where(user)}: {op_name(user)} takes the byte view {op.results[0].type} of "
                 f"{types} ({where(op)}); the engines read and write such a view with loads and "

@@ -46,17 +46,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.diagnostics import fail
 from heterolayout.dialects.names import op_name
+from heterolayout.dialects.roles import (
+    SCALAR_LOADS,
+    SCALAR_STORES,
+    VECTOR_ACCESSES,
+    VECTOR_LOADS,
+    VECTOR_STORES,
+)
 from heterolayout.dialects.upstream.arith import ExtUIOp, TruncIOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.passes.element_access import integer_constant
 
 Insert = Callable[[Operation], None]
-
-VECTOR_LOADS = (vector.LoadOp, affine.VectorLoadOp, vector.TransferReadOp)
-VECTOR_STORES = (vector.StoreOp, affine.VectorStoreOp, vector.TransferWriteOp)
-ELEMENT_LOADS = (memref.LoadOp, affine.LoadOp)
-ELEMENT_STORES = (memref.StoreOp, affine.StoreOp)
-ACCESSES = VECTOR_LOADS + VECTOR_STORES + ELEMENT_LOADS + ELEMENT_STORES
 
 
 def allocation_bits(bits: int) -> int | None:
@@ -100,16 +101,14 @@ def _narrow_signless(element: Attribute) -> bool:
 
 def memref_operand(op: Operation) -> SSAValue:
     """The memref a vector or element access reads or writes."""
-    return op.operands[1 if isinstance(op, VECTOR_STORES + ELEMENT_STORES) else 0]
+    return op.operands[1 if op.name in VECTOR_STORES | SCALAR_STORES else 0]
 
 
 def moves_packed_bits(op: Operation) -> bool:
     """Whether upstream's LLVM lowering would move `op`'s vector as packed bits where the
     memref holds one sub-byte element per allocation unit: a vector access to a memref of
     sub-byte integers."""
-    return isinstance(op, VECTOR_LOADS + VECTOR_STORES) and (
-        sub_byte_element(memref_operand(op).type) is not None
-    )
+    return op.name in VECTOR_ACCESSES and (sub_byte_element(memref_operand(op).type) is not None)
 
 
 def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
@@ -121,7 +120,7 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
     split: list[Operation] = []
     words: list[Operation] = []
     for op in module.walk():
-        if isinstance(op, VECTOR_LOADS + VECTOR_STORES):
+        if op.name in VECTOR_ACCESSES:
             element = sub_byte_element(memref_operand(op).type)
             if element is None:
                 continue
@@ -130,9 +129,7 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
             else:
                 _check_lanes(op, pass_name)
                 split.append(op)
-        elif isinstance(op, ELEMENT_LOADS + ELEMENT_STORES) and bit_vector_bits(
-            memref_operand(op).type
-        ):
+        elif op.name in SCALAR_LOADS | SCALAR_STORES and bit_vector_bits(memref_operand(op).type):
             words.append(op)
     views = _Views()
     for op in widened:
@@ -179,7 +176,7 @@ def _widen(op: Operation, views: _Views) -> None:
     buffer = memref_operand(op)
     operands = list(op.operands)
     operands[operands.index(buffer)] = views.of(buffer, container)
-    if isinstance(op, VECTOR_LOADS):
+    if op.name in VECTOR_LOADS:
         narrow_type = op.results[0].type
         assert isinstance(narrow_type, VectorType)
         wide_type = _with_element(narrow_type, container)
@@ -232,7 +229,7 @@ def _as_word(op: Operation, views: _Views) -> None:
     words = VectorType(word, [1])
     operands = list(op.operands)
     operands[operands.index(buffer)] = view
-    if isinstance(op, ELEMENT_LOADS):
+    if op.name in SCALAR_LOADS:
         value: SSAValue = _added(add, _recreated(op, operands, [container])).results[0]
         if container != word:
             value = _added(add, TruncIOp(value, word)).results[0]
@@ -330,25 +327,25 @@ def _lane_by_lane(op: Operation) -> None:
     lanes: list[SSAValue] = []
     for lane in range(vector_type.get_shape()[0]):
         position = [*indices[:-1], _plus(indices[-1], lane, add)]
-        if isinstance(op, VECTOR_LOADS):
+        if op.name in VECTOR_LOADS:
             lanes.append(_added(add, memref.LoadOp.get(buffer, position)).results[0])
         else:
             extract = _added(add, vector.ExtractOp(op.operands[0], [lane], element))
             add(memref.StoreOp.get(extract.results[0], buffer, position))
-    if isinstance(op, VECTOR_LOADS):
+    if op.name in VECTOR_LOADS:
         gathered = _added(add, FromElementsOp(lanes, vector_type))
         op.results[0].replace_all_uses_with(gathered.results[0])
     Rewriter.erase_op(op)
 
 
 def _vector_type(op: Operation) -> VectorType:
-    vector_type = (op.results[0] if isinstance(op, VECTOR_LOADS) else op.operands[0]).type
+    vector_type = (op.results[0] if op.name in VECTOR_LOADS else op.operands[0]).type
     assert isinstance(vector_type, VectorType)
     return vector_type
 
 
 def _indices(op: Operation, add: Insert) -> list[SSAValue]:
-    first = 2 if isinstance(op, VECTOR_STORES) else 1
+    first = 2 if op.name in VECTOR_STORES else 1
     operands = list(op.operands[first:])
     if isinstance(op, vector.LoadOp | vector.StoreOp):
         return operands
