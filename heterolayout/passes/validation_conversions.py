@@ -123,7 +123,7 @@ def _points(move: Move) -> tuple[dict[Term, Array], int] | str:
     if count > EXHAUSTIVE_LIMIT:
         return f"its loops run over more than {EXHAUSTIVE_LIMIT} points"
     grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
-    return {t: g.ravel() for t, g in zip(leaves, grids, strict=True)}, max(1, count)
+    return {t: g.ravel() for t, g in zip(leaves, grids, strict=True)}, count
 
 
 RUN_TIME_GUARDS = 2
@@ -165,6 +165,8 @@ def check_conversion(conversion: Conversion, moves: list[Move]) -> Verdict:
             if all(chosen.get(g, t) == t for g, t in m.guards)
         ]
         verdict = _check_moves(conversion, branch)
+        if verdict.how == "unchecked":
+            return verdict
         if verdict.how != "exhaustive":
             ways = ", ".join("taken" if t else "not taken" for t in taken)
             return replace(verdict, message=f"with its run-time branch {ways}: {verdict.message}")
