@@ -1,12 +1,15 @@
 """Conversions at memory speed: `layout.convert` as tiles of vector loads, in-register
 transposes and vector stores.
 
-The destination must be blocked (tags, chunked, plain), the layouts static and unpacked, and
-the elements 8 to 64 bits wide. `store_dim` is the dim of the destination's innermost
-physical digit; `load_dim` is the source dim with the longest run of consecutive slots
-(`Layout.contiguous_run`) among those whose unit step stays inside a physical row. The
+The destination must be blocked (tags, chunked, maps and partitions of the digit model,
+plain), the layouts static and unpacked, and the elements 8 to 64 bits wide. `store_dim` is
+the dim whose least significant digit (`unit_position`: weight 1 in `Layout.dim_digits`) is
+the destination's innermost physical dim, its stores inside the destination's runs
+(`Layout.contiguous_run`); a destination whose innermost dim is another digit (a cyclic
+partition's `d floordiv f`) keeps the scalar nest. `load_dim` is the source dim with the
+longest run of consecutive slots among those whose unit step stays inside a physical row. The
 destination's physical dims are walked in memory order, the innermost stepped by the vector width V; when the two dims
-differ, the destination digit of `load_dim` (its weight-1 term) is stepped by V too and moved
+differ, the destination digit of `load_dim` (its weight-1 digit) is stepped by V too and moved
 just outside the innermost loop, so the loads of consecutive tiles share cache lines. A tile
 is then V vector loads along `load_dim`, a V×V transpose in registers (log2 V stages of
 two-input shuffles that swap off-diagonal blocks: unpack/shuffle/permute instructions), and V
