@@ -89,7 +89,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --check: the engine of the unlowered side (default: --engine)",
     )
     parser.add_argument(
-        "--check", action="store_true", help="compare the program with its lowered form"
+        "--check",
+        action="store_true",
+        help="compare the program with its lowered form, and prove the conversions it lowers",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the random arguments (default: 0)"
