@@ -462,6 +462,12 @@ func.func @main(%a: memref<64x128xf32>) -> memref<64x128xf32, #layout.partition<
   return %b : memref<64x128xf32, #layout.partition<cyclic, dims = [1], factor = 4>>
 }
 """,
+    "vivado-cyclic-partition-copy": """
+func.func @main(%a: memref<64x128xf32>, %b: memref<64x128xf32, #layout.partition<cyclic, dims = [1], factor = 4>>) {
+  memref.copy %a, %b : memref<64x128xf32> to memref<64x128xf32, #layout.partition<cyclic, dims = [1], factor = 4>>
+  return
+}
+""",
     "heterocl-cyclic-map": """
 func.func @main(%a: memref<256x256xf32>, %b: memref<256x256xf32, #layout.map<MAP>>) {
   layout.convert %a to %b : memref<256x256xf32> to memref<256x256xf32, #layout.map<MAP>>
