@@ -592,3 +592,40 @@ def test_check_names_each_conversion_it_cannot_prove(
         f"{path}:2:3: remark: layout.convert not checked: its loops have no constant bounds "
         "(a dynamic shape)\n"
     )
+
+
+WRAPPED = [
+    "tag-NC8c-pad",
+    "chunked-crouton",
+    "map-shape",
+    "map-heterocl-cyclic",
+    "tpu-4N-i32",
+    "pack-i8-msb-pad",
+    "pack-i6-bits",
+    "pack-i32-nibbles",
+    "pack-vector-bits",
+    "pack-vector-f32",
+    "pack-partition-cyclic",
+]
+"""Kinds whose element type, containers or pad the native pack/unpack handles itself (its
+conversions are those of the size tests above)."""
+
+
+@pytest.mark.parametrize("name", WRAPPED)
+def test_pack_and_unpack_by_numpy_and_by_the_compiled_conversion(
+    name: str, native_engine: None
+) -> None:
+    """`Layout.pack`/`unpack` both ways (numpy, and the compiled conversion that large
+    arrays take, forced here) at the tiled size, against the buffer written out from the
+    index map: the native path's own handling (element types, containers, pads) included."""
+    case = case_of(name, "pack")
+    text = case.program(last_below(name, "pack", VECTOR_MIN_SLOTS) + 1)
+    _, layout, _ = layouts(text)
+    logical = random_arguments(find_function(parse_program(text), "main"), 11)[0]
+    image = physical_image(layout, logical)
+    for native in (False, True):
+        packed = layout.pack(logical, native=native)
+        assert same_buffer(packed, image, layout) is None, f"native={native}"
+        unpacked = layout.unpack(packed, native=native)
+        assert unpacked.shape == logical.shape
+        assert same_buffer(unpacked, logical, layout.with_params(packing=None)) is None
