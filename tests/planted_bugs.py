@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from unittest.mock import patch
@@ -11,7 +11,7 @@ from unittest.mock import patch
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, VectorType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -19,6 +19,7 @@ from heterolayout.layout.algebra import Inverse
 from heterolayout.layout.model import Layout
 from heterolayout.passes import (
     container_access,
+    convert_loops,
     convert_packed,
     convert_tiles,
     element_access,
@@ -246,4 +247,29 @@ def packed_tile_bit_order_ignored() -> Iterator[None]:
             return real(source, destination, *args)
 
     with patch.object(convert_packed, "_store_words", wrong):
+        yield
+
+
+@contextmanager
+def pad_slots_get_an_element() -> Iterator[None]:
+    """The scalar nest of a conversion stores the source's first element into the
+    destination's pad slots instead of the pad value: no logical index reads a pad slot, so
+    a seeded run compared in logical form cannot see it."""
+
+    def wrong(source, destination, logical, leaves, add, pairs):  # type: ignore[no-untyped-def]
+        def move(insert: Callable[[Operation], None]) -> None:
+            convert_loops._move(source, destination, logical, leaves, insert)
+
+        def element_as_pad(insert: Callable[[Operation], None]) -> None:
+            first = [AffineExpr.constant(0)] * len(logical)
+            value = source.load(first, leaves, insert)
+            destination.store(value, logical, leaves, insert)
+
+        if not pairs:
+            move(add)
+            return
+        emitter = IndexEmitter(leaves, add, destination.mode)
+        convert_tiles.branch_below(emitter, pairs, add, move, element_as_pad)
+
+    with patch.object(convert_loops, "_move_or_pad", wrong):
         yield

@@ -1,8 +1,11 @@
 """Translation validation (`layout-lower{validate=true|verbose}`): what it proves and what it
 catches.
 
-- Every access of the lit corpus' inputs and of every example is proven, with each option
-  set of `layout-lower` (the remarks of `validate=verbose`, counted).
+- Every access and every conversion of the lit corpus' inputs and of every example is
+  proven, with each option set of `layout-lower` (the remarks of `validate=verbose`,
+  counted); a conversion is left unchecked only for a dynamic shape. The conversions of
+  every layout kind at every size are proven in tests/test_convert_sizes.py, and
+  `layout-run --check` proves the conversions it lowers.
 - Wrong index code planted inside the lowering (`planted_bugs.py`: an off-by-one physical
   index, a division emitted as a remainder, a packed lane in the wrong bit order, a vector
   kept whole across a block boundary, an unsound simplification; whole containers with
@@ -55,12 +58,17 @@ from heterolayout.passes.validation_terms import (
 REPOSITORY = Path(__file__).resolve().parent.parent
 OPTION_SETS = ({}, {"index": "affine"}, {"flatten": True}, {"index": "affine", "flatten": True})
 REMARK = re.compile(r"remark: (?P<op>[\w.]+).* proven (?P<how>exhaustively|symbolically)")
+CONVERSION = re.compile(
+    r"remark: (?:layout\.convert|memref\.copy) (?:proven .*|not checked: (?P<why>.*))$",
+    re.MULTILINE,
+)
+DYNAMIC = "its loops have no constant bounds (a dynamic shape)"
 
 
 def corpus_inputs() -> Iterator[tuple[str, str]]:
     """Every module of the lit inputs (split at `// -----`) and every example."""
     files = sorted((REPOSITORY / "tests" / "filecheck").rglob("*.mlir"))
-    files += sorted((REPOSITORY / "examples").glob("*.mlir"))
+    files += sorted((REPOSITORY / "examples").rglob("*.mlir"))
     for path in files:
         for number, chunk in enumerate(path.read_text().split("// -----")):
             yield f"{path.relative_to(REPOSITORY)}#{number}", chunk
@@ -90,6 +98,7 @@ def lower(
 
 def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
     proven: Counter[str] = Counter()
+    conversions: Counter[str] = Counter()
     for name, text in corpus_inputs():
         for options in OPTION_SETS:
             try:
@@ -100,7 +109,9 @@ def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
                 continue
             assert "not proven" not in remarks, f"{name} {options}:\n{remarks}"
             proven.update(m["how"] for m in REMARK.finditer(remarks))
+            conversions.update(m["why"] or "proven" for m in CONVERSION.finditer(remarks))
     assert proven["exhaustively"] >= 300 and proven["symbolically"] >= 4, proven
+    assert set(conversions) == {"proven", DYNAMIC} and conversions["proven"] >= 450, conversions
 
 
 def test_every_access_layout_schedule_emits_is_proven() -> None:
@@ -383,6 +394,32 @@ def test_a_conversion_of_a_dynamic_shape_is_reported_unchecked() -> None:
     assert (
         "0 of 1 accesses proven" in remarks and "1 not checked (-v names each and why)" in remarks
     )
+
+
+EMPTY = """
+func.func @empty(%a: memref<2x0x5x4xf32, #layout.tag<"NCHW->nChw8c">>, %b: memref<0x4xi8, #layout.map<affine_map<(d0, d1) -> (d1, d0)>>>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = arith.constant 0.0 : f32
+  %d = memref.dim %a, %c1 : memref<2x0x5x4xf32, #layout.tag<"NCHW->nChw8c">>
+  %r = scf.for %i = %c0 to %d step %c1 iter_args(%acc = %s) -> (f32) {
+    %v = memref.load %a[%c0, %i, %c0, %c0] : memref<2x0x5x4xf32, #layout.tag<"NCHW->nChw8c">>
+    %w = arith.addf %acc, %v : f32
+    scf.yield %w : f32
+  }
+  %z = memref.alloc() : memref<0x4xi8>
+  layout.convert %b to %z : memref<0x4xi8, #layout.map<affine_map<(d0, d1) -> (d1, d0)>>> to memref<0x4xi8>
+  memref.dealloc %z : memref<0x4xi8>
+  func.return %r : f32
+}"""
+
+
+def test_accesses_and_conversions_of_an_empty_box_are_proven() -> None:
+    """A zero-size dim (tests/hostile/zero-size.mlir): no index is in bounds, so every access
+    holds, and a conversion's loops run zero times (this failed the proof and crashed it)."""
+    _, remarks = lower(EMPTY)
+    assert "input.mlir:8:5: remark: memref.load proven exhaustively over 0 element" in remarks
+    assert "input.mlir:13:3: remark: layout.convert proven exhaustively over 0 element" in remarks
 
 
 TILED = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,8 @@ from heterolayout.interpreter.comparison import CheckReport, compare_programs
 from heterolayout.interpreter.engines import engine_for, load_module
 from heterolayout.interpreter.program import find_function
 from heterolayout.interpreter.runner_utils import RunOutput
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.interpreter.source import apply_pipeline, pipeline_passes
+from heterolayout.passes.layout_lower import LayoutLowerPass
 
 
 class RunResult(tuple[Any, ...]):
@@ -79,17 +81,32 @@ def check(
     engine: str = "compiled",
     dynamic_extent: int = DYNAMIC_EXTENT,
     reference_engine: str | None = None,
+    validate: bool = True,
 ) -> CheckReport:
     """Lower a copy of the program with `pipeline` (a spec, or specs and pass instances) and compare it
     with the original on seeded random arguments (a `?` dim gets `dynamic_extent`
     elements): the results, every memref argument after the call, and the lines the
     program printed (captured, not shown).
 
+    With `validate`, each `layout-lower` of the pipeline that does not validate already
+    proves the conversions it lowers (`validate=conversions`): one not proven fails the
+    lowering (a `PassFailedException` naming it, with a counterexample), one that cannot
+    be checked (a dynamic shape) is a remark on stderr. The seeded run alone sees only the
+    logical elements of one input; the proof covers every element and pad slot.
+
     `engine` runs the lowered program and `reference_engine` (default: the same) the
     original. The native engine runs a program with layouts as its stripped form
     (`layout-strip`)."""
     module = load_module(module_or_text)
-    lowered = apply_pipeline(module, pipeline)
+    passes = pipeline_passes(pipeline)
+    if validate:
+        passes = [
+            replace(p, validate="conversions")
+            if isinstance(p, LayoutLowerPass) and not p.validate
+            else p
+            for p in passes
+        ]
+    lowered = apply_pipeline(module, passes)
     return compare_programs(
         module, lowered, entry, seed, engine, dynamic_extent, reference_engine=reference_engine
     )

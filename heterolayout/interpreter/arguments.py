@@ -127,14 +127,15 @@ def _layout(type_attr: Attribute) -> Layout | None:
 
 def physical_argument(logical: np.ndarray, source: Attribute, lowered: Attribute, what: str) -> Any:
     """The lowered program's argument: the physical buffer the source layout packs `logical`
-    into, in the lowered memref's shape and element type."""
+    into, in the lowered memref's shape and element type. Packed by numpy (`native=False`),
+    never by the compiled conversion, which is code under check itself."""
     layout = _layout(source)
     assert layout is not None and isinstance(lowered, MemRefType)
     info = memory.memref_info(lowered)
     data = memory.canonical_array(logical, layout.dtype or element_of(source))
     if layout.is_dynamic:
         layout = layout.specialize(data.shape)
-    image = layout.pack(data)
+    image = layout.pack(data, native=False)
     dims = _physical_dims(info, image.shape)
     if math.prod(dims) * math.prod(info.lanes) != image.size:
         raise ExecutionError(
@@ -157,8 +158,9 @@ def _physical_dims(info: memory.MemRefInfo, image: tuple[int, ...]) -> tuple[int
 def logical_of_physical(
     value: np.ndarray, source: Attribute, shape: tuple[int, ...] | None = None
 ) -> np.ndarray:
-    """The logical contents of the lowered program's buffer for layout `source`; `shape`
-    (the logical shape) sizes a layout with dynamic dims."""
+    """The logical contents of the lowered program's buffer for layout `source` (unpacked by
+    numpy, as `physical_argument` packs); `shape` (the logical shape) sizes a layout with
+    dynamic dims."""
     layout = _layout(source)
     assert layout is not None
     if layout.is_dynamic and shape is not None:
@@ -167,8 +169,9 @@ def logical_of_physical(
     if packing is not None and not packing.is_vector:
         bits = packing.container_bits
         words = value.astype(np.int64) & ((1 << bits) - 1 if bits < 64 else -1)
-        return layout.unpack(words.astype(packing.storage_dtype).reshape(layout.storage_shape))
-    return layout.unpack(value.reshape(layout.physical_shape))
+        words = words.astype(packing.storage_dtype).reshape(layout.storage_shape)
+        return layout.unpack(words, native=False)
+    return layout.unpack(value.reshape(layout.physical_shape), native=False)
 
 
 def side_arguments(logical: Sequence[Any], source: FuncOp, side: FuncOp, entry: str) -> list[Any]:

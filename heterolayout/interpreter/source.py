@@ -68,15 +68,7 @@ def apply_pipeline(
 ) -> ModuleOp:
     """A transformed copy of `module` (the original is left as it is). `pipeline` is a pass
     pipeline spec (`lower-affine,canonicalize`), or a sequence of specs and pass instances."""
-    passes: list[ModulePass] = []
-    for part in [pipeline] if isinstance(pipeline, str) else pipeline:
-        if not isinstance(part, str):
-            passes.append(part)
-            continue
-        try:
-            passes.extend(PassPipeline.parse_spec(available_passes(), part).passes)
-        except (ValueError, ArgSpecParseError) as error:  # xDSL raises both for a bad spec
-            raise ExecutionError(f"pipeline '{part}': {error}") from None
+    passes = pipeline_passes(pipeline)
     transformed = module.clone()
     try:
         PassPipeline(tuple(passes)).apply(ctx or make_context(), transformed)
@@ -91,10 +83,24 @@ def apply_pipeline(
     return transformed
 
 
+def pipeline_passes(pipeline: str | Sequence[str | ModulePass]) -> list[ModulePass]:
+    """The pass instances of a pipeline spec, or of a sequence of specs and instances."""
+    passes: list[ModulePass] = []
+    for part in [pipeline] if isinstance(pipeline, str) else pipeline:
+        if not isinstance(part, str):
+            passes.append(part)
+            continue
+        try:
+            passes.extend(PassPipeline.parse_spec(available_passes(), part).passes)
+        except (ValueError, ArgSpecParseError) as error:  # xDSL raises both for a bad spec
+            raise ExecutionError(f"pipeline '{part}': {error}") from None
+    return passes
+
+
 def _spec(pipeline: str | Sequence[str | ModulePass]) -> str:
     if isinstance(pipeline, str):
         return pipeline
-    return ",".join(p if isinstance(p, str) else p.name for p in pipeline)
+    return ",".join(p if isinstance(p, str) else str(p.pipeline_pass_spec()) for p in pipeline)
 
 
 def where(op: Operation) -> str:

@@ -31,8 +31,9 @@ from heterolayout.passes.convert_tiles import (
     Insert,
     _loop,
     branch_below,
+    innermost_dim,
     load_dim_of,
-    loads_fit,
+    runs_fit,
 )
 from heterolayout.passes.element_access import ElementAccess, integer_constant
 from heterolayout.passes.index_code import IndexEmitter, IndexLeaves
@@ -68,8 +69,8 @@ def grouping(source: Layout, destination: Layout) -> Grouping:
     shape = destination.physical_shape
     lanes = shape[-1]
     assert terms is not None and lanes is not None
-    dim = terms[-1].dim
-    if load_dim_of(source) != dim or not loads_fit(source, dim, lanes):
+    dim = innermost_dim(destination)
+    if dim is None or load_dim_of(source) != dim or not runs_fit(source, dim, lanes):
         return Grouping(1, False)
     digits = destination.dim_digits(dim) or ()
     packing, dtype = destination.packing, destination.dtype
@@ -87,7 +88,7 @@ def grouping(source: Layout, destination: Layout) -> Grouping:
     while (
         group * 2 * lanes <= GROUP_LANES
         and containers % (group * 2) == 0
-        and loads_fit(source, dim, group * 2 * lanes)
+        and runs_fit(source, dim, group * 2 * lanes)
     ):
         group *= 2
     return Grouping(group, True)

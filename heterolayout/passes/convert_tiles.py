@@ -1,12 +1,15 @@
 """Conversions at memory speed: `layout.convert` as tiles of vector loads, in-register
 transposes and vector stores.
 
-The destination must be blocked (tags, chunked, plain), the layouts static and unpacked, and
-the elements 8 to 64 bits wide. `store_dim` is the dim of the destination's innermost
-physical digit; `load_dim` is the source dim with the longest run of consecutive slots
-(`Layout.contiguous_run`) among those whose unit step stays inside a physical row. The
+The destination must be blocked (tags, chunked, maps and partitions of the digit model,
+plain), the layouts static and unpacked, and the elements 8 to 64 bits wide. `store_dim` is
+the dim whose least significant digit (`unit_position`: weight 1 in `Layout.dim_digits`) is
+the destination's innermost physical dim, its stores inside the destination's runs
+(`Layout.contiguous_run`); a destination whose innermost dim is another digit (a cyclic
+partition's `d floordiv f`) keeps the scalar nest. `load_dim` is the source dim with the
+longest run of consecutive slots among those whose unit step stays inside a physical row. The
 destination's physical dims are walked in memory order, the innermost stepped by the vector width V; when the two dims
-differ, the destination digit of `load_dim` (its weight-1 term) is stepped by V too and moved
+differ, the destination digit of `load_dim` (its weight-1 digit) is stepped by V too and moved
 just outside the innermost loop, so the loads of consecutive tiles share cache lines. A tile
 is then V vector loads along `load_dim`, a V×V transpose in registers (log2 V stages of
 two-input shuffles that swap off-diagonal blocks: unpack/shuffle/permute instructions), and V
@@ -100,10 +103,28 @@ class TilePlan:
         return self.rows - 1 if dim == self.load_dim else 0
 
 
-def _weight_one_position(layout: Layout, dim: int) -> int:
+def unit_position(layout: Layout, dim: int) -> int | None:
+    """The physical dim of `dim`'s least significant digit, the one a unit step along `dim`
+    moves by one (`Layout.dim_digits`: weight 1, and not a block of one, which never moves),
+    or None when the layout is no blocking or the dim has no such digit. It is not always
+    the dim's innermost digit: a cyclic map `(d1 mod 4, d0, d1 floordiv 4)` puts it first."""
+    digits = layout.dim_digits(dim)
+    if digits is None:
+        return None
+    shape = layout.physical_shape
+    moving = [p for p, weight in digits if weight == 1 and shape[p] != 1]
+    return moving[-1] if moving else None
+
+
+def innermost_dim(layout: Layout) -> int | None:
+    """The logical dim whose unit step walks the innermost physical dim of a blocking (its
+    least significant digit is there), or None: a destination whose innermost physical dim
+    is another digit (a cyclic partition's `d floordiv f`) takes no vector stores."""
     terms = layout.blocked_terms
-    assert terms is not None
-    return max(p for p, t in enumerate(terms) if t.dim == dim)
+    if not terms:
+        return None
+    dim = terms[-1].dim
+    return dim if unit_position(layout, dim) == len(terms) - 1 else None
 
 
 def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePlan | None:
@@ -120,10 +141,12 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     ):
         return None
     store_position = len(terms) - 1
-    store_dim, load_dim = terms[store_position].dim, load_dim_of(source)
-    if load_dim is None:
+    store_dim, load_dim = innermost_dim(destination), load_dim_of(source)
+    if store_dim is None or load_dim is None:
         return None
-    load_position = _weight_one_position(destination, load_dim)
+    load_position = unit_position(destination, load_dim)
+    if load_position is None:
+        return None
     width = VECTOR_BYTES * 8 // bits
     while width >= 2 and not _fits(source, destination, load_position, width, width):
         width //= 2
@@ -164,8 +187,8 @@ def _whole_run_plan(
     ):
         return None
     store_position = len(terms) - 1
-    load_position = _weight_one_position(destination, load_dim)
-    if not _fits(source, destination, load_position, run, width):
+    load_position = unit_position(destination, load_dim)
+    if load_position is None or not _fits(source, destination, load_position, run, width):
         return None
     steps = {store_position: width, load_position: run}
     order = tuple(range(len(terms)))
@@ -226,8 +249,7 @@ def load_dim_of(source: Layout) -> int | None:
 def _along_rows(layout: Layout, dim: int) -> bool:
     if len(layout.physical_shape) == 1:
         return True
-    digits = layout.dim_digits(dim)
-    return bool(digits) and digits[-1] == (len(layout.physical_shape) - 1, 1)  # type: ignore[index]
+    return unit_position(layout, dim) == len(layout.physical_shape) - 1
 
 
 def _fits(source: Layout, destination: Layout, load_position: int, width: int, span: int) -> bool:
@@ -246,20 +268,21 @@ def _fits(source: Layout, destination: Layout, load_position: int, width: int, s
         assert physical_extent is not None
         if physical_extent % lanes if terms[position].size is not None else physical_extent < lanes:
             return False
-        if terms[position].dim == load_dim and not loads_fit(source, load_dim, lanes):
+        if terms[position].dim == load_dim and not runs_fit(source, load_dim, lanes):
             return False
-    return True
+    return runs_fit(destination, terms[store_position].dim, span)
 
 
-def loads_fit(source: Layout, load_dim: int, lanes: int) -> bool:
-    """Vectors of `lanes` elements along `load_dim`, starting at multiples of `lanes`, lie
-    inside one run of consecutive slots and one physical row of the source."""
-    run, extent = source.contiguous_run(load_dim), source.logical_shape[load_dim]
-    row = source.physical_shape[-1]
+def runs_fit(layout: Layout, dim: int, lanes: int) -> bool:
+    """Vectors of `lanes` elements along `dim`, starting at multiples of `lanes`, lie inside
+    one run of consecutive slots (`Layout.contiguous_run`) and one physical row: what a
+    vector load from the source, or a vector store into the destination, needs."""
+    run, extent = layout.contiguous_run(dim), layout.logical_shape[dim]
+    row = layout.physical_shape[-1]
     assert row is not None
     if run % lanes and run != extent:
         return False
-    return len(source.physical_shape) == 1 or not row % lanes or row == extent
+    return len(layout.physical_shape) == 1 or not row % lanes or row == extent
 
 
 @dataclass

@@ -419,10 +419,12 @@ class LayoutLowerPass(ModulePass):
     (conversions, pad fills) are cleaned up.
 
     Options: `index=arith|affine` (the index code), `flatten=false|true` (1-D physical
-    buffers indexed by linear offsets), `validate=false|true|verbose` (translation
-    validation of every rewritten access: a summary line, or a remark per access, on
-    stderr; an access not proven fails the pass), `convert=loops|gpu` (host conversions as
-    loop nests, or as GPU kernels that write the destination in its memory order)."""
+    buffers indexed by linear offsets), `validate=false|true|verbose|conversions`
+    (translation validation of every rewritten access: a summary line, or a remark per
+    access, on stderr; an access not proven fails the pass; `conversions`: of the
+    conversions alone, silent but for a remark per conversion not checked, as
+    `layout-run --check` runs it), `convert=loops|gpu` (host conversions as loop nests, or
+    as GPU kernels that write the destination in its memory order)."""
 
     name = "layout-lower"
 
@@ -434,9 +436,10 @@ class LayoutLowerPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.index not in ("arith", "affine"):
             raise PassFailedException(f"layout-lower: index={self.index}: expected arith or affine")
-        if self.validate not in (False, True, "verbose"):
+        if self.validate not in (False, True, "verbose", "conversions"):
             raise PassFailedException(
-                f"layout-lower: validate={self.validate}: expected false, true or verbose"
+                f"layout-lower: validate={self.validate}: expected false, true, verbose or "
+                "conversions"
             )
         if self.convert not in ("loops", "gpu"):
             raise PassFailedException(
@@ -458,7 +461,7 @@ class LayoutLowerPass(ModulePass):
             if self.validate:
                 from heterolayout.passes.translation_validation import Validator
 
-                validator = Validator()
+                validator = Validator(conversions_only=self.validate == "conversions")
             try:
                 lower(op, self.index, self.flatten, validator, self.convert == "gpu")
             except LayoutError as error:

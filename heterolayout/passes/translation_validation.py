@@ -120,10 +120,12 @@ IsFlat = Callable[[SSAValue], bool]
 
 
 class Validator:
-    """Collects a verdict for every access the lowering rewrites."""
+    """Collects a verdict for every access the lowering rewrites (with `conversions_only`:
+    for every conversion, which is what `layout-run --check` asks for)."""
 
-    def __init__(self) -> None:
+    def __init__(self, conversions_only: bool = False) -> None:
         self.report = ValidationReport()
+        self.conversions_only = conversions_only
 
     @contextmanager
     def watch(
@@ -138,7 +140,7 @@ class Validator:
         still in place and its index operands unchanged, rewrite the op into new ops that
         take its place (between its neighbours), and leave dead code for later. `facts`:
         ranges of values true whenever the access is defined (a folded view's offsets)."""
-        access = _access(op, layout_of, is_flat)
+        access = None if self.conversions_only else _access(op, layout_of, is_flat)
         if access is not None and facts:
             reader = TermReader()
             access.facts = {reader.term_of(value): bounds for value, bounds in facts.items()}
@@ -161,9 +163,16 @@ class Validator:
             self.report.verdicts.append(verdict)
 
     def finish(self, verbose: bool) -> None:
+        """Remarks (with `verbose`: one per access; checking conversions only: one per
+        conversion not checked), then a pass failure naming the first access not proven,
+        or the summary line."""
         if verbose:
             for line in self.report.remarks():
                 print(line, file=sys.stderr)
+        elif self.conversions_only:
+            for verdict, line in zip(self.report.verdicts, self.report.remarks(), strict=True):
+                if verdict.how == "unchecked":
+                    print(line, file=sys.stderr)
         failed = self.report.failed
         if failed:
             first = failed[0]
@@ -172,7 +181,8 @@ class Validator:
                 f"layout-lower: translation validation: {first.name} at {first.where} is not "
                 f"proven: {first.message}{more}"
             )
-        print(self.report.summary(), file=sys.stderr)
+        if not self.conversions_only:
+            print(self.report.summary(), file=sys.stderr)
 
 
 def _where(op: Operation) -> str:

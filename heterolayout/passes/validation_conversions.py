@@ -6,24 +6,25 @@ with. What must hold instead: over every iteration where a store of the destinat
 an element loaded from the source, the pair (source slot, destination slot) in memory order
 is (source.offset(x), destination.offset(x)) for some logical index x, each x exactly once;
 and a store of the pad value inside that walk (the else branch of a padded dim's guard)
-writes only pad slots. Checked exhaustively on the loops' points, with each `scf.if` guard
-evaluated; a conversion whose loops have no constant bounds (a dynamic shape) is reported as
-unchecked.
+writes only pad slots. Checked exhaustively on the loops' points (a chunk at a time,
+counting the writes of each destination slot), with each `scf.if` guard evaluated; a
+conversion whose loops have no constant bounds (a dynamic shape) is reported as unchecked.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
 from heterolayout.layout.model import Layout
+from heterolayout.limits import MAX_ELEMENTS
 from heterolayout.passes.validation_domain import (
-    EXHAUSTIVE_LIMIT,
     Access,
     Lane,
     Verdict,
@@ -107,8 +108,37 @@ def _terms(move: Move) -> list[Term]:
     return terms + [t for t in (move.written.lane, move.read.lane if move.read else None) if t]
 
 
-def _points(move: Move) -> tuple[dict[Term, Array], int] | str:
-    """The values of the loop variables a move runs over, point by point."""
+CONVERSION_LIMIT = MAX_ELEMENTS
+"""Most points a store of a conversion is checked over: a scalar nest has one per slot, and
+heterolayout enumerates layouts up to `MAX_ELEMENTS` slots."""
+CHUNK = 1 << 18
+"""Points evaluated at once (memory stays proportional to the destination, not to the
+terms times the points)."""
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The loop variables a move runs over and the values each takes (a product)."""
+
+    leaves: tuple[Term, ...]
+    points: tuple[np.ndarray, ...]
+
+    def chunks(self) -> Iterator[tuple[dict[Term, Array], int]]:
+        """The points, `CHUNK` at a time: each variable's value at each point, and how many."""
+        if not self.leaves:
+            yield {}, 1
+            return
+        sizes = tuple(int(p.size) for p in self.points)
+        count = math.prod(sizes)
+        for start in range(0, count, CHUNK):
+            flat = np.arange(start, min(start + CHUNK, count))
+            coordinates = np.unravel_index(flat, sizes)
+            values = zip(self.leaves, self.points, coordinates, strict=True)
+            yield {t: p[c] for t, p, c in values}, int(flat.size)
+
+
+def _domain(move: Move) -> Domain | str:
+    """The values of the loop variables a move runs over, or why they are not known."""
     leaves: dict[Term, None] = {}
     for term in _terms(move):
         atoms_of(term, lambda t: t.kind == "leaf", leaves)
@@ -118,26 +148,18 @@ def _points(move: Move) -> tuple[dict[Term, Array], int] | str:
         if found is None:
             return "its loops have no constant bounds (a dynamic shape)"
         points.append(found)
-    count = math.prod(int(p.size) for p in points)
-    if count > EXHAUSTIVE_LIMIT:
-        return f"its loops run over more than {EXHAUSTIVE_LIMIT} points"
-    grids: list[np.ndarray] = list(np.meshgrid(*points, indexing="ij")) if points else []
-    return {t: g.ravel() for t, g in zip(leaves, grids, strict=True)}, max(1, count)
+    if math.prod(int(p.size) for p in points) > CONVERSION_LIMIT:
+        return f"its loops run over more than {CONVERSION_LIMIT} points"
+    return Domain(tuple(leaves), tuple(points))
 
 
-def check_conversion(conversion: Conversion, moves: list[Move]) -> Verdict:
-    def verdict(how: str, points: int = 0, message: str = "") -> Verdict:
-        return Verdict(conversion.name, conversion.where, how, points, message)
-
+def _slots(
+    conversion: Conversion, move: Move, domain: Domain
+) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
+    """Chunk by chunk, the destination slots a move writes where its guards hold, and the
+    source slots it reads them from (None: it stores the pad)."""
     source, destination = conversion.source, conversion.destination
-    pairs, pads = [], []
-    for move in moves:
-        if move.read is None and not move.guards:  # the destination's pad fill, overwritten
-            continue
-        found = _points(move)
-        if isinstance(found, str):
-            return verdict("unchecked", message=found)
-        values, count = found
+    for values, count in domain.chunks():
         memo: dict[Term, Array | int] = {}
         mask = np.ones(count, dtype=bool)
         for guard, taken in move.guards:
@@ -146,47 +168,142 @@ def check_conversion(conversion: Conversion, moves: list[Move]) -> Verdict:
         offset = _element_offset(destination.layout, destination.flat, move.written, values, memo)
         written = np.broadcast_to(offset, (count,))[mask]
         if move.read is None:
-            pads.append(written)
+            yield written, None
             continue
         offset = _element_offset(source.layout, source.flat, move.read, values, memo)
-        pairs.append(np.stack([written, np.broadcast_to(offset, (count,))[mask]], axis=1))
-    emitted = np.concatenate(pairs) if pairs else np.zeros((0, 2), dtype=np.int64)
-    wanted = np.stack(
-        [destination.layout.offsets().ravel(), source.layout.offsets().ravel()], axis=1
+        yield written, np.broadcast_to(offset, (count,))[mask]
+
+
+RUN_TIME_GUARDS = 2
+"""Most guards on run-time values (not loop variables) a conversion may branch on whole."""
+
+
+def _run_time(term: Term) -> bool:
+    """Whether a guard depends on a value that is not a loop variable with constant bounds
+    (the destination's address, tested for streaming stores)."""
+    leaves: dict[Term, None] = {}
+    atoms_of(term, lambda t: t.kind == "leaf", leaves)
+    return any(t.leaf is None or loop_points(t.leaf) is None for t in leaves)
+
+
+def check_conversion(conversion: Conversion, moves: list[Move]) -> Verdict:
+    """Each logical element moved once to its slot, pad stores on pad slots only. A guard
+    on a run-time value that every move sits under (tiles with streaming stores where the
+    destination is line-aligned, plain ones otherwise) splits the check: each way it can
+    go must move the whole conversion."""
+    moving = [m for m in moves if m.read is not None or m.guards]
+    guards = list(dict.fromkeys(g for m in moving for g, _ in m.guards if _run_time(g)))
+    if not guards:
+        return _check_moves(conversion, moves)
+    if len(guards) > RUN_TIME_GUARDS or any(
+        g not in (guard for guard, _ in m.guards) for g in guards for m in moving
+    ):
+        return Verdict(
+            conversion.name,
+            conversion.where,
+            "unchecked",
+            message="its moves are guarded by run-time values other than whole branches",
+        )
+    points = 0
+    for taken in itertools.product((True, False), repeat=len(guards)):
+        chosen = dict(zip(guards, taken, strict=True))
+        branch = [
+            Move(m.written, m.read, [(g, t) for g, t in m.guards if g not in chosen])
+            for m in moving
+            if all(chosen.get(g, t) == t for g, t in m.guards)
+        ]
+        verdict = _check_moves(conversion, branch)
+        if verdict.how == "unchecked":
+            return verdict
+        if verdict.how != "exhaustive":
+            ways = ", ".join("taken" if t else "not taken" for t in taken)
+            return replace(verdict, message=f"with its run-time branch {ways}: {verdict.message}")
+        points += verdict.points
+    return Verdict(conversion.name, conversion.where, "exhaustive", points)
+
+
+def _check_moves(conversion: Conversion, moves: list[Move]) -> Verdict:
+    def verdict(how: str, points: int = 0, message: str = "") -> Verdict:
+        return Verdict(conversion.name, conversion.where, how, points, message)
+
+    source, destination = conversion.source.layout, conversion.destination.layout
+    domains: list[tuple[Move, Domain]] = []
+    for move in moves:
+        if move.read is None and not move.guards:  # the destination's pad fill, overwritten
+            continue
+        domain = _domain(move)
+        if isinstance(domain, str):
+            return verdict("unchecked", message=domain)
+        domains.append((move, domain))
+    slots = destination.size
+    writes = np.zeros(slots, dtype=np.int64)
+    source_of = np.full(slots, -1, dtype=np.int64)
+    padded = np.zeros(slots, dtype=bool)
+    outside: int | None = None  # a slot written outside the destination
+    for move, domain in domains:
+        for written, read in _slots(conversion, move, domain):
+            inside = (written >= 0) & (written < slots)
+            if not inside.all():
+                outside = int(written[~inside][0]) if outside is None else outside
+                written, read = written[inside], None if read is None else read[inside]
+            if read is None:
+                padded[written] = True
+                continue
+            writes += np.bincount(written, minlength=slots)
+            source_of[written] = read
+    wanted = destination.offsets().ravel()
+    reads = source.offsets().ravel()
+    wrong = np.flatnonzero((writes[wanted] != 1) | (source_of[wanted] != reads))
+    if wrong.size:
+        first = int(wrong[np.argmin(wanted[wrong])])
+        slot, origin = int(wanted[first]), int(reads[first])
+        return verdict("failed", message=_difference(conversion, domains, slot, origin, writes))
+    if outside is not None:
+        message = f"a store writes slot {outside}, outside the destination's {slots} slots"
+        return verdict("failed", message=message)
+    moved = int(writes.sum())
+    if moved != wanted.size:
+        return verdict("failed", message=f"{moved} elements moved, the layouts have {wanted.size}")
+    logical = np.zeros(slots, dtype=bool)
+    logical[wanted] = True
+    over = np.flatnonzero(padded & logical)
+    if over.size:
+        slot = int(over[0])
+        return verdict(
+            "failed",
+            message=f"the pad value is stored over logical index "
+            f"{destination.logical_index(slot)} (slot {slot})",
+        )
+    return verdict("exhaustive", moved)
+
+
+def _difference(
+    conversion: Conversion,
+    domains: list[tuple[Move, Domain]],
+    slot: int,
+    read: int,
+    writes: np.ndarray,
+) -> str:
+    """What went wrong at one destination slot: never written, or written from elsewhere
+    or more than once (the moves run again to list the source slots)."""
+    x = conversion.destination.layout.logical_index(slot)
+    if not writes[slot]:
+        what = "never written"
+    else:
+        got = sorted(
+            int(r)
+            for move, domain in domains
+            if move.read is not None
+            for written, reads in _slots(conversion, move, domain)
+            if reads is not None
+            for r in reads[written == slot]
+        )
+        listed = ", ".join(str(g) for g in got[:4]) + (", …" if len(got) > 4 else "")
+        what = f"written {len(got)} time(s), from source slot(s) {listed}"
+    return (
+        f"logical index {x} (destination slot {slot}) should come from source slot {read}, "
+        f"but is {what}"
     )
-    emitted = emitted[np.lexsort((emitted[:, 1], emitted[:, 0]))]
-    wanted = wanted[np.lexsort((wanted[:, 1], wanted[:, 0]))]
-    if emitted.shape != wanted.shape or not np.array_equal(emitted, wanted):
-        return verdict("failed", message=_difference(conversion, emitted, wanted))
-    logical_slots = set(destination.layout.offsets().ravel().tolist())
-    for written in pads:
-        wrong = [int(w) for w in written if int(w) in logical_slots]
-        if wrong:
-            x = destination.layout.logical_index(wrong[0])
-            return verdict(
-                "failed",
-                message=f"the pad value is stored over logical index {x} (slot {wrong[0]})",
-            )
-    return verdict("exhaustive", len(emitted))
-
-
-def _difference(conversion: Conversion, emitted: np.ndarray, wanted: np.ndarray) -> str:
-    destination = conversion.destination.layout
-    by_slot: dict[int, list[int]] = {}
-    for slot, read in emitted.tolist():
-        by_slot.setdefault(slot, []).append(read)
-    for slot, read in wanted.tolist():
-        x = destination.logical_index(slot)
-        got = by_slot.get(slot, [])
-        if got != [read]:
-            listed = ", ".join(str(g) for g in got[:4]) + (", …" if len(got) > 4 else "")
-            what = (
-                "never written"
-                if not got
-                else f"written {len(got)} time(s), from source slot(s) {listed}"
-            )
-            return f"logical index {x} (destination slot {slot}) should come from source slot {read}, but is {what}"
-    return f"{len(emitted)} elements moved, the layouts have {len(wanted)}"
 
 
 def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> list[Move] | str:  # type: ignore[no-untyped-def]

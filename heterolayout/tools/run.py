@@ -12,7 +12,9 @@ external) appears as mlir-runner prints it, then the entry function's results on
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
-first mismatch (exit 1); the programs' own printing is not shown. `--engine` runs the
+first mismatch (exit 1); the programs' own printing is not shown. It also proves the
+conversions the pipeline's `layout-lower` lowers (`validate=conversions`): one not proven
+is an error (exit 1), one that cannot be checked a remark on stderr. `--engine` runs the
 program (with `--check`, the lowered one), `--reference-engine` the unlowered side of
 `--check` (default: `--engine`). `native` compiles with upstream MLIR 22 and runs a program
 that still has layouts as its `layout-strip` form. `cuda` runs host code in the compiled
@@ -87,7 +89,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --check: the engine of the unlowered side (default: --engine)",
     )
     parser.add_argument(
-        "--check", action="store_true", help="compare the program with its lowered form"
+        "--check",
+        action="store_true",
+        help="compare the program with its lowered form, and prove the conversions it lowers",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the random arguments (default: 0)"

@@ -1,11 +1,13 @@
-// layout-lower{validate=true|verbose}: translation validation proves every rewritten access
+// layout-lower{validate=true|verbose|conversions}: translation validation proves every rewritten access
 // (the physical index the code computes is the layout's map of the logical index, over the
 // loops' domain) and every conversion. verbose prints a remark per access at its file:line:col; true prints the
-// summary only. An access it cannot prove fails the pass (tests/test_translation_validation.py
-// plants wrong index code to show it).
+// summary only; conversions (what layout-run --check runs) proves the conversions alone and
+// prints nothing when they are proven. An access it cannot prove fails the pass
+// (tests/test_translation_validation.py plants wrong index code to show it).
 // RUN: layout-opt %s -p 'layout-lower{validate=verbose}' -o %t 2>&1 | filecheck %s
 // RUN: layout-opt %s -p 'layout-lower{validate=verbose index=affine flatten=false}' -o %t 2>&1 | filecheck %s
 // RUN: layout-opt %s -p 'layout-lower{validate=true}' -o %t 2>&1 | filecheck %s --check-prefix=SUMMARY
+// RUN: layout-opt %s -p 'layout-lower{validate=conversions}' -o %t 2>&1 | filecheck %s --check-prefix=CONVERSIONS --allow-empty
 // RUN: not layout-opt %s -p 'layout-lower{validate=maybe}' 2>&1 | filecheck %s --check-prefix=BAD
 
 // A blocked tag in a loop nest: 4 x 17 iterations (c steps by 1 across blocks of 8).
@@ -74,5 +76,7 @@ func.func @convert(%a: memref<4x17xf32>, %b: memref<4x17xf32, #layout.tag<"NC->N
 // SUMMARY-NOT: remark
 // SUMMARY: layout-lower: translation validation: 6 of 6 accesses proven (5 exhaustively, 160 element accesses checked; 1 symbolically)
 
-// BAD: layout-lower: validate=maybe: expected false, true or verbose
+// CONVERSIONS-NOT: {{.}}
+
+// BAD: layout-lower: validate=maybe: expected false, true, verbose or conversions
 // BAD-NOT: Traceback
