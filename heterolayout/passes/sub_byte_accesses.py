@@ -43,8 +43,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from heterolayout.diagnostics import fail
+from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.roles import (
     SCALAR_LOADS,
@@ -131,6 +133,7 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
                 split.append(op)
         elif op.name in SCALAR_LOADS | SCALAR_STORES and bit_vector_bits(memref_operand(op).type):
             words.append(op)
+    functions = {_function_of(op) for op in (*widened, *split, *words)}
     views = _Views()
     for op in widened:
         _widen(op, views)
@@ -138,6 +141,16 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
         _lane_by_lane(op)
     for op in words:
         _as_word(op, views)
+    for function in functions:  # the widened values and lane indices the rewrites repeat
+        if function is not None:
+            cse(function)
+
+
+def _function_of(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FUNCTION_TYPES):
+        parent = parent.parent_op()
+    return parent
 
 
 class _Views:

@@ -31,8 +31,7 @@ func.func @bits(%m: memref<2x128xi1, #layout.tag<"RW->RW64w">>, %r: index) -> ve
 // CHECK-NEXT:    %[[BYTES:.*]] = builtin.unrealized_conversion_cast %m : memref<4x2x8xi2> to memref<4x2x8xi8>
 // CHECK:         %[[W:.*]] = arith.extui %v : vector<8xi2> to vector<8xi8>
 // CHECK-NEXT:    vector.store %[[W]], %[[BYTES]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<4x2x8xi8>, vector<8xi8>
-// CHECK-NEXT:    %[[P:.*]] = arith.extui %v : vector<8xi2> to vector<8xi8>
-// CHECK-NEXT:    vector.store %[[P]], %[[PLAIN]][%{{.*}}] {nontemporal = true} : memref<16xi8>, vector<8xi8>
+// CHECK-NEXT:    vector.store %[[W]], %[[PLAIN]][%{{.*}}] {nontemporal = true} : memref<16xi8>, vector<8xi8>
 func.func @store_i2(%m: memref<4x16xi2, #layout.tag<"RW->RW8w">>, %p: memref<16xi2>, %v: vector<8xi2>) {
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
