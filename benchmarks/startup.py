@@ -48,7 +48,10 @@ def builtin_version(text: str) -> str:
     typed = f"memref<1x16x14x14xf32, {format_map(layout.index_map)}>"
     lines = [line for line in text.splitlines() if "layout.assign" not in line]
     body = "\n".join(lines).replace(f"%input: {INPUT_TYPE}", f"%input: {typed}")
-    return body.replace(f"%input[0, %c, %oh + %kh, %ow + %kw] : {INPUT_TYPE}", f"%input[0, %c, %oh + %kh, %ow + %kw] : {typed}")
+    return body.replace(
+        f"%input[0, %c, %oh + %kh, %ow + %kw] : {INPUT_TYPE}",
+        f"%input[0, %c, %oh + %kh, %ow + %kw] : {typed}",
+    )
 
 
 FLOOR = """
@@ -136,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
             for name, command in commands.items():  # alternately, so load hits all alike
                 times[name].append(timed(command, environment))
     print(f"# start-up: {EXAMPLE.relative_to(REPOSITORY)}, {args.repeat} runs each, alternating")
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    print(
+        f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}"
+    )
     print("| command | wall s (median) | CPU s (median) |")
     print("| --- | --- | --- |")
     medians = {}
@@ -149,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         (wall, cpu), (base_wall, base_cpu) = medians[numerator], medians[denominator]
         row = "xDSL floor" if numerator == FLOOR_NAME else numerator
         below = "xDSL floor" if denominator == FLOOR_NAME else "mlir-opt"
-        print(f"| ratio {row} / {below} | {wall / base_wall:.2f} | {cpu / max(base_cpu, 1e-6):.2f} |")
+        print(
+            f"| ratio {row} / {below} | {wall / base_wall:.2f} | {cpu / max(base_cpu, 1e-6):.2f} |"
+        )
     return 0
 
 
