@@ -3,6 +3,7 @@ documented form. No time is asserted; the ratios only have to be positive number
 
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import sys
@@ -81,3 +82,21 @@ def test_lowering_a_small_program_imports_only_what_it_uses() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_layout_opt_unfreezes_what_it_froze_for_its_run(tmp_path: Path) -> None:
+    """`main` keeps the collector off the start-up's objects only during its run: a caller in
+    the same process (these tests) gets them back, and one that froze objects keeps them."""
+    from heterolayout.tools.opt import main
+
+    arguments = [str(REPOSITORY / "examples" / "conv2d_nchw16c.mlir"), "-o", str(tmp_path / "out")]
+    assert gc.get_freeze_count() == 0
+    assert main(arguments) == 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        assert main([*arguments, "-p", "layout-lower"]) == 0
+        assert gc.get_freeze_count() > 0  # some of the caller's objects may have been freed
+    finally:
+        gc.unfreeze()
+    assert "layout.assign" not in (tmp_path / "out").read_text()
