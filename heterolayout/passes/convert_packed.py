@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, vector
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerType,
@@ -165,6 +165,8 @@ def _store_words(
     add: Insert,
 ) -> None:
     """`count` whole containers from their lanes (`indices`, container by container)."""
+    from xdsl.dialects import vector
+
     layout = destination.layout
     packing = layout.packing
     assert packing is not None and layout.dtype is not None

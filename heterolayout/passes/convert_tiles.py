@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
@@ -465,6 +465,8 @@ class Tiles:
         self, start: Sequence[AffineExpr], first: int, end: int, leaves: IndexLeaves, add: Insert
     ) -> None:
         """Pad lanes [first, end) along the store dim, in power-of-two vectors."""
+        from xdsl.dialects import vector
+
         layout = self.destination.layout
         for offset, size in _pieces(first, end):
             pad = scalar_constant(layout.pad, self.destination.element)
@@ -584,6 +586,8 @@ def _shifted(index: Sequence[AffineExpr], dim: int, by: int) -> list[AffineExpr]
 def transpose(rows: Sequence[SSAValue], add: Insert) -> list[SSAValue]:
     """Transpose V vectors of V lanes (V a power of two): stage s swaps the off-diagonal
     blocks of size 2^s between row pairs (i, i + 2^s) with two shuffles each."""
+    from xdsl.dialects import vector
+
     width = len(rows)
     current = list(rows)
     size = 1

@@ -9,7 +9,7 @@ maps: each becomes `affine.apply`s with the division in `arith`, feeding a `memr
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, memref, vector
+from xdsl.dialects import affine, memref
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
@@ -41,6 +41,8 @@ def guard_misfolded_maps(root: Operation) -> int:
 
 
 def _rewrite(op: Operation, operands: list[SSAValue]) -> None:
+    from xdsl.dialects import vector
+
     index_map = op.map.data  # type: ignore[attr-defined]
     leaves = IndexLeaves()
     inputs = [leaves.leaf(value) for value in operands]

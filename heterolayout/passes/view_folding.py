@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import affine, arith, memref, vector
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
@@ -223,6 +223,8 @@ class FoldRuntimeView(RewritePattern):
 def _in_bounds(op: Operation) -> bool:
     """Whether the access is undefined unless its index lies inside the view (a transfer
     with out-of-bounds lanes is not)."""
+    from xdsl.dialects import vector
+
     if isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):
         return all(bool(flag.value.data) for flag in op.in_bounds.data)
     return True
@@ -263,6 +265,8 @@ def _fold_vector(
 ) -> None:
     """A vector access along one view dim: one access of the root where that dim walks a
     root dim with unit stride (its innermost for loads and stores), else one per lane."""
+    from xdsl.dialects import vector
+
     is_transfer = isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
     is_load = isinstance(op, vector.LoadOp | affine.VectorLoadOp | vector.TransferReadOp)
     vector_value = op.results[0] if is_load else op.operands[0]
@@ -290,6 +294,8 @@ def _fold_vector(
 
 def _transfer(op: Operation, root: SSAValue, indices: list[SSAValue], walk: AffineMap) -> Operation:
     """The transfer `op` on `root` at `indices`, its lanes walking `walk`."""
+    from xdsl.dialects import vector
+
     permutation = AffineMapAttr(walk)
     if isinstance(op, vector.TransferReadOp):
         return vector.TransferReadOp(
@@ -309,6 +315,8 @@ def _per_lane(
     rewriter: PatternRewriter,
 ) -> None:
     """One scalar access of the root per lane."""
+    from xdsl.dialects import vector
+
     vector_type = vector_value.type
     assert isinstance(vector_type, VectorType)
     root = access.view.root

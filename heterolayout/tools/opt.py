@@ -9,12 +9,15 @@ Python traceback and exit code 1 on failure, and `-o FILE` written only when the
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
+import gc
 import io
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from io import StringIO
 from typing import IO
 
@@ -189,10 +192,32 @@ def _write_atomically(path: str, text: str) -> None:
         raise
 
 
+@contextmanager
+def start_up_objects_frozen() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the objects that exist when a run starts.
+
+    They are the imported modules and xDSL's dialect definitions, which live until the
+    process exits; walking them again in each full collection during the run and in the
+    ones at exit took a fifth of a small run's processor time. A caller that froze objects
+    itself keeps them frozen; otherwise they are unfrozen when the run ends, and frozen
+    again only at exit.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console script entry point; returns the exit code (0 success, 1 any error)."""
     try:
-        with deep_recursion():
+        with start_up_objects_frozen(), deep_recursion():
             LayoutOptMain(args=argv).run()
     except RecursionError:
         print(f"layout-opt: error: {too_deep('the input')}", file=sys.stderr)
