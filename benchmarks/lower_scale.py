@@ -87,7 +87,7 @@ def time_pass_in_process(path: str) -> dict[str, float]:
     """Parse with layout-opt's context, then time the pass alone (run in a child process)."""
     from xdsl.parser import Parser
 
-    from heterolayout.passes.layout_lower import LayoutLowerPass
+    from heterolayout.passes.lower.layout_lower import LayoutLowerPass
     from heterolayout.tools.opt import LayoutOptMain
 
     ctx = LayoutOptMain(args=[path]).ctx

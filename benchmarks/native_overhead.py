@@ -17,7 +17,7 @@ region), the order of the two alternating between repetitions. The kernels are n
 each call is followed by an opaque call that receives the output buffer's address
 (`heterolayout_opaque`), so LLVM cannot fold repeated calls away (at -O3 it deleted repeated
 calls from such a loop here). The module is compiled by the native engine
-(`heterolayout.native`: MLIR 22 at -O3 for the host CPU) and `main` run through it.
+(`heterolayout.execution.native`: MLIR 22 at -O3 for the host CPU) and `main` run through it.
 
 Checks before any number is printed: both versions' outputs are equal element by element
 (the program counts mismatches), and their checksums equal numpy's (inputs are small
@@ -458,9 +458,9 @@ class Run:
 def run_program(text: str, repeat: int) -> Run:
     import io
 
-    import heterolayout.native as native
-    from heterolayout.interpreter.runner_utils import RunOutput
-    from heterolayout.interpreter.source import parse_program
+    import heterolayout.execution.native as native
+    from heterolayout.dialects.context import parse_program
+    from heterolayout.execution.runtime.runner_utils import RunOutput
 
     library = native.compile(parse_program(text, "native_overhead"))
     printed = io.StringIO()
@@ -535,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, help="interleaved repetitions (default 11, quick 3)")
     args = parser.parse_args(argv)
     repeat = args.repeat or (3 if args.quick else 11)
-    import heterolayout.native as native
+    import heterolayout.execution.native as native
 
     reason = native.missing()
     if reason is not None:

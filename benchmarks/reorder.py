@@ -5,7 +5,7 @@ Each conversion is a function `@convert(%src, %dst)` holding one `layout.convert
 by `layout-lower` (tiled vector loads, in-register transposes, vector stores; whole
 containers for bit-packed destinations) and compiled with upstream MLIR 22 (-O3, host
 CPU) into a timing loop that keeps the calls from being folded away
-(`heterolayout.native.TimedFunction`). memcpy is `memref.copy` of a flat byte buffer as
+(`heterolayout.execution.native.TimedFunction`). memcpy is `memref.copy` of a flat byte buffer as
 large as the larger of the two buffers, compiled and timed the same way (LLVM turns it into
 a libc `memcpy` call). All buffers start on a 64-byte boundary. oneDNN's reorder (the `bench` extra: `pip install -e '.[bench]'`,
 oneDNN 2023.2.0) runs through a small C++ harness (benchmarks/onednn_reorder.cpp) built with g++ at run time and loaded into
@@ -38,8 +38,9 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before libgomp (through oneDNN) is loaded
 import numpy as np
 
 from heterolayout import parse_layout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
-from heterolayout.native import TimedFunction, missing
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.execution.native import TimedFunction, missing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import onednn
@@ -124,7 +125,7 @@ def physical(case: Case, attribute: str, logical: np.ndarray) -> np.ndarray:
 
 def as_argument(array: np.ndarray, function: TimedFunction, position: int) -> np.ndarray:
     """The same bytes as the compiled function's memref argument takes them (a view)."""
-    from heterolayout.interpreter.memref import memref_info
+    from heterolayout.execution.runtime.memref import memref_info
 
     info = memref_info(function.library.function_type(function.entry).inputs.data[position])
     return array.view(info.element.numpy_dtype).reshape(tuple(info.shape) + info.lanes)  # type: ignore[arg-type]

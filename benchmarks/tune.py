@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from heterolayout.interpreter.engines import load_module
+from heterolayout.execution.engines import load_module
 from heterolayout.search.measure import measure, native_timer
 from heterolayout.search.search import TuneResult, tune
 

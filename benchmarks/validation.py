@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from heterolayout.dialects.upstream.parser import UpstreamParser
-from heterolayout.interpreter.source import make_context
-from heterolayout.passes.layout_lower import LayoutLowerPass
+from heterolayout.dialects.context import make_context
+from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"(\d+) of (\d+) accesses proven \((\d+) exhaustively, (\d+) element accesses checked; (\d+) symbolically\)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from heterolayout.interpreter import check, run
+    from heterolayout.execution import check, run
     from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
 
 __all__ = [
@@ -27,7 +27,7 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str) -> Any:
     if name in ("run", "check"):
-        from heterolayout import interpreter
+        from heterolayout import execution as interpreter
 
         return getattr(interpreter, name)
     if name == "tune":

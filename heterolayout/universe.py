@@ -4,8 +4,6 @@ tool built on xDSL's `Universe.get_multiverse()`) knows the `layout` dialect and
 Dialects load lazily: listing the universe imports neither the dialect nor any pass.
 """
 
-import functools
-
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
@@ -22,10 +20,3 @@ HETEROLAYOUT_UNIVERSE = Universe(
     all_dialects={"layout": get_layout_dialect},
     all_passes=get_all_passes(),
 )
-
-
-@functools.cache
-def multiverse() -> Universe:
-    """Every dialect, pass and target of the environment's `xdsl.universe` entry points,
-    looked up once per process (xDSL's tools look them up again for each kind)."""
-    return Universe.get_multiverse()

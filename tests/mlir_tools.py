@@ -2,7 +2,7 @@
 
 Shared by the pytest cross-checks (through the fixtures in ``conftest.py``) and by the
 lit configuration in ``tests/filecheck/lit.cfg``. Where the tools are and the pipeline that
-lowers to LLVM are the package's (``heterolayout.native.toolchain``, which imports nothing
+lowers to LLVM are the package's (``heterolayout.execution.native.toolchain``, which imports nothing
 heavy); this module adds running a program under ``mlir-runner`` and the pytest skips.
 
 On Debian the tools come from the ``mlir-22-tools`` package (``mlir-opt-22``,
@@ -18,7 +18,7 @@ import os
 import subprocess
 from collections.abc import Sequence
 
-from heterolayout.native.toolchain import (
+from heterolayout.execution.native.toolchain import (
     INSTALL_HINT,
     LLVM_PREFIX,
     LOWER_TO_LLVM,
@@ -55,7 +55,7 @@ def missing_tools() -> list[str]:
 def require_native_engine() -> None:
     """Skip the current test (fail it when CI=true) unless the native engine can build:
     MLIR 22 and a C compiler."""
-    from heterolayout.native import missing
+    from heterolayout.execution.native import missing
 
     reason = missing()
     if reason is not None:

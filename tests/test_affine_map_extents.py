@@ -216,7 +216,7 @@ def test_every_consumer_sizes_a_mod_shorter_than_its_modulus_as_upstream(
     upstream `--normalize-memrefs`."""
     import numpy as np
 
-    from heterolayout.interpreter.memref import LayoutMemRef
+    from heterolayout.execution.runtime.memref import LayoutMemRef
     from heterolayout.layout import element_type, parse_layout
     from heterolayout.tools.explain import main as explain
 

@@ -49,9 +49,9 @@ def test_startup_benchmark_prints_its_table_and_ratios() -> None:
 
 LOADED_ONLY_WHEN_NEEDED = (
     "numpy",
-    "heterolayout.interpreter",
-    "heterolayout.passes.linalg_loops",
-    "heterolayout.passes.convert_gpu_tiles",
+    "heterolayout.execution",
+    "heterolayout.passes.lower.linalg_loops",
+    "heterolayout.passes.convert.gpu_tiles",
     "xdsl.dialects.linalg",
 )
 """What `layout-opt -p layout-lower` on a program without linalg ops or `convert=gpu` must not

@@ -5,7 +5,7 @@ kind, and between layouts, on both sides of each size threshold of the conversio
 The thresholds: `convert_loops.VECTOR_MIN_SLOTS` (a destination of at least that many slots
 takes the tiled or whole-container path, a smaller one the scalar loop nest),
 `convert_tiles.STREAMING_BYTES` (tiles store nontemporally from there) and
-`native.packing.NATIVE_MIN_ELEMENTS` (`Layout.pack`/`unpack` compile the conversion from
+`execution.native.packing.NATIVE_MIN_ELEMENTS` (`Layout.pack`/`unpack` compile the conversion from
 there). Each lowered conversion runs on the compiled engine (and natively above the tiled
 size) and its destination is compared, pad slots and unused container bits included, with
 the buffer written out here from the Layout's index map (`Layout.offsets`) and containers
@@ -30,16 +30,16 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 import heterolayout
 from heterolayout import Layout, parse_layout
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.interpreter.arguments import random_arguments
-from heterolayout.interpreter.memref import memref_info
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import make_context, parse_program
-from heterolayout.native import packing as native_packing
-from heterolayout.passes.convert_loops import VECTOR_MIN_SLOTS
-from heterolayout.passes.convert_packed import packs_whole_containers
-from heterolayout.passes.convert_tiles import STREAMING_BYTES, tile_plan
-from heterolayout.passes.layout_lower import LayoutLowerPass
-from heterolayout.passes.physical import identity_layout
+from heterolayout.execution.arguments import random_arguments
+from heterolayout.execution.entry import find_function
+from heterolayout.dialects.context import make_context, parse_program
+from heterolayout.execution.native import packing as native_packing
+from heterolayout.execution.runtime.memref import memref_info
+from heterolayout.passes.convert.loops import VECTOR_MIN_SLOTS
+from heterolayout.passes.convert.packed import packs_whole_containers
+from heterolayout.passes.convert.tiles import STREAMING_BYTES, tile_plan
+from heterolayout.passes.lower.layout_lower import LayoutLowerPass
+from heterolayout.passes.lower.physical import identity_layout
 from heterolayout.tools import run as run_tool
 
 Family = Callable[[int], tuple[int, ...]]

@@ -16,9 +16,10 @@ from xdsl.dialects.builtin import f32
 import heterolayout
 from heterolayout import Layout, parse_layout
 from heterolayout.dialects import layout_attr
-from heterolayout.interpreter.source import apply_pipeline, parse_program
-from heterolayout.passes import convert_loops
-from heterolayout.passes.convert_tiles import _pieces, tile_plan
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.passes.convert import loops as convert_loops
+from heterolayout.passes.convert.tiles import _pieces, tile_plan
 
 SETTINGS = settings(
     max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -204,7 +205,7 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
 def test_packed_groups_load_whole_runs() -> None:
     """Containers are built G at a time from one vector of lanes where the lanes run along
     the source's innermost dim, one lane load each where they do not."""
-    from heterolayout.passes.convert_packed import Grouping, grouping
+    from heterolayout.passes.convert.packed import Grouping, grouping
 
     def groups(source: str, target: str, shape: tuple[int, ...], dtype: str, **options: object) -> Grouping:
         dims = ", ".join(f"d{i}" for i in range(len(shape)))

@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.interpreter import ExecutionError
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.execution import ExecutionError
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

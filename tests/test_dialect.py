@@ -39,7 +39,6 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from heterolayout import LayoutError, parse_layout
-from heterolayout.diagnostics import one_line
 from heterolayout.dialects import (
     AssignOp,
     ChunkedLayoutAttr,
@@ -56,6 +55,7 @@ from heterolayout.dialects import (
 from heterolayout.dialects import (
     StridedLayoutAttr as LayoutStridedAttr,
 )
+from heterolayout.dialects.diagnostics import one_line
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.layout.chunked import ALIASES
 from heterolayout.layout.element_types import format_number

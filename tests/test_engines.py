@@ -20,14 +20,15 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heterolayout import check, run
-from heterolayout.interpreter import ExecutionError, compare_programs
-from heterolayout.interpreter.arguments import random_arguments
-from heterolayout.interpreter.compiled import _EMITTERS, TERMINATORS, CompiledEngine
-from heterolayout.interpreter.engines import engine_for, load_module
-from heterolayout.interpreter.functions import all_functions
-from heterolayout.interpreter.program import SUPPORTED_OPS, find_function
-from heterolayout.interpreter.semantics import VALUE_OPS
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.execution import ExecutionError, compare_programs
+from heterolayout.execution.arguments import random_arguments
+from heterolayout.execution.compiled.engine import _EMITTERS, TERMINATORS, CompiledEngine
+from heterolayout.execution.engines import engine_for, load_module
+from heterolayout.execution.entry import SUPPORTED_OPS, find_function
+from heterolayout.execution.interp.functions import all_functions
+from heterolayout.execution.runtime.semantics import VALUE_OPS
+from heterolayout.passes.pipeline import PipelineError, apply_pipeline
 
 ENGINES = ("interp", "compiled")
 CHECK_ENGINES = (*ENGINES, "native")
@@ -453,7 +454,7 @@ def test_compare_programs_with_a_vector_container_lowering(engine: str) -> None:
 
 
 def test_check_reports_an_unknown_pass() -> None:
-    with pytest.raises(ExecutionError, match="pipeline 'no-such-pass'"):
+    with pytest.raises(PipelineError, match="pipeline 'no-such-pass'"):
         check(TRANSPOSE, "no-such-pass")
 
 
@@ -470,7 +471,7 @@ class CrashingPass(ModulePass):
 
 def test_a_crashing_pass_is_a_one_line_error() -> None:
     with pytest.raises(
-        ExecutionError,
+        PipelineError,
         match=r"^pipeline 'crashing-pass' failed: IndexError: list index out of range$",
     ):
         check(TRANSPOSE, [CrashingPass()])
@@ -599,7 +600,7 @@ def test_a_module_lowered_in_memory_runs_its_xdsl_op_classes(engine: str) -> Non
     assert run(lowered, args=(7,), engine=engine) == (2.5,)
 
 
-# ---- byte views of sub-byte elements (`passes.sub_byte_accesses`) ------------------------------
+# ---- byte views of sub-byte elements (`passes.packed.sub_byte_accesses`) ------------------------------
 BYTE_VIEWS = """func.func @main(%m: memref<2x4xi2>, %w: memref<2xvector<3xi2>>, %v: i8) -> (vector<4xi8>, i8) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

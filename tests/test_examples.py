@@ -26,14 +26,15 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Attribute
 
 import heterolayout
-from heterolayout.interpreter.arguments import (
+from heterolayout.execution.arguments import (
     DYNAMIC_EXTENT,
     holds_physical,
     physical_argument,
     random_arguments,
 )
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.execution.entry import find_function
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from heterolayout import passes  # noqa: F401  (registers the passes)
-from heterolayout.interpreter import ExecutionError, check, run
-from heterolayout.interpreter.engines import load_module
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.execution import ExecutionError, check, run
+from heterolayout.execution.engines import load_module
+from heterolayout.passes.pipeline import apply_pipeline
 
 LAYOUT = '#layout.tag<"NC->Cn">'
 BUFFER = f"memref<4x32xf32, {LAYOUT}>"

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -57,7 +58,7 @@ def test_nchw32c_reorder_writes_the_blocked_image() -> None:
 def test_examples_compile_to_ptx_naming_their_kernels(
     name: str, kernels: list[str], mlir_opt: str
 ) -> None:
-    from heterolayout.cuda import compile_ptx, entry_names
+    from heterolayout.execution.cuda import compile_ptx, entry_names
 
     modules = compile_ptx((EXAMPLES / name).read_text(), chip="sm_80")
     assert [entry for ptx in modules.values() for entry in entry_names(ptx)] == kernels

@@ -22,10 +22,11 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.interpreter.arguments import random_arguments
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import apply_pipeline, parse_program
-from heterolayout.limits import (
+from heterolayout.execution.arguments import random_arguments
+from heterolayout.execution.entry import find_function
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.layout.limits import (
     MAX_ELEMENTS,
     MAX_INPUT_BYTES,
     MAX_MAP_PARENTHESES,

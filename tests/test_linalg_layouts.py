@@ -16,7 +16,8 @@ from test_engines_upstream_ops import CASES, engine_output
 from upstream_programs import Case, data, printed_outputs
 
 import heterolayout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 TRANSPOSED = "#layout.map<affine_map<(d0, d1) -> (d1, d0)>>"
 TILED = "affine_map<(d0, d1) -> (d0 floordiv 4, d1 floordiv 4, d0 mod 4, d1 mod 4)>"

@@ -21,8 +21,8 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.passes.layout_lower import LayoutLowerPass
-from heterolayout.passes.simplify_index import erase_dead_index_code, erase_dead_ops
+from heterolayout.passes.index.layout_simplify_index import erase_dead_index_code, erase_dead_ops
+from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.tools.opt import LayoutOptMain
 
 ROOT = Path(__file__).resolve().parent.parent

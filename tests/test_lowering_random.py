@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from xdsl.ir import Block
 from xdsl.parser import Parser
 
-from heterolayout.interpreter.source import make_context
+from heterolayout.dialects.context import make_context
 
 
 @st.composite

@@ -1,5 +1,5 @@
 """The native engine: values across the C boundary, results, the library cache, errors, the
-reference side of `--check`, and the Python API (`heterolayout.native`).
+reference side of `--check`, and the Python API (`heterolayout.execution.native`).
 
 Values are checked against the compiled engine running the same program (and against
 numbers written down here); every test needs MLIR 22 (skipped visibly without it, failed
@@ -13,11 +13,12 @@ import pytest
 from planted_bugs import SwapStoreIndices
 
 import heterolayout
-import heterolayout.native as native
-from heterolayout.interpreter import ExecutionError
-from heterolayout.interpreter.comparison import reference_engine_for
-from heterolayout.interpreter.source import apply_pipeline, parse_program
-from heterolayout.native import build
+import heterolayout.execution.native as native
+from heterolayout.execution import ExecutionError
+from heterolayout.execution.comparison import reference_engine_for
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.execution.native import build
 
 pytestmark = pytest.mark.usefixtures("native_engine")
 
@@ -137,7 +138,7 @@ def test_memref_arguments_are_written_in_place_and_results_come_back() -> None:
 
 def stripped(text: str) -> str:
     """`layout-strip`'s form of a program: its vector accesses to sub-byte elements go through
-    the memref's bytes (`passes.sub_byte_accesses`), which both engines run as written."""
+    the memref's bytes (`passes.packed.sub_byte_accesses`), which both engines run as written."""
     return str(apply_pipeline(parse_program(text), "layout-strip"))
 
 
@@ -339,8 +340,7 @@ def test_missing_mlir_is_one_line_saying_what_to_install(monkeypatch: pytest.Mon
 # ---- the cache -----------------------------------------------------------------------------------
 def test_libraries_are_cached_by_text_tools_and_flags(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HETEROLAYOUT_CACHE_DIR", str(tmp_path))
-    from heterolayout.native import module
-
+    from heterolayout.execution.native import module
     monkeypatch.setattr(module, "_LIBRARIES", {})
     text = "func.func @main(%a: i32) -> i32 { %b = arith.addi %a, %a : i32\n func.return %b : i32 }"
     first = native.compile(text)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from heterolayout import parse_layout
-from heterolayout.native import packing
+from heterolayout.execution.native import packing
 
 pytestmark = pytest.mark.usefixtures("native_engine")
 

@@ -26,7 +26,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.utils.exceptions import DiagnosticException
 
 import heterolayout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 
 REPOSITORY = Path(__file__).resolve().parent.parent

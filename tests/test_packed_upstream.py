@@ -28,9 +28,10 @@ from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType
 
 import heterolayout
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.interpreter.arguments import random_arguments
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.execution.arguments import random_arguments
+from heterolayout.execution.entry import find_function
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PIPELINES = ("layout-lower", "layout-schedule{target=avx2},layout-lower")

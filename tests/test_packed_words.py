@@ -18,7 +18,8 @@ import pytest
 from test_packed import NativeArg, binary_conv_inputs, binary_conv_reference, run_natively
 
 import heterolayout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ENGINES = ("interp", "compiled")

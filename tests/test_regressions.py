@@ -18,8 +18,9 @@ import pytest
 from xdsl.dialects import func
 
 import heterolayout
-from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.execution.errors import ExecutionError
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 ENGINES = ("interp", "compiled")
 
@@ -415,7 +416,7 @@ def test_engines_refuse_an_unverified_cast_changing_the_layout(target: str, engi
     (the compiled engine crashed with an internal AttributeError)."""
     from xdsl.parser import Parser
 
-    from heterolayout.interpreter.source import make_context
+    from heterolayout.dialects.context import make_context
 
     module = Parser(make_context(), CAST_TO.replace("TARGET", target)).parse_module()
     with pytest.raises(

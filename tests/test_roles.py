@@ -24,7 +24,8 @@ from xdsl.ir import Operation
 
 import heterolayout
 from heterolayout.dialects import roles
-from heterolayout.interpreter.source import apply_pipeline, make_context, parse_program
+from heterolayout.dialects.context import make_context, parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 
 B16 = '#layout.tag<"nChw16c">'
 TILE = '#layout.tag<"HW->Hw4w">'
@@ -196,7 +197,7 @@ func.func @f(%read: memref<4xf32>, %unknown: memref<4xf32>, %ins: memref<4xf32>,
 def test_may_write_is_cautious_about_ops_it_does_not_know() -> None:
     from xdsl.dialects import func
 
-    from heterolayout.passes.layout_apply import may_write
+    from heterolayout.passes.lower.layout_apply import may_write
 
     function = next(o for o in _ops(MAY_WRITE) if isinstance(o, func.FuncOp))
     written = {a.name_hint: may_write(a) for a in function.body.blocks[0].args}
@@ -230,15 +231,14 @@ INDEPENDENT = {
     "heterolayout.dialects.functions.CALL_TYPES": "function boundaries (calls, launches)",
     "heterolayout.passes.schedule.nest.LOOPS": "the counted loops a schedule reorders",
     "heterolayout.dialects.roles.GPU_IDS": "the table's own list",
-    "heterolayout.interpreter.program.NOT_RUN": "the table's ops the engines do not run",
-    "heterolayout.interpreter.program.SUPPORTED_OPS": "the engines' ops: the table's, VALUE_OPS",
+    "heterolayout.execution.entry.NOT_RUN": "the table's ops the engines do not run",
+    "heterolayout.execution.entry.SUPPORTED_OPS": "the engines' ops: the table's, VALUE_OPS",
 }
 """Sets of memory or control ops that are no classification of the table's, and why."""
 
 INDEPENDENT_MODULES = (
     "heterolayout.dialects.upstream.",  # op definitions: each module's list of its ops
-    "heterolayout.passes.validation_",  # validation's own reading, on purpose (validation_ops)
-    "heterolayout.passes.translation_validation",
+    "heterolayout.passes.validate.",  # validation's own reading, on purpose (validate.ops)
 )
 
 
@@ -286,7 +286,7 @@ def test_every_op_set_of_the_package_is_one_the_table_derives() -> None:
 
 def test_views_are_classified_one_way() -> None:
     """memref.view and vector.type_cast are views (upstream's ViewLikeOpInterface)."""
-    from heterolayout.interpreter.program import SUPPORTED_OPS
+    from heterolayout.execution.entry import SUPPORTED_OPS
 
     assert {"memref.view", "vector.type_cast"} <= roles.VIEW_OPS
     assert "vector.type_cast" in SUPPORTED_OPS

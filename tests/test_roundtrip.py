@@ -19,7 +19,7 @@ import pytest
 
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.views import value_layout
-from heterolayout.interpreter.source import make_context
+from heterolayout.dialects.context import make_context
 from heterolayout.tools.opt import main as layout_opt_main
 
 CORPUS = sorted((Path(__file__).parent / "roundtrip").glob("*.mlir"))

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from planted_bugs import SwapStoreIndices
 
-from heterolayout.interpreter import source
-from heterolayout.interpreter.arguments import random_arguments
-from heterolayout.interpreter.program import find_function
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import available_passes
+from heterolayout.execution.arguments import random_arguments
+from heterolayout.execution.entry import find_function
 from heterolayout.tools.run import main
 
 CONSTANTS = """
@@ -81,7 +82,7 @@ def test_arguments_are_seeded_random_data(
         assert code == 0
         outputs.setdefault(seed, []).append(out)
     assert outputs[0][0] == outputs[0][1] != outputs[1][0]
-    m, n = random_arguments(find_function(source.parse_program(ECHO), "main"), 0)
+    m, n = random_arguments(find_function(parse_program(ECHO), "main"), 0)
     assert m.dtype == np.float32 and m.shape == (2, 3) and np.all((m >= -1) & (m < 1))
     assert outputs[0][0] == f"{m}\n{n}\n"
 
@@ -98,7 +99,7 @@ def test_check_ok(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: st
 def test_check_mismatch_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    passes = source.available_passes()
+    passes = available_passes()
     monkeypatch.setattr(
         source,
         "available_passes",
@@ -108,7 +109,7 @@ def test_check_mismatch_exits_1(
     code, out, err = run_cli(
         [path, "--check", "-p", "test-swap-store-indices", "--seed", "4"], capsys
     )
-    a, b = random_arguments(find_function(source.parse_program(TRANSPOSE), "main"), 4)
+    a, b = random_arguments(find_function(parse_program(TRANSPOSE), "main"), 4)
     right, wrong = b.copy(), b.copy()
     right[:3, :3] = a[:3, :3].T
     wrong[:3, :3] = a[:3, :3]

@@ -24,7 +24,8 @@ from crosscheck_programs import PROGRAMS, describe_mismatches, layout_opt, parse
 from test_examples import skip_python_engine_on_a_layer
 
 import heterolayout
-from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.schedule.register_tiling import tile_counts
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))

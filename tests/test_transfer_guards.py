@@ -1,5 +1,5 @@
 """`vector.transfer_read/write` that may run out of bounds, or are masked, on layout-typed
-memrefs (`heterolayout/passes/transfer_guards.py`): lanes past the logical end of the walked
+memrefs (`heterolayout/passes/lower/transfer_guards.py`): lanes past the logical end of the walked
 dim read the padding and are not written, also where the physical buffer has pad slots there
 (nChw8c with C = 5 or 13).
 

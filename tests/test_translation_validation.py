@@ -40,12 +40,12 @@ from xdsl.ir import Block
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 from heterolayout import parse_layout
-from heterolayout.diagnostics import verify_ops
+from heterolayout.dialects.diagnostics import verify_ops
 from heterolayout.dialects.upstream.parser import UpstreamParser
-from heterolayout.interpreter.source import make_context
-from heterolayout.passes.layout_lower import LayoutLowerPass
+from heterolayout.dialects.context import make_context
+from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
-from heterolayout.passes.validation_terms import (
+from heterolayout.passes.validate.terms import (
     Symbolic,
     Term,
     TermReader,
@@ -579,7 +579,7 @@ def test_a_short_container_store_over_elements_is_caught() -> None:
 def _layout_of_access(text: str, op_name: str, line: int):  # type: ignore[no-untyped-def]
     """The Layout of the memref the op at `line` accesses (after layout-apply)."""
     from heterolayout.dialects.conversion import layout_of
-    from heterolayout.passes.layout_apply import LayoutApplyPass
+    from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
     module = UpstreamParser(make_context(), text, "x.mlir").parse_module()
     LayoutApplyPass().apply(make_context(), module)
@@ -671,7 +671,7 @@ def test_in_bounds_narrows_an_atom_through_divisions_exactly(
     satisfy it."""
     from xdsl.ir.affine import AffineExpr
 
-    from heterolayout.passes.validation_domain import atom_bounds
+    from heterolayout.passes.validate.domain import atom_bounds
 
     x = AffineExpr.dimension(0)
     expr = x * a + b

@@ -12,10 +12,10 @@ import pytest
 from mlir_tools import require_native_engine
 
 import heterolayout
-from heterolayout.interpreter.engines import load_module
-from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.execution.engines import load_module
+from heterolayout.execution.entry import find_function
+from heterolayout.execution.errors import ExecutionError
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.layout import parse_layout
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import generate

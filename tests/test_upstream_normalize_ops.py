@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.interpreter import ExecutionError
+from heterolayout.execution import ExecutionError
 
 ENGINES = ["interp", "compiled"]
 

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import heterolayout
-from heterolayout.interpreter.engines import load_module
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.execution.engines import load_module
+from heterolayout.passes.pipeline import apply_pipeline
 
 NCHW16C = """
 func.func @main(%a: memref<1x32x2x4xf32, #layout.tag<"NCHW->nChw16c">>, %o: memref<2x16x2x4xf32>, %row: memref<16xf32>) {

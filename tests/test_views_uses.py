@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.interpreter.engines import load_module
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.execution.engines import load_module
+from heterolayout.passes.pipeline import apply_pipeline
 
 A = '#layout.tag<"HW->hW4h4w">'
 OUT = '#layout.tag<"HW->Hw8w">'
@@ -195,8 +195,7 @@ def test_tiled_copies_lower_to_lean_proven_index_code(capsys: pytest.CaptureFixt
 def test_validation_needs_what_the_views_guarantee(monkeypatch: pytest.MonkeyPatch) -> None:
     """Unsigned division of `offset + index` is right only because upstream keeps a view
     inside its source: without that fact the validator finds the code unproven."""
-    from heterolayout.passes import validation_domain
-
+    from heterolayout.passes.validate import domain as validation_domain
     monkeypatch.setattr(validation_domain.Access, "fact", lambda self, term: None)
     with pytest.raises(Exception, match="not proven"):
         apply_pipeline(load_module(TILES), "layout-lower{validate=true}")

@@ -26,8 +26,25 @@ from heterolayout.dialects.target_attributes import PartitionLayoutAttr, TpuLayo
 from heterolayout.dialects.upstream import extend
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.layout.model import Layout
+from heterolayout.layout.services import lend_attribute_text
 
 dense_printing.install()
+
+
+class _AttributeText:
+    """The dialect's attribute text, lent to the Layout model (`layout.services`)."""
+
+    def parse(self, text: str, where: str) -> tuple[LayoutAttr, set[str]]:
+        from heterolayout.dialects.layout import parse_layout_text
+
+        return parse_layout_text(text, where)
+
+    def notations(self, layout: Layout) -> dict[str, str]:
+        return notations(layout)
+
+
+lend_attribute_text(_AttributeText())
 
 
 def load(ctx: Context) -> None:

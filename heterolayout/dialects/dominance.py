@@ -17,7 +17,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import VerifyException
 
-from heterolayout.diagnostics import fail
+from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.names import op_name
 
 

@@ -14,7 +14,7 @@ and a layout-typed memref reaching it is an error naming it.
 The op sets that passes and engines match on (`VIEW_OPS`, `VECTOR_ACCESSES`,
 `REGION_TERMINATORS`, …) are derived from the table here, so that an op is classified one
 way everywhere. (Translation validation reads the lowered IR with its own op sets on
-purpose: `passes.validation_ops`.)
+purpose: `passes.validate.ops`.)
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Roles:
     views: tuple[int, ...] = ()
     """Operands the op opens a view into: its result aliases their memory (subview, casts of
     shape). `layout-lower` lowers views of layout-typed memrefs into indexing of their root
-    (`dialects.views`, `passes.view_folding`)."""
+    (`dialects.views`, `passes.views.folding`)."""
     forwards: bool = False
     """Every memref operand flows on: into results or block arguments (loops, casts), a
     callee (calls, which may read and write it), or the caller (returns, yields)."""
@@ -171,7 +171,7 @@ OP_ROLES: dict[str, Roles] = {
     **dict.fromkeys(GPU_IDS, _CONTROL),
 }
 """Op name → roles, for every memory and control op the engines run (but `memref.view`,
-which they do not: `interpreter.program`), the linalg structured ops aside
+which they do not: `execution.entry`), the linalg structured ops aside
 (`structured_roles`)."""
 
 NO_ROLES = Roles()

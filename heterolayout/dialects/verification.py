@@ -28,9 +28,9 @@ from xdsl.dialects.memref import CastOp, GlobalOp
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, ParametrizedAttribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from heterolayout.diagnostics import fail
 from heterolayout.dialects.attributes import LayoutAttr
 from heterolayout.dialects.conversion import is_builtin_strided, layout_of, with_layout
+from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp

@@ -21,8 +21,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.utils.exceptions import VerifyException
 
-from heterolayout.diagnostics import fail
 from heterolayout.dialects.conversion import memref_shape
+from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.views import kept_dims, value_layout, view_source
 from heterolayout.layout.model import Layout, row_major_strides

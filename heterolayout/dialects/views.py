@@ -13,7 +13,7 @@ A view of a layout-typed buffer (the root) is a window into the root's logical i
 its type is the one upstream gives the same view of the plain logical memref
 (`view_types`), and its layout is the root's layout composed with the view's window through
 the Layout algebra (`Layout.compose`). A window with run-time offsets, strides or sizes
-composes at each access instead (`passes.view_folding`).
+composes at each access instead (`passes.views.folding`).
 """
 
 from __future__ import annotations

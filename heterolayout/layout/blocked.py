@@ -16,7 +16,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.expressions import digit_of
-from heterolayout.limits import MAX_RANK
+from heterolayout.layout.limits import MAX_RANK
 
 MAX_EXTENT = 2**40
 """Largest extent or block accepted: index arithmetic stays far inside int64."""

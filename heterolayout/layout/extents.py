@@ -27,14 +27,14 @@ from heterolayout.layout.expressions import (
     is_quasi_affine,
     linear_form,
 )
-from heterolayout.layout.simplify import IndexSimplifier
-from heterolayout.limits import (
+from heterolayout.layout.limits import (
     MAX_ELEMENTS,
     MAX_RANK,
     LimitError,
     max_nesting,
     nesting_limit_text,
 )
+from heterolayout.layout.simplify import IndexSimplifier
 
 Shape = tuple[int | None, ...]
 

@@ -22,8 +22,9 @@ from heterolayout.layout.expressions import (
     linear_form,
 )
 from heterolayout.layout.extents import check_map_on_shape, dynamic_extents, physical_extents
+from heterolayout.layout.limits import MAX_ELEMENTS
 from heterolayout.layout.packing import Packing
-from heterolayout.limits import MAX_ELEMENTS
+from heterolayout.layout.services import attribute_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -427,16 +428,12 @@ class Layout:
     # ---- rendering ------------------------------------------------------------------------
     def notations(self) -> dict[str, str]:
         """Every notation that expresses this layout, as `parse_layout` specs: the text of
-        the dialect's attributes (`heterolayout.dialects.notations`)."""
-        from heterolayout.dialects.conversion import notations
-
-        return notations(self)
+        the dialect's attributes (`services.attribute_text`)."""
+        return attribute_text("notations").notations(self)
 
     def to_map(self) -> str:
         """`#layout.map<…>` text of this layout."""
-        from heterolayout.dialects.conversion import layout_attr
-
-        return str(layout_attr(self, "map"))
+        return self.notations()["map"]
 
     # ---- checks ---------------------------------------------------------------------------
     def _static(self, what: str, shape: Shape) -> tuple[int, ...]:

@@ -29,11 +29,7 @@ from heterolayout.layout.constructors import (
 )
 from heterolayout.layout.element_types import ElementType, element_type
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.maps import parse_affine_map, parse_strided
-from heterolayout.layout.model import Layout, format_shape
-from heterolayout.layout.packing import Packing
-from heterolayout.layout.tags import MEGENGINE_FORMATS, known_formats
-from heterolayout.limits import (
+from heterolayout.layout.limits import (
     MAX_RANK,
     LimitError,
     check_nesting,
@@ -41,6 +37,11 @@ from heterolayout.limits import (
     shorten,
     too_deep,
 )
+from heterolayout.layout.maps import parse_affine_map, parse_strided
+from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.packing import Packing
+from heterolayout.layout.services import attribute_text
+from heterolayout.layout.tags import MEGENGINE_FORMATS, known_formats
 
 ShapeSpec = str | Sequence[int | None]
 Extents = tuple[int | None, ...]
@@ -171,9 +172,7 @@ def _from_attribute(
     where: str,
 ) -> Layout:
     """`#layout.…` text, read by the dialect; the arguments must agree with its parameters."""
-    from heterolayout.dialects.layout import parse_layout_text
-
-    attribute, written = parse_layout_text(
+    attribute, written = attribute_text(where).parse(
         text if text.startswith("#") else "#layout." + text, where
     )
     if "pad" in written:

@@ -19,6 +19,7 @@ import numpy as np
 from heterolayout.layout.blocked import Term
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.services import NativePacker, native_packer
 
 
 def pack(
@@ -27,8 +28,9 @@ def pack(
     pad: int | float | None = None,
     native: bool | None = False,
 ) -> np.ndarray:
-    """The physical buffer of a logical array; `native` (see `heterolayout.native.packing`)
-    lets the compiled conversion do it: None where it pays off, True always."""
+    """The physical buffer of a logical array; `native` lets the compiled conversion do it
+    (`services.native_packer`, lent by `heterolayout.execution.native`): None where it pays
+    off, True always."""
     logical = layout._static("pack", layout.logical_shape)
     array = np.asarray(array)
     if array.shape != logical:
@@ -42,13 +44,9 @@ def pack(
         if layout.dtype.is_integer:
             fill = layout.dtype.wrap(int(fill))
         array = array.astype(layout.dtype.numpy_dtype, copy=False)
-    if native is not False:
-        from heterolayout.native import packing
-
-        if packing.wants_native(
-            layout, packing.element_of_array(layout, array), array.size, native
-        ):
-            return packing.native_pack(layout, array, fill)
+    packer = _native(layout, array, native)
+    if packer is not None:
+        return packer.pack(layout, array, fill)
     physical = _scatter(layout, array, fill)
     if layout.packing is None or layout.packing.is_vector:
         return physical
@@ -69,30 +67,27 @@ def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) ->
                 f"storage shape {format_shape(storage)} of {layout.packing.container} containers"
             )
         assert layout.dtype is not None
-        if _native_unpack(layout, physical, native):
-            from heterolayout.native.packing import native_unpack
-
-            return native_unpack(layout, physical)
+        packer = _native(layout, physical, native)
+        if packer is not None:
+            return packer.unpack(layout, physical)
         physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
     if physical.shape != expected:
         raise LayoutError(
             f"unpack: buffer of shape {format_shape(physical.shape)} does not match the physical "
             f"shape {format_shape(expected)}"
         )
-    if _native_unpack(layout, physical, native):
-        from heterolayout.native.packing import native_unpack
-
-        return native_unpack(layout, physical)
+    packer = _native(layout, physical, native)
+    if packer is not None:
+        return packer.unpack(layout, physical)
     return _gather(layout, physical)
 
 
-def _native_unpack(layout: Layout, physical: np.ndarray, native: bool | None) -> bool:
+def _native(layout: Layout, array: np.ndarray, native: bool | None) -> NativePacker | None:
+    """The compiled packer, where `native` asks for it and it takes `array`."""
     if native is False:
-        return False
-    from heterolayout.native import packing
-
-    element = packing.element_of_array(layout, physical)
-    return packing.wants_native(layout, element, physical.size, native)
+        return None
+    packer = native_packer(native)
+    return packer if packer is not None and packer.wants(layout, array, native) else None
 
 
 def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:

@@ -10,25 +10,25 @@ from xdsl.passes import ModulePass
 
 
 def get_layout_apply() -> type[ModulePass]:
-    from heterolayout.passes.layout_apply import LayoutApplyPass
+    from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
     return LayoutApplyPass
 
 
 def get_layout_lower() -> type[ModulePass]:
-    from heterolayout.passes.layout_lower import LayoutLowerPass
+    from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 
     return LayoutLowerPass
 
 
 def get_layout_fold_converts() -> type[ModulePass]:
-    from heterolayout.passes.convert_folding import LayoutFoldConvertsPass
+    from heterolayout.passes.convert.layout_fold_converts import LayoutFoldConvertsPass
 
     return LayoutFoldConvertsPass
 
 
 def get_layout_cleanup() -> type[ModulePass]:
-    from heterolayout.passes.cleanup import LayoutCleanupPass
+    from heterolayout.passes.lower.layout_cleanup import LayoutCleanupPass
 
     return LayoutCleanupPass
 
@@ -40,19 +40,19 @@ def get_layout_schedule() -> type[ModulePass]:
 
 
 def get_layout_simplify_index() -> type[ModulePass]:
-    from heterolayout.passes.simplify_index import SimplifyIndexPass
+    from heterolayout.passes.index.layout_simplify_index import SimplifyIndexPass
 
     return SimplifyIndexPass
 
 
 def get_layout_strip() -> type[ModulePass]:
-    from heterolayout.passes.layout_strip import LayoutStripPass
+    from heterolayout.passes.lower.layout_strip import LayoutStripPass
 
     return LayoutStripPass
 
 
 def get_layout_verify() -> type[ModulePass]:
-    from heterolayout.passes.layout_verify import LayoutVerifyPass
+    from heterolayout.passes.lower.layout_verify import LayoutVerifyPass
 
     return LayoutVerifyPass
 

@@ -2,7 +2,7 @@
 compiled and timed natively, with the conversions at the public boundary and without them
 (the same kernel declared with layout-typed arguments). Results are cached on disk.
 
-The timing is `heterolayout.native`'s: `TimedFunction` drivers (noinline kernel, an opaque
+The timing is `heterolayout.execution.native`'s: `TimedFunction` drivers (noinline kernel, an opaque
 call between calls), calibrated to `min_time` per repetition (at least one call), the two
 versions interleaved; the best repetition counts. Repetitions are short (2 ms) and many, as
 oneDNN's benchmark calls are: on a shared machine a long repetition is preempted more often
@@ -23,11 +23,11 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
-from heterolayout.interpreter.arguments import random_arguments, side_arguments
-from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import apply_pipeline
+from heterolayout.execution.arguments import random_arguments, side_arguments
+from heterolayout.execution.entry import find_function
+from heterolayout.execution.errors import ExecutionError
 from heterolayout.layout.errors import LayoutError
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.search.program import Hint, with_layouts
 
 
@@ -62,7 +62,7 @@ def native_timer(repeat: int = 25, min_time: float = 0.002, max_time: float = 0.
     (fewer, at least 3, when they would take more than `max_time` per version)."""
 
     def time(sides: Sides, entry: str) -> list[float]:
-        from heterolayout.native.benchmarking import TimedFunction
+        from heterolayout.execution.native.benchmarking import TimedFunction
 
         prepared = []
         for source, lowered in sides:

@@ -20,11 +20,11 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.rewriter import Rewriter
 
+from heterolayout.dialects.context import make_context, verify_program
 from heterolayout.dialects.layout import AssignOp
 from heterolayout.dialects.names import carry_spellings, value_name
 from heterolayout.dialects.schedule_hint import ScheduleOp
-from heterolayout.interpreter.program import find_function
-from heterolayout.interpreter.source import make_context, verify_program
+from heterolayout.execution.entry import find_function
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, extract, storage_root
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from heterolayout.interpreter.engines import load_module
-from heterolayout.interpreter.program import find_function
+from heterolayout.execution.engines import load_module
+from heterolayout.execution.entry import find_function
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout

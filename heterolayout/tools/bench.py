@@ -47,8 +47,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from heterolayout.interpreter.source import parse_program
-    from heterolayout.native.benchmarking import bench
+    from heterolayout.dialects.context import parse_program
+    from heterolayout.execution.native.benchmarking import bench
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"

@@ -27,12 +27,12 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from heterolayout import __version__
-from heterolayout.diagnostics import one_line, verify_ops
-from heterolayout.dialects import load_upstream_syntax
+from heterolayout.dialects.context import multiverse, register_dialects
+from heterolayout.dialects.diagnostics import one_line, verify_ops
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.verification import verify_layouts
-from heterolayout.limits import (
+from heterolayout.layout.limits import (
     MAX_INPUT_BYTES,
     OUT_OF_MEMORY,
     check_input_size,
@@ -40,9 +40,8 @@ from heterolayout.limits import (
     deep_recursion,
     too_deep,
 )
-from heterolayout.passes import get_all_passes
+from heterolayout.passes.pipeline import available_passes
 from heterolayout.passes.remarks import show_remarks
-from heterolayout.universe import get_layout_dialect, multiverse
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -68,12 +67,7 @@ class LayoutOptMain(xDSLOptMain):
         super().__init__(description="heterolayout modular optimizer driver", args=args)
 
     def register_all_dialects(self) -> None:
-        for name, factory in multiverse().all_dialects.items():
-            self.ctx.register_dialect(name, factory)
-        # Without `pip install` there is no entry point, so the multiverse lacks us.
-        if "layout" not in self.ctx.registered_dialect_names:
-            self.ctx.register_dialect("layout", get_layout_dialect)
-        load_upstream_syntax(self.ctx)
+        register_dialects(self.ctx)
 
     def register_all_frontends(self) -> None:
         """MLIR text through `UpstreamParser`, which reads shapes as MLIR 22 writes them,
@@ -103,10 +97,7 @@ class LayoutOptMain(xDSLOptMain):
         )
 
     def register_all_passes(self) -> None:
-        for name, factory in multiverse().all_passes.items():
-            self.register_pass(name, factory)
-        for name, factory in get_all_passes().items():
-            self.available_passes.setdefault(name, factory)
+        self.available_passes.update(available_passes())
 
     def register_all_targets(self) -> None:
         for name, factory in multiverse().all_targets.items():

@@ -3,7 +3,7 @@
     layout-ptx FILE [-p PIPELINE] [--chip sm_90] [-O 3] [--output-dir DIR]
 
 Runs PIPELINE (default `layout-lower`; `-p ''` for none), then upstream mlir-opt 22
-(`heterolayout.cuda.ptx_passes`: gpu.launch bodies outlined into kernels, NVVM, the NVPTX
+(`heterolayout.execution.cuda.ptx_passes`: gpu.launch bodies outlined into kernels, NVVM, the NVPTX
 back-end; no CUDA toolkit). Prints each gpu.module's PTX after a `// gpu.module @NAME`
 line, or with `--output-dir` writes `DIR/NAME.ptx` per module and prints the files and their
 kernels. Errors are one line on stderr and exit 1.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.diagnostics import tool_error
+from heterolayout.dialects.diagnostics import tool_error
 from heterolayout.layout.errors import LayoutError
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
@@ -47,8 +47,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from heterolayout.cuda.ptx import compile_ptx, entry_names
-    from heterolayout.interpreter.source import parse_program
+    from heterolayout.dialects.context import parse_program
+    from heterolayout.execution.cuda.ptx import compile_ptx, entry_names
 
     if args.file == "-":
         text, name = sys.stdin.read(), "<stdin>"

@@ -35,9 +35,9 @@ import numpy as np
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.diagnostics import one_line, tool_error
+from heterolayout.dialects.diagnostics import one_line, tool_error
 from heterolayout.layout.errors import LayoutError
-from heterolayout.limits import (
+from heterolayout.layout.limits import (
     DEFAULT_TIMEOUT,
     MAX_INPUT_BYTES,
     OUT_OF_MEMORY,
@@ -57,7 +57,7 @@ def format_value(value: Any, type_attr: Attribute) -> str:
     if isinstance(value, np.ndarray):
         return str(value)
     if isinstance(value, float):
-        from heterolayout.interpreter.values import element_of
+        from heterolayout.execution.runtime.values import element_of
 
         dtype = element_of(type_attr).numpy_dtype
         return repr(float(np.format_float_scientific(dtype.type(value), unique=True)))
@@ -118,10 +118,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from heterolayout.interpreter.api import check, run
-    from heterolayout.interpreter.arguments import random_arguments
-    from heterolayout.interpreter.program import find_function
-    from heterolayout.interpreter.source import apply_pipeline, parse_program
+    from heterolayout.dialects.context import parse_program
+    from heterolayout.execution.api import check, run
+    from heterolayout.execution.arguments import random_arguments
+    from heterolayout.execution.entry import find_function
+    from heterolayout.passes.pipeline import apply_pipeline
 
     if args.file == "-":
         text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"

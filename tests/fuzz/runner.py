@@ -49,12 +49,12 @@ from fuzz.functions import Site
 from fuzz.known import known_issue
 from fuzz.programs import Program
 from heterolayout.dialects.conversion import layout_of
-from heterolayout.interpreter.errors import ExecutionError
-from heterolayout.interpreter.source import make_context, parse_program
+from heterolayout.execution.errors import ExecutionError
+from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.layout.errors import LayoutError
-from heterolayout.passes.layout_apply import LayoutApplyPass
-from heterolayout.passes.layout_lower import LayoutLowerPass
-from heterolayout.passes.physical import physical_type
+from heterolayout.passes.lower.layout_apply import LayoutApplyPass
+from heterolayout.passes.lower.layout_lower import LayoutLowerPass
+from heterolayout.passes.lower.physical import physical_type
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 
 ENGINES = ("interp", "compiled")

@@ -27,7 +27,7 @@ from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.layout.errors import LayoutError
-from heterolayout.passes.misfold_guard import guard_misfolded_maps
+from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
@@ -127,7 +127,7 @@ class LayoutSchedulePass(ModulePass):
             show_remarks()
         verify_layouts(op)
         if any(isinstance(o, AssignOp) for o in op.walk()):
-            from heterolayout.passes.layout_apply import LayoutApplyPass
+            from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}

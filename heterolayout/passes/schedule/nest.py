@@ -24,7 +24,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
 from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, VIEW_OPS
 from heterolayout.layout.expressions import linear_form
-from heterolayout.passes.index_code import IndexLeaves, constant_index
+from heterolayout.passes.index.index_code import IndexLeaves, constant_index
 
 LOOPS = (affine.ForOp, scf.ForOp)
 INDEX = IndexType()

@@ -1,0 +1,45 @@
+"""The engines by name, one of each kind per module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from heterolayout.dialects.context import parse_program
+from heterolayout.execution.errors import ExecutionError
+
+ENGINES = ("interp", "compiled", "native", "cuda")
+_ENGINES_ATTRIBUTE = "_heterolayout_engines"
+"""Where a module keeps its engines. An engine holds ops of its module (whose parents lead
+back to the module), so a cache outside the module, even a weak-keyed one, would keep every
+module ever run alive; kept on the module, module and engines go away together."""
+
+
+def load_module(module_or_text: ModuleOp | str, name: str = "<input>") -> ModuleOp:
+    if isinstance(module_or_text, ModuleOp):
+        return module_or_text
+    return parse_program(module_or_text, name)
+
+
+def engine_for(module: ModuleOp, engine: str) -> Any:
+    """The engine of that kind for `module`, made once per module (so the compiled engine
+    compiles each function once). Engines load on first use: importing heterolayout stays
+    cheap."""
+    if engine not in ENGINES:
+        raise ExecutionError(f"unknown engine '{engine}' (expected {' or '.join(ENGINES)})")
+    per_module: dict[str, Any] | None = getattr(module, _ENGINES_ATTRIBUTE, None)
+    if per_module is None:
+        per_module = {}
+        setattr(module, _ENGINES_ATTRIBUTE, per_module)
+    if engine not in per_module:
+        if engine == "interp":
+            from heterolayout.execution.interp.engine import InterpreterEngine as Engine
+        elif engine == "native":
+            from heterolayout.execution.native.engine import NativeEngine as Engine  # type: ignore[assignment]
+        elif engine == "cuda":
+            from heterolayout.execution.cuda.engine import CudaEngine as Engine  # type: ignore[assignment]
+        else:
+            from heterolayout.execution.compiled.engine import CompiledEngine as Engine  # type: ignore[assignment]
+        per_module[engine] = Engine(module)
+    return per_module[engine]

@@ -1,0 +1,68 @@
+"""Affine maps upstream would fold wrongly, rewritten before a pass hands its output on.
+
+`upstream_folds` says which maps; the index code `IndexEmitter` writes avoids them already.
+What is left are maps built from a program's own index arithmetic (`layout-schedule` reads
+`arith.remsi` then `arith.divsi` as `(i mod 6) floordiv 4`) and the program's own affine
+maps: each becomes `affine.apply`s with the division in `arith`, feeding a `memref` or
+`vector` access. The values are the same; only upstream's canonicalization sees less.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine, memref
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.common_subexpression_elimination import cse
+
+from heterolayout.dialects.functions import FUNCTION_TYPES
+from heterolayout.dialects.roles import MAP_ACCESSES
+from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
+from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
+
+
+def guard_misfolded_maps(root: Operation) -> int:
+    """Rewrite every op under `root` whose map upstream would fold wrongly, then merge the
+    index code the rewrites repeat (CSE of the functions they touched); how many functions."""
+    rewritten: list[Operation] = []
+    for op in [o for o in root.walk() if isinstance(o, affine.ApplyOp) or o.name in MAP_ACCESSES]:
+        operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)  # type: ignore[attr-defined]
+        index_map = op.map.data  # type: ignore[attr-defined]
+        if not misfolded_by_upstream(index_map.results, operands):
+            continue
+        function = op.parent_op()
+        while function is not None and not isinstance(function, FUNCTION_TYPES):
+            function = function.parent_op()
+        if function is not None and function not in rewritten:
+            rewritten.append(function)
+        _rewrite(op, operands)
+    for function in rewritten:
+        cse(function)
+    return len(rewritten)
+
+
+def _rewrite(op: Operation, operands: list[SSAValue]) -> None:
+    from xdsl.dialects import vector
+
+    index_map = op.map.data  # type: ignore[attr-defined]
+    leaves = IndexLeaves()
+    inputs = [leaves.leaf(value) for value in operands]
+    dims, symbols = inputs[: index_map.num_dims], inputs[index_map.num_dims :]
+    emitter = IndexEmitter(
+        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), "affine"
+    )
+    indices = [emitter.emit(r.replace_dims_and_symbols(dims, symbols)) for r in index_map.results]
+    if isinstance(op, affine.ApplyOp):
+        op.result.replace_all_uses_with(indices[0])
+        Rewriter.erase_op(op)
+        return
+    new: Operation
+    if isinstance(op, affine.LoadOp):
+        new = memref.LoadOp.get(op.memref, indices)
+    elif isinstance(op, affine.StoreOp):
+        new = memref.StoreOp.get(op.value, op.memref, indices)
+    elif isinstance(op, affine.VectorLoadOp):
+        new = vector.LoadOp(op.memref, indices, op.result.type)
+    else:
+        assert isinstance(op, affine.VectorStoreOp)
+        new = vector.StoreOp(op.value, op.memref, indices)
+    Rewriter.replace_op(op, new)

@@ -1,0 +1,115 @@
+"""linalg ops on layout-typed memrefs become loops inside `layout-lower`.
+
+Each such op (named ops, `linalg.generic`, `linalg.broadcast`, `linalg.reduce`) becomes the
+loop nest upstream's `--convert-linalg-to-loops` makes: one `scf.for` per iteration dim,
+outermost first, over the extents the indexing maps read; the body loads its operands and
+stores its outputs at every point, so reductions run in upstream's order and give its
+floats. The loads and stores are then ordinary accesses of layout-typed memrefs, which
+`layout-lower` rewrites. linalg ops on plain memrefs are left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.convert_linalg_to_loops import materialize_loop_bound
+from xdsl.transforms.loop_nest_lowering_utils import (
+    indices_for_map,
+    rewrite_linalg_structured_to_loops,
+)
+
+from heterolayout.dialects.diagnostics import fail
+from heterolayout.dialects.structured import Structured, StructureError, is_structured, structured
+from heterolayout.dialects.views import value_layout, view_window
+from heterolayout.passes.lower.accesses import mark_for_cleanup
+
+
+def lower_linalg_on_layouts(module: ModuleOp) -> None:
+    """Rewrite into loops every linalg op with a layout-typed memref operand (the functions
+    that received loops are marked for `layout-cleanup`)."""
+    PatternRewriteWalker(LinalgOnLayoutsToLoops(), apply_recursively=False).rewrite_module(module)
+
+
+class LinalgOnLayoutsToLoops(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_structured(op) or op.results:
+            return
+        if all(value_layout(v) is None and view_window(v) is None for v in op.operands):
+            return
+        mark_for_cleanup(op)
+        try:
+            nest = structured(op)
+        except StructureError as error:
+            fail(op, f"layout-lower: {error}")
+        point = InsertPoint.before(op)
+        bounds = [
+            materialize_loop_bound(
+                rewriter,
+                point,
+                op.operands[operand],  # type: ignore[arg-type]
+                dim,
+                _memref(op.operands[operand]).get_shape()[dim],
+            )
+            for operand, dim in nest.extents
+        ]
+        maps = [AffineMapAttr(m) for m in nest.maps]
+
+        rewrite_linalg_structured_to_loops(
+            rewriter,
+            op,
+            point,
+            bounds,
+            maps,
+            maps[nest.inputs :],
+            op.operands,
+            op.operands[nest.inputs :],
+            nest.body,
+            partial(_load, op, nest),
+            partial(_store, op, nest),
+        )
+
+
+def _load(
+    op: Operation,
+    nest: Structured,
+    index: int,
+    induction: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> SSAValue:
+    """Operand `index` at the point `induction` (a scalar operand is itself)."""
+    value = op.operands[index]
+    if not nest.memrefs[index]:
+        return value
+    loaded = memref.LoadOp.get(value, indices_for_map(rewriter, at, nest.maps[index], induction))
+    rewriter.insert(loaded, at)
+    return loaded.res
+
+
+def _store(
+    op: Operation,
+    nest: Structured,
+    output: int,
+    value: SSAValue,
+    induction: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    at: InsertPoint,
+) -> Operation:
+    """Output `output` at the point `induction` gets `value`."""
+    index = nest.inputs + output
+    stored = memref.StoreOp.get(
+        value, op.operands[index], indices_for_map(rewriter, at, nest.maps[index], induction)
+    )
+    rewriter.insert(stored, at)
+    return stored
+
+
+def _memref(value: SSAValue) -> MemRefType:
+    assert isinstance(value.type, MemRefType)
+    return value.type
