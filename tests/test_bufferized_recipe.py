@@ -1,4 +1,4 @@
-"""The README recipe from a tensor-level linalg program, run as CI runs it:
+"""The recipe of docs/real-inputs.md from a tensor-level linalg program, run as CI runs it:
 `mlir-opt-22 --one-shot-bufferize` (default options) → `layout.assign`s added to the
 bufferized program, as printed → `layout-opt -p layout-lower` → the lowered program computes
 numpy's values, bit for bit what the bufferized program without layouts computes, in the
@@ -27,7 +27,7 @@ ASSIGNS = (
 
 def _with_assigns(bufferized: str) -> str:
     """Each `layout.assign` right after its buffer's definition (the function's entry for
-    an argument), as the README says to add them."""
+    an argument), as docs/real-inputs.md says to add them."""
     lines = bufferized.splitlines()
     for buffer, layout, memref_type in ASSIGNS:
         assign = f"    layout.assign {buffer} to {layout} : {memref_type}"

@@ -386,7 +386,7 @@ def test_walk_reports_rank_injectivity_capacity_pad_and_dynamic_dims() -> None:
     )
     assert pad.endswith("pad 16 does not fit element type i4 (allowed: -8 to 15)")
     dynamic = _walk_error(
-        'func.func @f(%a: memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>>>) {\n func.return\n}'
+        "func.func @f(%a: memref<?xf32, #layout.map<affine_map<(d0) -> (d0 floordiv 8, d0 mod 4)>>>) {\n func.return\n}"
     )
     assert "(size 17 stands for every size): the map is not injective on 17" in dynamic
 
@@ -565,9 +565,9 @@ def test_memref_types_compare_by_every_parameter() -> None:
     assert layout_of(plain) != layout_of(packed)
 
 
-def test_readme_example_output_is_what_layout_opt_prints(tmp_path: Path, capsys) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Layouts in the IR") :]
+def test_docs_example_output_is_what_layout_opt_prints(tmp_path: Path, capsys) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "dialect.md").read_text()
+    section = page[page.index("## Attributes and ops") :]
     source = section.split("$ cat scale.mlir\n", 1)[1].split("$ layout-opt scale.mlir\n", 1)
     program, printed = source[0], source[1].split("```", 1)[0]
     (tmp_path / "scale.mlir").write_text(program)

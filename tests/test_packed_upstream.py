@@ -1,7 +1,7 @@
 """Sub-byte and packed programs, lowered by `layout-lower`, compute under stock upstream MLIR 22
 what the program computes before lowering.
 
-The lowered module is compiled by `mlir-opt` with the LLVM pipeline the README gives
+The lowered module is compiled by `mlir-opt` with the LLVM pipeline of docs/native.md
 (`mlir_tools.LOWER_TO_LLVM`) and run by `mlir-runner`: no heterolayout code between the
 printed IR and the machine. The reference is the interp engine on the program before
 lowering (numpy where the interpreter would take minutes). Upstream stores a `memref<…xi1>`

@@ -21,7 +21,7 @@ import heterolayout
 from heterolayout.layout import parse_layout
 
 STOCK = (*LOWER_TO_LLVM[:-1], "--convert-ub-to-llvm", LOWER_TO_LLVM[-1])
-"""The README's pipeline, and `ub.poison` (upstream's transfer lowering leaves it)."""
+"""The native engine's LLVM pipeline (docs/native.md), and `ub.poison` (upstream's transfer lowering leaves it)."""
 
 PERM = "affine_map<(d0, d1, d2, d3) -> (d1)>"
 ROWS = "affine_map<(d0, d1, d2, d3) -> (d2, d1)>"

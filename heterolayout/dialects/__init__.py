@@ -1,5 +1,6 @@
-"""The `layout` dialect: `import heterolayout.dialects` and `load(ctx)` (or
-`ctx.load_dialect(LayoutDialect)`) make a Context parse, verify and print layout IR."""
+"""The `layout` dialect: `import heterolayout.dialects` and `load(ctx)` make a Context
+parse, verify and print every program the tools read (`ctx.load_dialect(LayoutDialect)`
+loads the `layout` dialect alone)."""
 
 from xdsl.context import Context
 
@@ -23,7 +24,6 @@ from heterolayout.dialects.conversion import (
 from heterolayout.dialects.layout import LAYOUT_ATTRIBUTES, LayoutDialect, parse_layout_attribute
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.target_attributes import PartitionLayoutAttr, TpuLayoutAttr
-from heterolayout.dialects.upstream import extend
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.dialects.verification import buffer_root, verify_layouts
 from heterolayout.layout.model import Layout
@@ -48,23 +48,13 @@ lend_attribute_text(_AttributeText())
 
 
 def load(ctx: Context) -> None:
-    """Load the layout dialect into `ctx`; a no-op when `ctx` already has it (loaded, or
-    registered through the `xdsl.universe` entry point, which loads it on first use).
-    Also teaches `ctx` upstream MLIR 22's syntax where xDSL lacks it (`upstream.extend`),
-    including `vector.from_elements`, which lowered code uses."""
-    if LayoutDialect.name not in ctx.registered_dialect_names:
-        ctx.load_dialect(LayoutDialect)
-    load_upstream_syntax(ctx)
+    """Make `ctx` read everything heterolayout's tools read: every dialect of the
+    environment, the `layout` dialect, and upstream MLIR 22's syntax where xDSL lacks it
+    (`context.register_dialects`). Dialects load on first use; a second call changes
+    nothing."""
+    from heterolayout.dialects.context import register_dialects
 
-
-def load_upstream_syntax(ctx: Context) -> None:
-    """heterolayout's ops for the upstream dialects `ctx` knows; a context that knows no
-    `vector` dialect still learns `vector.from_elements` (a loaded op is found before a
-    dialect is loaded lazily)."""
-    extend(ctx)
-    known = {op.name for op in ctx.loaded_ops}
-    if "vector" not in ctx.registered_dialect_names and FromElementsOp.name not in known:
-        ctx.load_op(FromElementsOp)
+    register_dialects(ctx)
 
 
 __all__ = [
@@ -85,7 +75,6 @@ __all__ = [
     "layout_attr",
     "layout_of",
     "load",
-    "load_upstream_syntax",
     "memref_shape",
     "notations",
     "parse_layout_attribute",

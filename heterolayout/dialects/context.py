@@ -4,8 +4,8 @@ reading and verifying a program in it.
 `make_context()` knows every dialect of the environment (xDSL's, and those other packages
 register through the `xdsl.universe` entry point, loaded lazily on first use), the `layout`
 dialect, and upstream MLIR 22's syntax where xDSL lacks it. Embedding heterolayout in an
-xDSL flow starts here: `ctx = heterolayout.dialects.make_context()`, or `load(ctx)` on a
-context of one's own.
+xDSL flow starts here: `ctx = heterolayout.context()`, or `heterolayout.dialects.load(ctx)`
+(which is `register_dialects`) on a context of one's own (docs/embedding.md).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.universe import Universe
 
 from heterolayout.dialects.diagnostics import verify_ops
+from heterolayout.dialects.layout import LayoutDialect
+from heterolayout.dialects.upstream import extend
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.layout.limits import check_source
 
@@ -31,16 +33,15 @@ def multiverse() -> Universe:
 def register_dialects(ctx: Context) -> None:
     """Register in `ctx` every dialect of the environment it does not know yet, the `layout`
     dialect among them (even without `pip install`, when no entry point names it), and
-    heterolayout's upstream syntax."""
-    from heterolayout.dialects import load
-    from heterolayout.dialects.layout import LayoutDialect
-
+    upstream MLIR 22's syntax where xDSL lacks it (`upstream.extend`: `vector.from_elements`,
+    which lowered code uses, among it). Registered dialects load on first use; calling this
+    again changes nothing."""
     for name, factory in multiverse().all_dialects.items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
     if LayoutDialect.name not in ctx.registered_dialect_names:
         ctx.register_dialect(LayoutDialect.name, lambda: LayoutDialect)
-    load(ctx)
+    extend(ctx)
 
 
 def make_context() -> Context:

@@ -1,12 +1,28 @@
 """heterolayout's passes, by name, for `layout-opt`, `xdsl-opt` (through the `xdsl.universe`
-entry point) and any pipeline that registers them.
+entry point) and any pipeline that registers them; and the pass classes by name, for Python
+pipelines: `from heterolayout.passes import LayoutLowerPass, LayoutSchedulePass`.
 
-Each factory imports its pass only when called, so listing the passes stays cheap.
+Each factory imports its pass only when called, and each class loads on first use, so
+listing the passes stays cheap.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from xdsl.passes import ModulePass
+
+if TYPE_CHECKING:
+    from heterolayout.passes.convert.layout_fold_converts import LayoutFoldConvertsPass
+    from heterolayout.passes.index.layout_simplify_index import SimplifyIndexPass
+    from heterolayout.passes.lower.layout_apply import LayoutApplyPass
+    from heterolayout.passes.lower.layout_cleanup import LayoutCleanupPass
+    from heterolayout.passes.lower.layout_lower import LayoutLowerPass
+    from heterolayout.passes.lower.layout_strip import LayoutStripPass
+    from heterolayout.passes.lower.layout_verify import LayoutVerifyPass
+    from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 
 
 def get_layout_apply() -> type[ModulePass]:
@@ -69,3 +85,41 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "layout-strip": get_layout_strip,
         "layout-verify": get_layout_verify,
     }
+
+
+PASS_CLASSES = {
+    "LayoutApplyPass": "layout-apply",
+    "LayoutCleanupPass": "layout-cleanup",
+    "LayoutFoldConvertsPass": "layout-fold-converts",
+    "LayoutLowerPass": "layout-lower",
+    "LayoutSchedulePass": "layout-schedule",
+    "LayoutStripPass": "layout-strip",
+    "LayoutVerifyPass": "layout-verify",
+    "SimplifyIndexPass": "layout-simplify-index",
+}
+"""Each pass class this package exports → the name it is registered under."""
+
+__all__ = [
+    "PASS_CLASSES",
+    "LayoutApplyPass",
+    "LayoutCleanupPass",
+    "LayoutFoldConvertsPass",
+    "LayoutLowerPass",
+    "LayoutSchedulePass",
+    "LayoutStripPass",
+    "LayoutVerifyPass",
+    "SimplifyIndexPass",
+    "get_all_passes",
+]
+
+
+def __getattr__(name: str) -> type[ModulePass]:
+    if name in PASS_CLASSES:
+        return get_all_passes()[PASS_CLASSES[name]]()
+    raise AttributeError(f"module 'heterolayout.passes' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names (`__all__`) and the subpackages loaded so far."""
+    loaded = (name for name, value in globals().items() if isinstance(value, ModuleType))
+    return sorted({*__all__, *loaded})

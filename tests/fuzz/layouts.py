@@ -1,4 +1,4 @@
-"""Random layouts of every kind the README promises, as the text a memref type carries.
+"""Random layouts of every kind the docs promise (docs/notations.md), as the text a memref type carries.
 
 Each generator takes the logical shape and element type a program chose and returns a
 `FuzzLayout` (or None where the kind does not fit them): tags (several blocks per dim,
