@@ -120,7 +120,7 @@ class CaseResult:
 
     def add(self, config: str, outcome: Outcome, detail: str = "") -> None:
         finding = Finding(config, outcome, _one_line(detail))
-        issue = known_issue(self.program, finding)
+        issue = known_issue(self.program, finding, self.findings)
         if issue is not None:
             finding = Finding(
                 config, Outcome.KNOWN, f"{issue}: {finding.outcome.value}: {finding.detail}"
