@@ -32,7 +32,7 @@ LARGE_PERCENT = 6
 """Programs whose first buffer is large: 4096 to 8192 elements, layouts of up to
 `LARGE_PHYSICAL` slots, so that conversions into them take the tiled and whole-container
 paths (`convert_loops.VECTOR_MIN_SLOTS`, 4096 slots)."""
-LINALG_PERCENT = 40
+LINALG_PERCENT = 50
 """Functions with linalg statements."""
 LINALG_ONLY_PERCENT = 40
 """Of those, functions whose buffers only linalg ops write."""
@@ -50,6 +50,8 @@ class Program:
     sites: tuple[Site, ...]
     features: frozenset[str]
     element: str
+    native: bool = False
+    """A saved case that runs natively (stock upstream) too, whatever the run asks."""
 
     def __repr__(self) -> str:  # hypothesis prints a failing example this way
         return f"Program(seed={self.seed}, text=\n{self.text})"

@@ -133,6 +133,15 @@ class Linalg:
             return self.view(self.c.choice(roomy), extents)
         return None
 
+    def static(self, buffer: Buffer) -> Buffer:
+        """`buffer` cast to its static extents where its type has `?` (xDSL's verifiers of
+        `linalg.transpose` and `broadcast` want static extents)."""
+        return self.w.recast(buffer, buffer.extents) if buffer.type.dynamic else buffer
+
+    def input(self, extents: tuple[int, ...], avoid: int) -> Buffer:
+        """A source as above, else a filled temporary."""
+        return self.source(extents, avoid) or self.temporary(extents)
+
     def temporary(self, extents: tuple[int, ...], fill: bool = True) -> Buffer:
         """An allocation with a random layout (type or assign) or none, filled if asked."""
         w, c = self.w, self.c
@@ -272,14 +281,12 @@ class Linalg:
         permuted = c.permutation(range(rank))
         if all(target.extents[p] == target.extents[i] for i, p in enumerate(permuted)):
             results = [f"d{p}" for p in permuted]
-        source = self.source(tuple(target.extents[int(r[1:])] for r in results), target.root)
-        if source is None:
-            return self.formula(target)
+        source = self.input(tuple(target.extents[int(r[1:])] for r in results), target.root)
         if not is_float(self.element) and self.element != "i1" and chance(c, 25):
             named = c.choice(["add", "sub", "mul"])
             other = self.source(target.extents, target.root)
             if other is not None and results == [f"d{i}" for i in range(rank)]:
-                w.features.add(f"linalg.{named}")
+                w.features.update((f"linalg.{named}", "linalg named elementwise"))
                 self.touch(source, other, target)
                 w.emit(
                     f"linalg.{named} ins({self.operands(source, other)}) "
@@ -312,9 +319,10 @@ class Linalg:
     def transpose(self, target: Buffer) -> None:
         """target = transpose(transpose(source, p), p⁻¹) through a temporary."""
         rank = len(target.extents)
-        source = self.source(target.extents, target.root)
-        if rank < 2 or source is None:
+        if rank < 2:
             return self.elementwise(target)
+        source = self.static(self.input(target.extents, target.root))
+        target = self.static(target)
         permutation = self.c.permutation(range(rank))
         inverse = [permutation.index(i) for i in range(rank)]
         temporary = self.temporary(tuple(target.extents[p] for p in permutation), fill=False)
@@ -330,9 +338,10 @@ class Linalg:
     def reduce_broadcast(self, target: Buffer) -> None:
         """A temporary = the source summed over some dims; the target = it broadcast back."""
         rank = len(target.extents)
-        source = self.source(target.extents, target.root)
-        if rank < 2 or source is None:
+        if rank < 2:
             return self.elementwise(target)
+        source = self.static(self.input(target.extents, target.root))
+        target = self.static(target)
         dims = sorted(self.c.permutation(range(rank))[: self.c.integer(1, rank - 1)])
         kept = tuple(e for d, e in enumerate(target.extents) if d not in dims)
         temporary = self.temporary(kept, fill=False)
@@ -416,23 +425,19 @@ class Linalg:
         rank = len(target.extents)
         kinds = ["fill", "copy", "elementwise", "elementwise", "formula"]
         if rank >= 2:
-            kinds += ["transpose", "reduce"]
+            kinds += ["transpose", "transpose", "reduce", "reduce"]
         mac = self.element != "i1"
         if mac and rank == 2:
-            kinds += ["matmul", "matmul"]
+            kinds += ["matmul", "matmul", "matmul"]
         if mac and rank == 3:
-            kinds += ["batch_matmul"]
+            kinds += ["batch_matmul", "batch_matmul"]
         if mac and rank == 4:
-            kinds += ["conv_nchw", "conv_nhwc", "depthwise", "pooling"]
+            kinds += ["conv_nchw", "conv_nhwc", "depthwise", "pooling"] * 2
         kind = self.c.choice(kinds)
         if kind == "fill":
             self.fill(target)
         elif kind == "copy":
-            source = self.source(target.extents, target.root)
-            if source is None:
-                self.fill(target)
-            else:
-                self.copy(source, target)
+            self.copy(self.input(target.extents, target.root), target)
         elif kind == "formula":
             self.formula(target)
         elif kind == "elementwise":
