@@ -16,14 +16,19 @@ from fuzz.known import argument_written_by_linalg
 from fuzz.layouts import GENERATORS, cyclic
 from fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
 from fuzz.runner import (
+    OPTIONS,
     CaseResult,
     Outcome,
     _failure,
+    _lowered,
     compare,
     narrow_vector_accesses,
+    rotating_options,
     run_case,
 )
 from xdsl.utils.exceptions import PassFailedException
+
+from heterolayout.interpreter.source import parse_program
 
 SEEDS = range(20)
 NATIVE_SEEDS = (11, 17, 21, 24)
@@ -144,6 +149,7 @@ def test_generator_covers_every_layout_kind_and_program_feature() -> None:
         "nest map",
         "nest map i1",
         "nest count i1",
+        "nest on packed i1",
         "large buffer",
     ]
     assert not [w for w in wanted if features[w] == 0], [w for w in wanted if features[w] == 0]
@@ -165,6 +171,28 @@ def test_large_shapes_and_cyclic_maps() -> None:
         assert results is not None and " mod " in results[1], found.text
         floordiv_innermost += "floordiv" in results[1].split(", ")[-1]
     assert floordiv_innermost > 20  # usually the issue's shape
+
+
+def test_schedule_makes_whole_words_of_generated_nests() -> None:
+    """Some generated nests over packed i1 become word-level code under `layout-schedule`:
+    a `math.ctpop` per container (bit counts) and whole-container stores (maps)."""
+    counted = mapped = False
+    for seed in range(300):
+        program = program_for_seed(seed)
+        if "nest on packed i1" not in program.features:
+            continue
+        lowered = str(_lowered(parse_program(program.text), "schedule", validate=False))
+        counted |= "math.ctpop" in lowered
+        mapped |= bool(re.search(r"vector\.bitcast %\w+ : vector<\d+xi1> to", lowered))
+        if counted and mapped:
+            return
+    raise AssertionError(f"whole words in 300 seeds: ctpop {counted}, container maps {mapped}")
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 5, 10])
+def test_natively_run_seeds_meet_every_option_set(every: int) -> None:
+    met = {rotating_options(seed)[0] for seed in range(0, 40 * every, every)}
+    assert met == set(OPTIONS) - {"arith"}, met
 
 
 def test_sub_byte_vector_accesses_are_recognised() -> None:

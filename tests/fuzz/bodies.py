@@ -549,7 +549,7 @@ class Writer(FunctionText):
         if self.linalg is not None and whole:
             kinds += ["linalg"] * (4 if self.linalg_only else 1)
         if whole and depth == 0:
-            kinds += ["nest"] * (4 if self.element == "i1" else 2)
+            kinds += ["nest"] * (8 if self.element == "i1" else 2)
         if self.linalg_only:
             kinds = [k for k in kinds if not k.endswith("store") and k not in ("call", "transfer")]
         if depth < 3:  # control flow is the point: most likely at the top

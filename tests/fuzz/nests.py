@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from fuzz.choices import chance
 from fuzz.functions import Buffer
+from fuzz.layouts import FuzzLayout
 from fuzz.text import MemrefType, is_float, literal, vector_print, wrap_integer
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class Nests:
     def __init__(self, writer: Writer) -> None:
         self.w = writer
         self.c = writer.c
+        self.temporaries: list[Buffer] = []
 
     def loops(self, extents: Sequence[int], affine: bool) -> list[str]:
         """Open one loop per dim, in a random order; the induction variable of each dim."""
@@ -62,13 +64,51 @@ class Nests:
     def sources(self, extents: tuple[int, ...]) -> list[Buffer]:
         return [b for b in self.w.buffers if b.extents == extents]
 
+    def packed(self, extents: tuple[int, ...], dim: int) -> Buffer:
+        """A fresh i1 buffer whose lanes along `dim` are packed into integer words (a
+        `layout.assign` or its type), freed by `free`."""
+        w, c = self.w, self.c
+        letters = "".join(c.permutation("ABCDEFGH")[: len(extents)])
+        lanes = c.choice([min(extents[dim], 64), 8, 16, 32, 64, c.integer(2, 64)])
+        container = c.choice([k for k in (8, 16, 32, 64) if k >= lanes])
+        order = c.choice(["", ', bit_order = "msb"'])
+        text = f'#layout.tag<"{letters}->{letters}{lanes}{letters[dim].lower()}", pack = i{container}{order}>'
+        layout = MemrefType(extents, "i1", FuzzLayout("packed-int", text))
+        w.features.add("nest on packed i1")
+        if c.boolean():
+            buffer = Buffer(w.allocate(layout, []), layout, extents, -1)
+        else:
+            plain = MemrefType(extents, "i1")
+            buffer = Buffer(w.allocate(plain, []), plain, extents, -1)
+            w.assign(buffer, layout)
+        self.temporaries.append(buffer)
+        return buffer
+
+    def packed_copy(self, source: Buffer, dim: int) -> Buffer:
+        """`source` copied or converted into a packed buffer."""
+        buffer = self.packed(source.extents, dim)
+        self.w.move(source, buffer)
+        return buffer
+
+    def free(self) -> None:
+        for buffer in self.temporaries:
+            self.w.emit(f"memref.dealloc {buffer.name} : {self.w.token(buffer.type)}")
+        self.temporaries = []
+
     def statement(self) -> None:
         w = self.w
         writable = [b for b in w.buffers if b.writable]
         if w.element == "i1" and chance(self.c, 50):
             self.count()
         elif writable:
-            self.map(self.c.choice(writable))
+            target = self.c.choice(writable)
+            if w.element == "i1" and chance(self.c, 60):  # into packed words, then back
+                packed = self.packed(target.extents, self.c.integer(0, len(target.extents) - 1))
+                self.map(packed)
+                w.move(packed, target)
+            else:
+                self.map(target)
+        self.free()
 
     def map(self, target: Buffer) -> None:
         w, c = self.w, self.c
@@ -110,6 +150,10 @@ class Nests:
         b = c.choice(self.sources(a.extents))
         w.touched.update((a.root, b.root))
         reduced = c.integer(0, len(a.extents) - 1)
+        if chance(c, 60):  # packed words: one operand or both (the other read as bits)
+            a = self.packed_copy(a, reduced)
+            if c.boolean():
+                b = self.packed_copy(b, reduced)
         kept = tuple(e for d, e in enumerate(a.extents) if d != reduced) or (1,)
         counts = Buffer(
             w.allocate(MemrefType(kept, "i32"), [], "alloca"), MemrefType(kept, "i32"), kept, -1
