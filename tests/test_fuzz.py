@@ -32,8 +32,9 @@ from heterolayout.interpreter.source import parse_program
 
 SEEDS = range(20)
 NATIVE_SEEDS = (11, 17, 21, 24)
-"""Through stock upstream MLIR too: sub-byte vector accesses (11), linalg ops on
-arguments, allocations and subviews (17, 21), a bit count over i1 (24)."""
+"""Through stock upstream MLIR too: sub-byte vector accesses (11, 24), linalg ops into an
+argument and a subview with bit counts over packed i1 that `layout-schedule` makes whole-word
+(17), a depthwise convolution and a fill into arguments (21)."""
 NEW_PATHS = (
     "linalg.generic",
     "linalg.fill",
