@@ -8,8 +8,11 @@ constants, loop variables and `%n` by `arith` ops (addi, subi, muli, the divisio
 remainders) and `affine.apply`; `affine.load/store` with access maps over affine dims and
 symbols only (affine.for variables, values defined at the top of the function, constants),
 as upstream MLIR requires; `vector.load/store` and `affine.vector_load/store` along the
-innermost dim (byte-sized elements: LLVM packs `vector<…xi1>` in memory, memrefs of i1 it
-does not); calls of a helper, copies and conversions between buffers, and `memref.cast`.
+innermost dim (of sub-byte lanes only on buffers with a layout in the function: LLVM packs
+`vector<…xi4>` in memory but gives each `memref<…xi4>` element a byte, so the lowering must
+make them right where upstream would not); calls of a helper, copies and conversions between
+buffers, and `memref.cast`; linalg statements (`structured.py`) and loop nests
+`layout-schedule` takes (`nests.py`), once per whole-buffer statement budget.
 Index values and whole index tuples are reused, and made again by new ops in a sibling loop,
 the other branch or a nested block: the value sharing of `layout-lower` works on exactly that.
 Every index stays in bounds on every iteration (the range of each index value is tracked);

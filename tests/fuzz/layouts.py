@@ -6,10 +6,13 @@ padding, a pad value), named oneDNN/MegEngine formats, HTP chunked layouts (pair
 `ChunkedMemoryLayout<…>` text, aliases), `#layout.map` (digit maps and skewed, scaled,
 linearized ones, with an explicit physical shape), `#layout.strided` (negative strides,
 offsets, padded leading dims), MLIR's builtin `affine_map<…>` and `strided<…>`, Sophgo TPU
-local memory, FPGA partitions, and packed integer (either bit order) and vector containers.
+local memory, FPGA partitions, cyclic maps (banks outermost, usually a `floordiv`
+innermost), and packed integer (either bit order, up to 64 lanes) and vector containers.
 
 Physical sizes are estimated here from the layouts' definitions (DESIGN.md), never by asking
-heterolayout, and kept small so that a program runs in well under a second.
+heterolayout, and kept under `limit` slots: `MAX_PHYSICAL` so that a program runs in well
+under a second, more in the few large programs (whose kinds are then weighted to the
+conversions that take other paths at that size).
 """
 
 from __future__ import annotations

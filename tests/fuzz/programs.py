@@ -12,6 +12,11 @@ function arguments (in @main, the kernel and the helper), and layouts written in
 through a temporary; parameters may be dynamic (`?`, reached through `memref.cast`) where
 every layout the buffer meets allows it. The plain rendering of the same choices is the
 reference: `layout.assign` dropped, layouts gone from the types, `layout.convert` a copy.
+
+Some functions write with linalg ops too, some with linalg ops only (`structured.py`). A few
+programs are large: the first buffer has 4096 to 8192 elements and the local buffer is
+converted into from it and back, so conversions take the tiled and whole-container paths
+(`LARGE_PERCENT`).
 """
 
 from __future__ import annotations
