@@ -34,7 +34,7 @@ class KnownIssue:
 
 def _lowered(finding: Finding) -> bool:
     """A configuration that runs the lowered program (not the reference, not unlowered)."""
-    return not finding.config.startswith(("plain", "unlowered", "apply", "verify"))
+    return not finding.config.startswith(("plain", "unlowered", "apply", "verify", "pack"))
 
 
 def _option(finding: Finding) -> str:
@@ -84,6 +84,15 @@ def _after_unproven_tiled(program: Program, finding: Finding, earlier: Sequence[
         and unproven.outcome.value == "known issue"
         and unproven.detail.startswith(TILED)
     )
+
+
+_PACKED = re.compile(r"Layout\.(?:un)?pack of (memref<.*>): (?:\d+ of|the process died)")
+
+
+def _pack_into_tiled(program: Program, finding: Finding, earlier: Sequence[Finding]) -> bool:
+    """`Layout.pack` / `unpack` take the same tiled conversion."""
+    match = _PACKED.search(finding.detail)
+    return match is not None and _floordiv_innermost(match[1])
 
 
 # ---- finding 2: sub-byte vector accesses under upstream's pipeline ----------------------
@@ -152,6 +161,8 @@ _ANY = re.compile("")
 KNOWN: tuple[KnownIssue, ...] = (
     KnownIssue(TILED, "unproven access", _CONVERSION, _unproven_tiled),
     KnownIssue(TILED, "wrong value", _ANY, _after_unproven_tiled),
+    KnownIssue(TILED, "wrong value", _PACKED, _pack_into_tiled),
+    KnownIssue(TILED, "internal error", _PACKED, _pack_into_tiled),
     KnownIssue(SUB_BYTE, "wrong value", _ANY, _sub_byte_upstream),
     KnownIssue(LINALG, "wrong value", _ANY, _linalg_argument),
 )
