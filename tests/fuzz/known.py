@@ -157,6 +157,14 @@ def _linalg_argument(program: Program, finding: Finding, earlier: Sequence[Findi
     return _lowered(finding) and argument_written_by_linalg(program.text)
 
 
+# ---- found by the fuzzer, no fix under way yet: the native pack of 64-bit containers ------
+PACK_I64 = "native pack: pack = i64 overflows the container mask"
+_PACK_I64 = re.compile(
+    r"Layout\.pack of memref<.*pack = i64.*OverflowError: Python int too large to convert"
+)
+"""`heterolayout/native/packing.py` masks the words as `out.astype(np.int64) & (1 << 64) - 1`:
+`Layout.pack` of 2^20 or more elements into `pack = i64` raises OverflowError."""
+
 _ANY = re.compile("")
 KNOWN: tuple[KnownIssue, ...] = (
     KnownIssue(TILED, "unproven access", _CONVERSION, _unproven_tiled),
@@ -165,9 +173,11 @@ KNOWN: tuple[KnownIssue, ...] = (
     KnownIssue(TILED, "internal error", _PACKED, _pack_into_tiled),
     KnownIssue(SUB_BYTE, "wrong value", _ANY, _sub_byte_upstream),
     KnownIssue(LINALG, "wrong value", _ANY, _linalg_argument),
+    KnownIssue(PACK_I64, "internal error", _PACK_I64),
 )
-"""Issue 26's findings 1 to 3, whose fixes are under way: delete each entry when its fix
-is merged (`tests/fuzz/corpus/issue26-*` then hold the fixes to their cases)."""
+"""Issue 26's findings 1 to 3, whose fixes are under way, and one more the fuzzer found:
+delete each entry when its fix is merged (`tests/fuzz/corpus/issue26-*` then hold the fixes
+to their cases)."""
 
 
 def known_issue(program: Program, finding: Finding, earlier: Sequence[Finding] = ()) -> str | None:
