@@ -27,6 +27,12 @@ class Buffer:
     writable: bool = True
     dims: dict[int, str] = field(default_factory=dict)
     """`memref.dim` values of the dynamic dims, made at the top of the function."""
+    assigned: bool = False
+    """A `layout.assign` in this function gives it a layout."""
+
+    @property
+    def has_layout(self) -> bool:
+        return self.assigned or self.type.layout is not None
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class FunctionText:
     def assign(self, buffer: Buffer, memref_type: MemrefType) -> None:
         """`layout.assign` (the layout version only) of `memref_type`'s layout to `buffer`."""
         assert memref_type.layout is not None
+        buffer.assigned = True
         self.features.add(f"layout.assign {memref_type.layout.kind}")
         self.emit(
             f"layout.assign {buffer.name} to {memref_type.layout.text} : {self.token(buffer.type)}",
