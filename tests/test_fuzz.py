@@ -12,7 +12,6 @@ import pytest
 from fuzz.choices import SeededChoices
 from fuzz.corpus import corpus_cases, load, save
 from fuzz.functions import Site
-from fuzz.known import argument_written_by_linalg
 from fuzz.layouts import GENERATORS, cyclic
 from fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
 from fuzz.runner import (
@@ -201,24 +200,6 @@ def test_sub_byte_vector_accesses_are_recognised() -> None:
     assert narrow_vector_accesses("affine.vector_store %v, %a[0] : memref<8xi1>, vector<2xi1>")
     assert not narrow_vector_accesses("%v = vector.load %a[%c0] : memref<16xi8>, vector<4xi8>")
     assert not narrow_vector_accesses("%v = memref.load %a[%c0] : memref<16xi4>")
-
-
-LINALG_KERNEL = """func.func @kernel(%A: memref<4x6xf32>, %B: memref<4x6xf32>) {
-  layout.assign %A to #layout.tag<"HW->Hw4w"> : memref<4x6xf32>
-  %sv = memref.subview %A[0, 0] [2, 3] [1, 1] : memref<4x6xf32> to memref<2x3xf32, strided<[6, 1]>>
-  linalg.copy ins(%B : memref<4x6xf32>) outs(WRITTEN : memref<4x6xf32>)
-  func.return
-}
-"""
-
-
-def test_linalg_written_arguments_are_recognised() -> None:
-    assert argument_written_by_linalg(LINALG_KERNEL.replace("WRITTEN", "%A"))
-    assert argument_written_by_linalg(LINALG_KERNEL.replace("WRITTEN", "%sv"))
-    assert not argument_written_by_linalg(LINALG_KERNEL.replace("WRITTEN", "%C"))
-    assert not argument_written_by_linalg(
-        LINALG_KERNEL.replace("WRITTEN", "%A").replace("layout.assign", "// no assign")
-    )
 
 
 def _program(text: str, plain: str, sites: tuple[Site, ...] = ()) -> Program:
