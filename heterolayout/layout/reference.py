@@ -58,10 +58,13 @@ def pack(
 
 def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) -> np.ndarray:
     """The logical array of a physical buffer; `native` as for `pack` (the layout must
-    know its element type for the native path)."""
+    know its element type for the native path), decided on the physical slots (integer
+    containers' lanes counted one by one)."""
     physical = np.asarray(physical)
     expected = layout._static("unpack", layout.physical_shape)
-    if layout.packing is not None and not layout.packing.is_vector:
+    packed = layout.packing is not None and not layout.packing.is_vector
+    if packed:
+        assert layout.packing is not None
         storage = expected[:-1]
         if physical.shape != storage:
             raise LayoutError(
@@ -69,30 +72,21 @@ def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) ->
                 f"storage shape {format_shape(storage)} of {layout.packing.container} containers"
             )
         assert layout.dtype is not None
-        if _native_unpack(layout, physical, native):
-            from heterolayout.native.packing import native_unpack
-
-            return native_unpack(layout, physical)
-        physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
-    if physical.shape != expected:
+    elif physical.shape != expected:
         raise LayoutError(
             f"unpack: buffer of shape {format_shape(physical.shape)} does not match the physical "
             f"shape {format_shape(expected)}"
         )
-    if _native_unpack(layout, physical, native):
-        from heterolayout.native.packing import native_unpack
+    if native is not False:
+        from heterolayout.native import packing
 
-        return native_unpack(layout, physical)
+        element = packing.element_of_array(layout, physical)
+        if packing.wants_native(layout, element, math.prod(expected), native):
+            return packing.native_unpack(layout, physical)
+    if packed:
+        assert layout.packing is not None and layout.dtype is not None
+        physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
     return _gather(layout, physical)
-
-
-def _native_unpack(layout: Layout, physical: np.ndarray, native: bool | None) -> bool:
-    if native is False:
-        return False
-    from heterolayout.native import packing
-
-    element = packing.element_of_array(layout, physical)
-    return packing.wants_native(layout, element, physical.size, native)
 
 
 def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:

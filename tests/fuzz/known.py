@@ -1,4 +1,4 @@
-"""Findings the fuzzer expects until their fixes land (issue 26's numbered findings).
+"""Findings the fuzzer expects until their fixes land (none at present).
 
 Each entry recognises a finding by its outcome class and message and, where the message
 alone is not enough, by the program and the case's earlier findings. A recognised finding is
@@ -29,15 +29,7 @@ class KnownIssue:
     applies: Applies = lambda program, finding, earlier: True
 
 
-# ---- found by the fuzzer, no fix under way yet: the native pack of 64-bit containers ------
-PACK_I64 = "native pack: pack = i64 overflows the container mask"
-_PACK_I64 = re.compile(
-    r"Layout\.pack of memref<.*pack = i64.*OverflowError: Python int too large to convert"
-)
-"""`heterolayout/native/packing.py` masks the words as `out.astype(np.int64) & (1 << 64) - 1`:
-`Layout.pack` of 2^20 or more elements into `pack = i64` raises OverflowError."""
-
-KNOWN: tuple[KnownIssue, ...] = (KnownIssue(PACK_I64, "internal error", _PACK_I64),)
+KNOWN: tuple[KnownIssue, ...] = ()
 """Findings whose fixes are under way: delete each entry when its fix is merged."""
 
 
