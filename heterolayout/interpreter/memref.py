@@ -400,7 +400,7 @@ def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
             f"{what}: expected an array for {info.type}, got one of shape {_text(data.shape)}"
         )
     if info.layout is None:
-        return np.ascontiguousarray(data)
+        return np.require(data, requirements="C")  # ascontiguousarray makes a 0-d array 1-d
     return LayoutMemRef.from_logical(specialized(info, data.shape), info.element, data)
 
 

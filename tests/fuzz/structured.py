@@ -12,8 +12,8 @@ allocation with a random layout (in its type or by `layout.assign`) or none, fil
 `linalg.fill`, by an index formula in a `linalg.generic`, or by `linalg.copy` from a window
 of a buffer of the function, and freed after the statement.
 
-Named ops that multiply and add are not generated on `i1`: the engines add `i1` with
-`arith.addi` (xor) where upstream's named ops use `arith.ori` (reported, not fixed here).
+On `i1` the named ops mean what upstream's region builder makes of them (`arith.ori` for
+add, `arith.andi` for mul); `linalg.sub`, which upstream refuses on bools, is not generated.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 LayoutFor = Callable[[tuple[int, ...]], MemrefType]
 """A memref type of that shape with a random layout, or none (the program's generator)."""
 NAMED_MAC = ("matmul", "batch_matmul", "conv_nchw", "conv_nhwc", "depthwise", "pooling")
-"""Statements whose named op sums (not generated on i1, see the module docstring)."""
+"""Statements whose named op sums."""
 
 
 def row_major(shape: Sequence[int]) -> list[int]:
@@ -282,8 +282,8 @@ class Linalg:
         if all(target.extents[p] == target.extents[i] for i, p in enumerate(permuted)):
             results = [f"d{p}" for p in permuted]
         source = self.input(tuple(target.extents[int(r[1:])] for r in results), target.root)
-        if not is_float(self.element) and self.element != "i1" and chance(c, 25):
-            named = c.choice(["add", "sub", "mul"])
+        if not is_float(self.element) and chance(c, 25):
+            named = c.choice(["add", "mul"] if self.element == "i1" else ["add", "sub", "mul"])
             other = self.source(target.extents, target.root)
             if other is not None and results == [f"d{i}" for i in range(rank)]:
                 w.features.update((f"linalg.{named}", "linalg named elementwise"))
@@ -426,12 +426,11 @@ class Linalg:
         kinds = ["fill", "copy", "elementwise", "elementwise", "formula"]
         if rank >= 2:
             kinds += ["transpose", "transpose", "reduce", "reduce"]
-        mac = self.element != "i1"
-        if mac and rank == 2:
+        if rank == 2:
             kinds += ["matmul", "matmul", "matmul"]
-        if mac and rank == 3:
+        if rank == 3:
             kinds += ["batch_matmul", "batch_matmul"]
-        if mac and rank == 4:
+        if rank == 4:
             kinds += ["conv_nchw", "conv_nhwc", "depthwise", "pooling"] * 2
         kind = self.c.choice(kinds)
         if kind == "fill":
