@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness
+from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness, VectorType
 from xdsl.ir import Operation
 
 from heterolayout.dialects.conversion import layout_of
@@ -303,6 +303,7 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
         and layout_of(source) is None
     ):
         element = sub_byte_element(source)
+        viewed: IntegerType | VectorType | None
         if element is not None:
             allocated = allocation_bits(element.width.data)
             signless = element.signedness.data == Signedness.SIGNLESS

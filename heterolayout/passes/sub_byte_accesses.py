@@ -361,8 +361,8 @@ def _stored_words(
             element_type(f"i{WORD}").wrap((bits >> (j * WORD)) & ((1 << WORD) - 1))
             for j in range(words_type.get_shape()[0])
         ]
-        dense = DenseIntOrFPElementsAttr.from_list(words_type, values)
-        return _added(add, arith.ConstantOp(dense)).results[0]
+        dense = DenseIntOrFPElementsAttr.from_list(words_type, values)  # type: ignore[type-var]
+        return _added(add, arith.ConstantOp(dense)).results[0]  # type: ignore[arg-type]
     words: list[SSAValue | None] = [None] * words_type.get_shape()[0]
 
     def put(index: int, piece: SSAValue) -> None:

@@ -39,6 +39,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+Binary = Callable[[SSAValue, SSAValue], SSAValue]
 Body = Callable[[Sequence[SSAValue], SSAValue], SSAValue]
 """Builds the scalar body: from the inputs (cast to the output's element type) and the
 output element, the yielded value."""
@@ -333,7 +334,7 @@ class PoolingNchwMaxOp(_PoolingNchw):
 class _Elementwise(ElementwiseOperation):
     """An elementwise binary op: `BINARY` of its two inputs, uncast (as upstream's)."""
 
-    BINARY: ClassVar[Callable[[SSAValue, SSAValue], SSAValue]]
+    BINARY: ClassVar[Binary]
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
@@ -352,7 +353,7 @@ class AddOp(_Elementwise):
     """`arith.ori` on i1 (xDSL's: `arith.addi`)."""
 
     name = "linalg.add"
-    BINARY: ClassVar = staticmethod(_add)
+    BINARY: ClassVar[Binary] = staticmethod(_add)
 
 
 @irdl_op_definition
@@ -360,7 +361,7 @@ class MulOp(_Elementwise):
     """`arith.andi` on i1 (xDSL's: `arith.muli`, the same bits)."""
 
     name = "linalg.mul"
-    BINARY: ClassVar = staticmethod(_mul)
+    BINARY: ClassVar[Binary] = staticmethod(_mul)
 
 
 @irdl_op_definition
@@ -368,7 +369,7 @@ class SubOp(_Elementwise):
     """Refused on i1, as upstream refuses it ("unsupported operation: sub with bools")."""
 
     name = "linalg.sub"
-    BINARY: ClassVar = staticmethod(_sub)
+    BINARY: ClassVar[Binary] = staticmethod(_sub)
 
     def verify_(self) -> None:
         if any(_is_bool(a) for a in self.body.block.args[:2]):
@@ -405,11 +406,12 @@ class MatmulOp(_UpstreamBody):
         if parser.parse_optional_keyword("indexing_maps") is not None:
             parser.parse_punctuation("=")
             at = parser.pos
-            maps = parser.parse_attribute()
-            if not isa(maps, ArrayAttr[AffineMapAttr]):
+            parsed = parser.parse_attribute()
+            if not isa(parsed, ArrayAttr[AffineMapAttr]):
                 parser.raise_error(
-                    f"linalg.matmul: indexing_maps {maps} is not a list of affine maps", at
+                    f"linalg.matmul: indexing_maps {parsed} is not a list of affine maps", at
                 )
+            maps = parsed
         op = super().parse(parser)
         assert isinstance(op, MatmulOp)
         if maps is not None:
