@@ -17,6 +17,7 @@ import heterolayout.native as native
 from heterolayout.interpreter import ExecutionError
 from heterolayout.interpreter.comparison import reference_engine_for
 from heterolayout.interpreter.source import apply_pipeline, parse_program
+from heterolayout.layout.element_types import element_type
 from heterolayout.native import build
 
 pytestmark = pytest.mark.usefixtures("native_engine")
@@ -276,6 +277,39 @@ def test_an_element_access_llvm_compiles_wrong_is_refused() -> None:
             [np.zeros((3, 6), np.int16), np.zeros((2, 24), np.int8)],
             engine="native",
         )
+
+
+WIDE_VECTORS = """func.func @main(%m: memref<5x3xvector<8xf32>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.load %m[%c1, %c1] : memref<5x3xvector<8xf32>>
+  %s = arith.addf %v, %v : vector<8xf32>
+  memref.store %s, %m[%c0, %c0] : memref<5x3xvector<8xf32>>
+  func.return
+}"""
+
+
+def test_vector_elements_get_the_alignment_llvm_assumes() -> None:
+    """LLVM moves a `vector<8xf32>` element with an aligned 32-byte load; numpy aligns an
+    array to 16 bytes. An array whose address lacks the element's alignment is worked on
+    in an aligned copy, written back after the call (it faulted: fuzz seed 1136's
+    `Layout.pack` into `pack = vector<8xf32>`)."""
+    from heterolayout.native.abi import MemRefMemory
+    from heterolayout.native.library import _memref_argument
+
+    memory = MemRefMemory(2, element_type("f32"), (8,))
+    raw = np.zeros(5 * 3 * 8 + 8, np.float32)
+    start, aligned_start = (
+        next(i for i in range(8) if (raw.ctypes.data + 4 * i) % 32 == r) for r in (16, 0)
+    )
+    misaligned = raw[start : start + 120].reshape(5, 3, 8)
+    passed = _memref_argument(misaligned, memory, "m")
+    assert passed[1] is not None and passed[0].aligned % 32 == 0
+    misaligned[1, 1] = np.arange(8)
+    heterolayout.run(WIDE_VECTORS, "main", [misaligned], engine="native")
+    assert misaligned[0, 0].tolist() == [2.0 * i for i in range(8)]
+    aligned = raw[aligned_start : aligned_start + 120].reshape(5, 3, 8)
+    assert _memref_argument(aligned, memory, "m")[1] is None  # its own memory, no copy
 
 
 def test_a_vector_access_upstream_reads_as_packed_bits_is_refused() -> None:

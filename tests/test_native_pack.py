@@ -23,6 +23,7 @@ LAYOUTS = {
     "strided": ("strided<[40, 1], offset: 3>", (10, 32), {"dtype": "i16"}),
     "bits-msb": ("NHWC->NHWC8c", (2, 3, 4, 13), {"dtype": "i1", "pack": "i8"}),
     "vector-lanes": ("NHWC->NHWC6c", (1, 4, 4, 12), {"dtype": "i1", "pack": "vector<6xi1>"}),
+    "vector-f32-8": ("ABC->ABC8c", (1, 8, 24), {"dtype": "f32", "pack": "vector<8xf32>"}),
     "i4-pairs": ("NC->NC2c", (3, 5), {"dtype": "i4", "pack": "i8"}),
     "f16-weights": ("OIhw16i16o", (32, 48, 3, 3), {"dtype": "f16"}),
     # containers of every width up to 64 bits, both bit orders (i64 words overflowed the mask)
