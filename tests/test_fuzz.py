@@ -260,3 +260,11 @@ def test_saved_case_reads_back(tmp_path) -> None:
     loaded = load(path)
     assert loaded.sites == program.sites and loaded.plain == program.plain
     assert loaded.text.endswith(program.text) and loaded.element == program.element
+
+
+def test_a_copy_from_a_strided_layout_into_a_dynamic_buffer_stays_static() -> None:
+    """A strided layout has a static shape: the copy's common shape keeps its dims static
+    (seed 1160 cast the source to `?` and the program did not verify)."""
+    program = program_for_seed(1160)
+    assert "#layout.strided" in program.text
+    parse_program(program.text)
