@@ -156,7 +156,16 @@ def test_vector_accesses_to_sub_byte_memrefs_see_one_element_per_byte() -> None:
     compiled, natively = both(text, [m])
     assert_same(compiled, natively)
     assert natively[0][0].tolist() == [0, 1, -2, -1]
-    assert natively[1][0][0].tolist() == [0, 1, -2, -1, -1, 1, -1, 1]  # (-1) + (-2) wraps to 1 in i2
+    assert natively[1][0][0].tolist() == [
+        0,
+        1,
+        -2,
+        -1,
+        -1,
+        1,
+        -1,
+        1,
+    ]  # (-1) + (-2) wraps to 1 in i2
 
 
 WIDE_NARROW = """func.func @main(%m: memref<2x16xi1>, %n: memref<3x5xi12>) -> vector<8xi1> {
@@ -191,7 +200,10 @@ def test_sub_byte_vector_accesses_stay_whole_vectors_of_bytes() -> None:
     expected_m, expected_n = m.copy(), n.copy()
     expected_m[0, 1:9] = ~m[1, 3:11]
     expected_n[0, :4] = (2 * n[2, 1:5].astype(np.int32) + 2048) % 4096 - 2048
-    assert m_after.astype(bool).tolist() == expected_m.tolist() and n_after.tolist() == expected_n.tolist()
+    assert (
+        m_after.astype(bool).tolist() == expected_m.tolist()
+        and n_after.tolist() == expected_n.tolist()
+    )
 
 
 BIT_VECTORS = """func.func @main(%m: memref<3x2xvector<6xi1>>, %n: memref<4xvector<3xi2>>) -> vector<6xi1> {
@@ -315,8 +327,15 @@ def test_vector_elements_get_the_alignment_llvm_assumes() -> None:
 def test_a_vector_access_upstream_reads_as_packed_bits_is_refused() -> None:
     """The native engine compiles what it is given as upstream does, so it refuses what
     upstream would read as packed bits rather than run it differently from the others."""
-    with pytest.raises(ExecutionError, match=r"vector.load of vector<8xi1> on memref<2x16xi1>: .*packed bits"):
-        heterolayout.run(WIDE_NARROW, "main", [np.zeros((2, 16), bool), np.zeros((3, 5), np.int16)], engine="native")
+    with pytest.raises(
+        ExecutionError, match=r"vector.load of vector<8xi1> on memref<2x16xi1>: .*packed bits"
+    ):
+        heterolayout.run(
+            WIDE_NARROW,
+            "main",
+            [np.zeros((2, 16), bool), np.zeros((3, 5), np.int16)],
+            engine="native",
+        )
 
 
 def test_a_plain_float32_array_is_the_memory_the_program_writes() -> None:
@@ -363,11 +382,15 @@ func.func @main(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
 """
 
 
-@pytest.mark.parametrize(("engine", "reference"), [("native", None), ("native", "compiled"), ("compiled", "native")])
+@pytest.mark.parametrize(
+    ("engine", "reference"), [("native", None), ("native", "compiled"), ("compiled", "native")]
+)
 def test_check_pairs_any_two_engines(engine: str, reference: str | None) -> None:
     report = heterolayout.check(BLOCKED, engine=engine, reference_engine=reference)
     assert str(report) == "OK: 64 elements compared"
-    broken = heterolayout.check(TRANSPOSE, [SwapStoreIndices()], seed=2, engine=engine, reference_engine=reference)
+    broken = heterolayout.check(
+        TRANSPOSE, [SwapStoreIndices()], seed=2, engine=engine, reference_engine=reference
+    )
     assert not broken.equal and broken.mismatch is not None
     assert broken.mismatch.what == "argument 1 (memref<4x4xf32>)"
 
@@ -405,7 +428,9 @@ func.func @main(%x: f32) {
   func.call @mystery(%x) : (f32) -> ()
   func.return
 }"""
-    with pytest.raises(ExecutionError, match=r"@mystery is external \(it has no body\) and cannot be run"):
+    with pytest.raises(
+        ExecutionError, match=r"@mystery is external \(it has no body\) and cannot be run"
+    ):
         heterolayout.run(text, args=[1.0], engine="native")
 
 
@@ -420,7 +445,9 @@ def test_missing_mlir_is_one_line_saying_what_to_install(monkeypatch: pytest.Mon
 
 
 # ---- the cache -----------------------------------------------------------------------------------
-def test_libraries_are_cached_by_text_tools_and_flags(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_libraries_are_cached_by_text_tools_and_flags(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HETEROLAYOUT_CACHE_DIR", str(tmp_path))
     from heterolayout.native import module
 
@@ -453,7 +480,10 @@ def test_a_timed_function_runs_its_kernel_each_call() -> None:
 
 
 def test_bench_reports_both_sides_gflops_and_the_ratio() -> None:
-    text = BLOCKED.replace("func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) {", "func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) attributes {layout.flops = 64 : i64} {")
+    text = BLOCKED.replace(
+        "func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) {",
+        "func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) attributes {layout.flops = 64 : i64} {",
+    )
     report = native.bench(text, baseline="layout-strip", repeat=3, min_time=0.001)
     assert report.flops == 64 and report.baseline is not None
     assert len(report.program.per_call) == len(report.baseline.per_call) == 3
@@ -461,7 +491,9 @@ def test_bench_reports_both_sides_gflops_and_the_ratio() -> None:
     lines = str(report).splitlines()
     assert lines[0] == "@main: 3 interleaved repetitions, 64 flop/call"
     assert lines[1].split() == ["ms/call", "(median)", "min–max", "calls/repetition", "GFLOP/s"]
-    assert lines[2].startswith("program (layout-lower)") and lines[3].startswith("baseline (layout-strip)")
+    assert lines[2].startswith("program (layout-lower)") and lines[3].startswith(
+        "baseline (layout-strip)"
+    )
     assert lines[4].startswith("program/baseline time: ")
 
 
@@ -470,8 +502,26 @@ def test_layout_bench_cli(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
 
     path = tmp_path / "blocked.mlir"
     path.write_text(BLOCKED)
-    assert main([str(path), "--baseline", "layout-strip", "--repeat", "2", "--min-time", "0.001", "--flops", "64"]) == 0
+    assert (
+        main(
+            [
+                str(path),
+                "--baseline",
+                "layout-strip",
+                "--repeat",
+                "2",
+                "--min-time",
+                "0.001",
+                "--flops",
+                "64",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "program (layout-lower)" in out and "GFLOP/s" in out and "program/baseline time" in out
     assert main([str(path), "--entry", "nothing", "--repeat", "1"]) == 1
-    assert capsys.readouterr().err == "layout-bench: error: no function @nothing in the module (functions: @main)\n"
+    assert (
+        capsys.readouterr().err
+        == "layout-bench: error: no function @nothing in the module (functions: @main)\n"
+    )
