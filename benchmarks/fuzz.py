@@ -3,8 +3,15 @@
 Each seed gives one program twice, with and without its layouts (`tests/fuzz/programs.py`).
 The plain one's printed output is the reference; the one with layouts must print the same
 unlowered on both engines, and after `layout-lower` with each option set (index=arith|affine
-× flatten=false|true, and `layout-schedule,layout-lower`) on both engines and, every K-th seed, natively through upstream
-`mlir-opt-22` / `mlir-runner-22`. Outcome classes are defined in `tests/fuzz/runner.py`.
+× flatten=false|true, and `layout-schedule,layout-lower`) on both engines and, every K-th
+seed, natively: compiled by stock upstream `mlir-opt-22` (the README's LLVM pipeline) and run
+by `mlir-runner-22`, not by heterolayout's native engine. The programs write their buffers
+with loads and stores, vector accesses (sub-byte lanes too), copies, conversions, calls and
+linalg ops (named and generic, into arguments, allocations and subviews); some are loop
+nests `layout-schedule` turns into whole-word code on packed `i1`; 6% have a buffer of
+4096-8192 elements, so conversions take the tiled and whole-container paths (cyclic maps and
+partitions among its layouts). Outcome classes are defined in `tests/fuzz/runner.py`;
+findings whose fixes are under way count as known issues (`tests/fuzz/known.py`).
 
     python benchmarks/fuzz.py --count N [--seed S] [--native-every K] [--jobs J] [--save DIR]
     python benchmarks/fuzz.py --replay SEED [--native]     # one case, in full
@@ -35,6 +42,7 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY / "tests"))
 
 from fuzz.corpus import corpus_cases, load, save  # noqa: E402
+from fuzz.known import KNOWN  # noqa: E402
 from fuzz.programs import Program, program_for_seed  # noqa: E402
 from fuzz.runner import OPTIONS, CaseResult, Outcome, rotating_options, run_case  # noqa: E402
 
@@ -106,6 +114,7 @@ class Tally:
         self.configs: Counter[str] = Counter()
         self.refusals: Counter[str] = Counter()
         self.known: Counter[str] = Counter()
+        self.known_seeds: dict[str, list[int | None]] = {}
         self.features: Counter[str] = Counter()
         self.failing: list[tuple[int | None, str]] = []
         self.seconds = 0.0
@@ -119,7 +128,14 @@ class Tally:
             if finding.outcome is Outcome.REFUSAL:
                 self.refusals[_refusal_key(finding.detail)] += 1
             if finding.outcome is Outcome.KNOWN:
-                self.known[finding.detail.split(":", 1)[0]] += 1
+                name = next(
+                    (k.name for k in KNOWN if finding.detail.startswith(k.name)),
+                    finding.detail.split(":", 1)[0],
+                )
+                self.known[name] += 1
+                seeds = self.known_seeds.setdefault(name, [])
+                if result.program.seed not in seeds:
+                    seeds.append(result.program.seed)
 
     def print(self, count: int, started: float) -> None:
         print(f"\n{count} cases in {time.perf_counter() - started:.0f} s")
@@ -129,9 +145,11 @@ class Tally:
                 f"| {outcome.value} | {self.cases[outcome.value]} | {self.configs[outcome.value]} |"
             )
         if self.known:
-            print("\nknown issues (configurations):")
+            print("\nknown issues (configurations, cases: seeds):")
             for name, number in self.known.most_common():
-                print(f"  {number:6}  {name}")
+                seeds = self.known_seeds[name]
+                listed = ", ".join(map(str, seeds[:12])) + (", …" if len(seeds) > 12 else "")
+                print(f"  {number:6}  {name} ({len(seeds)} cases: {listed})")
         if self.refusals:
             print("\nclean refusals (configurations), by message:")
             for message, number in self.refusals.most_common(15):
@@ -206,7 +224,8 @@ def _record(result: CaseResult, arguments: argparse.Namespace, tally: Tally) -> 
 def corpus(native: bool) -> int:
     failing = 0
     for path in corpus_cases():
-        result = run_one(load(path), native)
+        case = load(path)
+        result = run_one(case, native or case.native)
         print(f"{path.name}: {result.outcome.value}")
         for finding in result.bugs():
             print(f"  {finding.config}: {finding.outcome.value}: {finding.detail}")
@@ -221,9 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--native-every",
         type=int,
-        default=10,
+        default=2,
         metavar="K",
-        help="run every K-th seed natively with mlir-runner too (0: never; default 10)",
+        help="run every K-th seed through stock upstream mlir-opt-22 + mlir-runner-22 too "
+        "(0: never; default 2)",
     )
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="cases run in J processes (default 1)"

@@ -660,3 +660,22 @@ def test_what_is_no_byte_view_is_refused(change: str, message: str, engine: str)
     w = np.zeros((2, 3), np.int8)
     with pytest.raises(ExecutionError, match=message):
         run(text, "main", [m, w, 4], engine=engine)
+
+
+ZERO_D_GLOBAL = """memref.global "private" constant @g : memref<i32> = dense<7>
+func.func @main() {
+  %g = memref.get_global @g : memref<i32>
+  %a = memref.alloc() : memref<i32>
+  memref.copy %g, %a : memref<i32> to memref<i32>
+  %v = memref.load %a[] : memref<i32>
+  vector.print %v : i32
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+def test_a_0_d_global_is_a_0_d_buffer(engine: str) -> None:
+    """Its initializer was made 1-d (numpy's `ascontiguousarray`), so a copy to a 0-d
+    allocation was refused as a shape mismatch; upstream prints 7."""
+    assert run(ZERO_D_GLOBAL, engine=engine, capture=True).output == "7\n"

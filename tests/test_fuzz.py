@@ -4,18 +4,50 @@ classes). The long run is `benchmarks/fuzz.py`."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter
 
 import pytest
+from fuzz.choices import SeededChoices
 from fuzz.corpus import corpus_cases, load, save
 from fuzz.functions import Site
-from fuzz.layouts import GENERATORS
-from fuzz.programs import Program, program_for_seed
-from fuzz.runner import CaseResult, Outcome, _failure, compare, run_case
+from fuzz.layouts import GENERATORS, cyclic
+from fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
+from fuzz.runner import (
+    OPTIONS,
+    CaseResult,
+    Outcome,
+    _failure,
+    _lowered,
+    compare,
+    narrow_vector_accesses,
+    rotating_options,
+    run_case,
+)
 from xdsl.utils.exceptions import PassFailedException
 
-SEEDS = range(10)
-NATIVE_SEEDS = (10, 11)
+from heterolayout.dialects.context import parse_program
+
+SEEDS = range(20)
+NATIVE_SEEDS = (11, 17, 21, 24)
+"""Through stock upstream MLIR too: sub-byte vector accesses (11, 24), linalg ops into an
+argument and a subview with bit counts over packed i1 that `layout-schedule` makes whole-word
+(17), a depthwise convolution and a fill into arguments (21)."""
+NEW_PATHS = (
+    "linalg.generic",
+    "linalg.fill",
+    "linalg.transpose",
+    "linalg.reduce",
+    "memref.subview",
+    "written by linalg only",
+    "sub-byte vector.load",
+    "sub-byte vector.store",
+    "nest map",
+    "large buffer",
+    "layout cyclic",
+)
+"""Paths of issue 26 the short seeded run must take."""
 
 
 def _describe(results: list[CaseResult]) -> str:
@@ -33,6 +65,8 @@ def test_short_seeded_run_finds_no_bug() -> None:
     outcomes = Counter(f.outcome for r in results for f in r.findings)
     # the generator makes valid programs: most configurations run and agree
     assert outcomes[Outcome.EQUAL] >= 0.7 * sum(outcomes.values()), outcomes
+    taken = set().union(*(r.program.features for r in results))
+    assert not [p for p in NEW_PATHS if p not in taken], [p for p in NEW_PATHS if p not in taken]
 
 
 def test_seeded_cases_run_natively_like_the_reference(
@@ -42,11 +76,18 @@ def test_seeded_cases_run_natively_like_the_reference(
     assert not any(r.bugs() for r in results), _describe(results)
     native = [f for r in results for f in r.findings if f.config.endswith("native")]
     assert native and all(f.outcome in (Outcome.EQUAL, Outcome.KNOWN) for f in native), native
+    # every lowered option set went through stock upstream, for each case
+    for result in results:
+        assert len({f.config for f in result.findings if f.config.endswith("/native")}) >= 5
 
 
 @pytest.mark.parametrize("path", corpus_cases(), ids=lambda p: p.stem)
-def test_saved_case(path) -> None:
-    result = run_case(load(path))
+def test_saved_case(path, request) -> None:
+    case = load(path)
+    if case.native:  # its finding shows under stock upstream only
+        for fixture in ("mlir_opt", "mlir_runner", "mlir_runner_libs"):
+            request.getfixturevalue(fixture)
+    result = run_case(case, native=case.native)
     assert not result.bugs(), _describe([result])
 
 
@@ -83,8 +124,82 @@ def test_generator_covers_every_layout_kind_and_program_feature() -> None:
         "loop to memref.dim",
         "call through a converted temporary",
         "memref.alloca",
+        # issue 26: linalg (named and generic) into arguments, allocations and views
+        "linalg.fill",
+        "linalg.copy",
+        "linalg.generic",
+        "linalg.index",
+        "linalg.transpose",
+        "linalg.reduce",
+        "linalg.broadcast",
+        "linalg.matmul",
+        "linalg.batch_matmul",
+        "linalg.conv_2d_nchw_fchw",
+        "linalg.conv_2d_nhwc_hwcf",
+        "linalg.depthwise_conv_2d_nchw_chw",
+        "linalg named elementwise",
+        "memref.subview",
+        "memref.subview run-time offset",
+        "written by linalg only",
+        # sub-byte vector accesses, packed words, buffers of the tiled paths' size
+        "sub-byte vector.load",
+        "sub-byte vector.store",
+        "sub-byte affine.vector_load",
+        "sub-byte affine.vector_store",
+        "nest map",
+        "nest map i1",
+        "nest count i1",
+        "nest on packed i1",
+        "large buffer",
     ]
     assert not [w for w in wanted if features[w] == 0], [w for w in wanted if features[w] == 0]
+    assert features["layout packed-int"] and features["layout packed-vector"]
+
+
+def test_large_shapes_and_cyclic_maps() -> None:
+    """Large buffers reach the tiled conversions' size; cyclic maps end on a floordiv."""
+    c = SeededChoices(0)
+    for rank in (1, 2, 3, 4):
+        for _ in range(20):
+            shape = large_shape(c, rank)
+            assert LARGE_LOGICAL[0] <= math.prod(shape) <= LARGE_LOGICAL[1], shape
+    floordiv_innermost = 0
+    for seed in range(40):
+        found = cyclic(SeededChoices(seed), (64, 128), "f32", 1 << 15)
+        assert found is not None and found.kind == "cyclic"
+        results = re.search(r"-> \((.*)\)>", found.text)
+        assert results is not None and " mod " in results[1], found.text
+        floordiv_innermost += "floordiv" in results[1].split(", ")[-1]
+    assert floordiv_innermost > 20  # usually the issue's shape
+
+
+def test_schedule_makes_whole_words_of_generated_nests() -> None:
+    """Some generated nests over packed i1 become word-level code under `layout-schedule`:
+    a `math.ctpop` per container (bit counts) and whole-container stores (maps)."""
+    counted = mapped = False
+    for seed in range(300):
+        program = program_for_seed(seed)
+        if "nest on packed i1" not in program.features:
+            continue
+        lowered = str(_lowered(parse_program(program.text), "schedule", validate=False))
+        counted |= "math.ctpop" in lowered
+        mapped |= bool(re.search(r"vector\.bitcast %\w+ : vector<\d+xi1> to", lowered))
+        if counted and mapped:
+            return
+    raise AssertionError(f"whole words in 300 seeds: ctpop {counted}, container maps {mapped}")
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 5, 10])
+def test_natively_run_seeds_meet_every_option_set(every: int) -> None:
+    met = {rotating_options(seed)[0] for seed in range(0, 40 * every, every)}
+    assert met == set(OPTIONS) - {"arith"}, met
+
+
+def test_sub_byte_vector_accesses_are_recognised() -> None:
+    assert narrow_vector_accesses("%v = vector.load %a[%c0] : memref<16xi4>, vector<4xi4>")
+    assert narrow_vector_accesses("affine.vector_store %v, %a[0] : memref<8xi1>, vector<2xi1>")
+    assert not narrow_vector_accesses("%v = vector.load %a[%c0] : memref<16xi8>, vector<4xi8>")
+    assert not narrow_vector_accesses("%v = memref.load %a[%c0] : memref<16xi4>")
 
 
 def _program(text: str, plain: str, sites: tuple[Site, ...] = ()) -> Program:
@@ -145,3 +260,11 @@ def test_saved_case_reads_back(tmp_path) -> None:
     loaded = load(path)
     assert loaded.sites == program.sites and loaded.plain == program.plain
     assert loaded.text.endswith(program.text) and loaded.element == program.element
+
+
+def test_a_copy_from_a_strided_layout_into_a_dynamic_buffer_stays_static() -> None:
+    """A strided layout has a static shape: the copy's common shape keeps its dims static
+    (seed 1160 cast the source to `?` and the program did not verify)."""
+    program = program_for_seed(1160)
+    assert "#layout.strided" in program.text
+    parse_program(program.text)

@@ -11,10 +11,10 @@ import pytest
 from planted_bugs import SwapStoreIndices
 
 from heterolayout.dialects.context import parse_program
-from heterolayout.passes import pipeline
-from heterolayout.passes.pipeline import available_passes
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
+from heterolayout.passes import pipeline
+from heterolayout.passes.pipeline import available_passes
 from heterolayout.tools.run import main
 
 CONSTANTS = """

@@ -44,7 +44,7 @@ def pack(
         if layout.dtype.is_integer:
             fill = layout.dtype.wrap(int(fill))
         array = array.astype(layout.dtype.numpy_dtype, copy=False)
-    packer = _native(layout, array, native)
+    packer = _native(layout, array, array.size, native)
     if packer is not None:
         return packer.pack(layout, array, fill)
     physical = _scatter(layout, array, fill)
@@ -56,10 +56,13 @@ def pack(
 
 def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) -> np.ndarray:
     """The logical array of a physical buffer; `native` as for `pack` (the layout must
-    know its element type for the native path)."""
+    know its element type for the native path), decided on the physical slots (integer
+    containers' lanes counted one by one)."""
     physical = np.asarray(physical)
     expected = layout._static("unpack", layout.physical_shape)
-    if layout.packing is not None and not layout.packing.is_vector:
+    packed = layout.packing is not None and not layout.packing.is_vector
+    if packed:
+        assert layout.packing is not None
         storage = expected[:-1]
         if physical.shape != storage:
             raise LayoutError(
@@ -67,27 +70,29 @@ def unpack(layout: Layout, physical: np.ndarray, native: bool | None = False) ->
                 f"storage shape {format_shape(storage)} of {layout.packing.container} containers"
             )
         assert layout.dtype is not None
-        packer = _native(layout, physical, native)
-        if packer is not None:
-            return packer.unpack(layout, physical)
-        physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
-    if physical.shape != expected:
+    elif physical.shape != expected:
         raise LayoutError(
             f"unpack: buffer of shape {format_shape(physical.shape)} does not match the physical "
             f"shape {format_shape(expected)}"
         )
-    packer = _native(layout, physical, native)
+    packer = _native(layout, physical, math.prod(expected), native)
     if packer is not None:
         return packer.unpack(layout, physical)
+    if packed:
+        assert layout.packing is not None and layout.dtype is not None
+        physical = layout.packing.from_words(physical, expected[-1], layout.dtype)
     return _gather(layout, physical)
 
 
-def _native(layout: Layout, array: np.ndarray, native: bool | None) -> NativePacker | None:
-    """The compiled packer, where `native` asks for it and it takes `array`."""
+def _native(
+    layout: Layout, array: np.ndarray, slots: int, native: bool | None
+) -> NativePacker | None:
+    """The compiled packer, where `native` asks for it and it takes `array` (of `slots`
+    physical slots, an integer container's lanes counted one by one)."""
     if native is False:
         return None
     packer = native_packer(native)
-    return packer if packer is not None and packer.wants(layout, array, native) else None
+    return packer if packer is not None and packer.wants(layout, array, slots, native) else None
 
 
 def _scatter(layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:

@@ -34,9 +34,9 @@ class AttributeText(Protocol):
 
 
 class NativePacker(Protocol):
-    def wants(self, layout: Layout, array: np.ndarray, native: bool | None) -> bool:
-        """Whether the compiled conversion packs or unpacks `array` (`native=None`: where it
-        pays off)."""
+    def wants(self, layout: Layout, array: np.ndarray, slots: int, native: bool | None) -> bool:
+        """Whether the compiled conversion packs or unpacks `array`, of `slots` physical
+        slots (`native=None`: where it pays off)."""
         ...
 
     def pack(self, layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray: ...

@@ -8,8 +8,11 @@ constants, loop variables and `%n` by `arith` ops (addi, subi, muli, the divisio
 remainders) and `affine.apply`; `affine.load/store` with access maps over affine dims and
 symbols only (affine.for variables, values defined at the top of the function, constants),
 as upstream MLIR requires; `vector.load/store` and `affine.vector_load/store` along the
-innermost dim (byte-sized elements: LLVM packs `vector<…xi1>` in memory, memrefs of i1 it
-does not); calls of a helper, copies and conversions between buffers, and `memref.cast`.
+innermost dim (of sub-byte lanes only on buffers with a layout in the function: LLVM packs
+`vector<…xi4>` in memory but gives each `memref<…xi4>` element a byte, so the lowering must
+make them right where upstream would not); calls of a helper, copies and conversions between
+buffers, and `memref.cast`; linalg statements (`structured.py`) and loop nests
+`layout-schedule` takes (`nests.py`), once per whole-buffer statement budget.
 Index values and whole index tuples are reused, and made again by new ops in a sibling loop,
 the other branch or a nested block: the value sharing of `layout-lower` works on exactly that.
 Every index stays in bounds on every iteration (the range of each index value is tracked);
@@ -22,6 +25,8 @@ from dataclasses import dataclass, field
 
 from fuzz.choices import Choices, chance
 from fuzz.functions import Buffer, Callee, FunctionText, Site
+from fuzz.nests import Nests
+from fuzz.structured import Linalg
 from fuzz.text import INDEX_RANGE_UNBOUNDED, Types, is_float, literal, wrap_integer
 
 N_COMPARED = (0, 15)
@@ -83,6 +88,13 @@ class Writer(FunctionText):
         self.tuple_recipes: list[tuple[Recipe, ...]] = []
         self.frames: list[Frame] = []
         self.trips = 1
+        self.whole_trips = MAX_TRIPS
+        """Iterations around a statement on a whole buffer (a call, a copy), at most."""
+        self.linalg: Linalg | None = None
+        """Writes linalg statements, where the program wants them."""
+        self.linalg_only = False
+        """Buffers are written by linalg ops only (no stores, copies or calls): what
+        `layout-apply` must see as writes, with nothing else to give them away."""
         self.touched: set[int] = set()
 
     @property
@@ -334,7 +346,7 @@ class Writer(FunctionText):
     def vector_access(self, buffer: Buffer, affine: bool, is_load: bool) -> None:
         """A 1-D vector along the innermost dim, inside it."""
         innermost = buffer.extents[-1]
-        length = self.c.integer(1, min(innermost, 8))
+        length = self.c.integer(1, min(innermost, 8 if self.element in VECTOR_ELEMENTS else 16))
         vector = f"vector<{length}x{self.element}>"
         indices = ", ".join(self.indices(buffer, affine, innermost - length + 1))
         kind = ("affine.vector_" if affine else "vector.") + ("load" if is_load else "store")
@@ -502,9 +514,6 @@ class Writer(FunctionText):
         self.emit("}")
 
     def access(self, kind: str) -> None:
-        vector_ok = self.element in VECTOR_ELEMENTS
-        if "vector" in kind and not vector_ok:
-            kind = "load"
         writable = [b for b in self.buffers if b.writable]
         if (
             kind in ("store", "affine.store", "vector.store", "affine.vector_store")
@@ -512,7 +521,17 @@ class Writer(FunctionText):
         ):
             kind = "load"
         is_store = kind.endswith("store")
-        buffer = self.c.choice(writable if is_store else self.buffers)
+        pool = writable if is_store else self.buffers
+        if "vector" in kind and self.element not in VECTOR_ELEMENTS:
+            # sub-byte lanes: on buffers with a layout here (their lowering must make them
+            # right under upstream, which packs `vector<…xi4>` in memory but not `memref<…xi4>`)
+            pool = [b for b in pool if b.has_layout]
+            if not pool:
+                kind = kind.replace("vector_", "").replace("vector.", "")
+                pool = writable if is_store else self.buffers
+            else:
+                self.features.add("sub-byte " + kind)
+        buffer = self.c.choice(pool)
         affine = kind.startswith("affine")
         if "vector" in kind:
             self.vector_access(buffer, affine, not is_store)
@@ -525,16 +544,30 @@ class Writer(FunctionText):
         self.budget -= 1
         kinds = ["load", "load", "affine.load", "store", "affine.store", "index"]
         kinds += ["vector.load", "vector.store", "affine.vector_load", "affine.vector_store"]
-        if self.callee is not None and self.trips <= MAX_TRIPS:
+        whole = self.trips <= self.whole_trips
+        if self.callee is not None and whole:
             kinds += ["call", "call"]
-        if self.trips <= MAX_TRIPS and len(self.buffers) > 1:
+        if whole and len(self.buffers) > 1:
             kinds += ["transfer"]
+        if self.linalg is not None and whole:
+            kinds += ["linalg"] * (4 if self.linalg_only else 1)
+        if whole and depth == 0:
+            kinds += ["nest"] * (8 if self.element == "i1" else 2)
+        if self.linalg_only:
+            kinds = [k for k in kinds if not k.endswith("store") and k not in ("call", "transfer")]
         if depth < 3:  # control flow is the point: most likely at the top
             kinds = ["scf.for", "affine.for", "scf.if", "scf.if"] * (3 - depth) + kinds
         if first and depth > 0:  # every nested block (both branches too) accesses memory
-            kinds = ["load", "affine.load", "store", "affine.store"]
+            kinds = ["load", "affine.load"] + (
+                [] if self.linalg_only else ["store", "affine.store"]
+            )
         kind = self.c.choice(kinds)
-        if kind == "index":
+        if kind == "linalg":
+            assert self.linalg is not None
+            self.linalg.statement()
+        elif kind == "nest":
+            Nests(self).statement()
+        elif kind == "index":
             self.index_statement()
         elif kind == "call":
             self.call()
@@ -565,8 +598,11 @@ class Writer(FunctionText):
             extent = self.c.choice(self.c.choice(self.buffers).extents)
             self.make(Recipe("remui", "%n", self.c.integer(1, extent)))
         self.body(0)
-        if self.callee is not None and "func.call" not in self.features:
+        if self.callee is not None and "func.call" not in self.features and not self.linalg_only:
             self.call()
+        if self.linalg_only and self.buffers[0].writable:  # the first buffer is written
+            self.features.add("written by linalg only")
+            self.linalg.write(self.buffers[0])  # type: ignore[union-attr]
         for buffer in self.buffers:
             if buffer.root not in self.touched:
                 self.load(buffer, False)

@@ -27,6 +27,12 @@ class Buffer:
     writable: bool = True
     dims: dict[int, str] = field(default_factory=dict)
     """`memref.dim` values of the dynamic dims, made at the top of the function."""
+    assigned: bool = False
+    """A `layout.assign` in this function gives it a layout."""
+
+    @property
+    def has_layout(self) -> bool:
+        return self.assigned or self.type.layout is not None
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class FunctionText:
     def assign(self, buffer: Buffer, memref_type: MemrefType) -> None:
         """`layout.assign` (the layout version only) of `memref_type`'s layout to `buffer`."""
         assert memref_type.layout is not None
+        buffer.assigned = True
         self.features.add(f"layout.assign {memref_type.layout.kind}")
         self.emit(
             f"layout.assign {buffer.name} to {memref_type.layout.text} : {self.token(buffer.type)}",
@@ -134,7 +141,13 @@ class FunctionText:
     def move(self, source: Buffer, target: Buffer) -> None:
         """Copy the logical contents: `layout.convert` or `memref.copy` where the types
         differ (the plain version copies), `memref.copy` where they are the same."""
-        source = self.recast(source, target.type.shape)  # xDSL's memref.copy wants one shape
+        # xDSL's memref.copy wants one shape: the target's, static where the source's
+        # layout allows no `?` (a strided layout has a static shape)
+        shape = tuple(
+            source.extents[d] if e is None and not _may_be_dynamic(source.type, d) else e
+            for d, e in enumerate(target.type.shape)
+        )
+        source, target = self.recast(source, shape), self.recast(target, shape)
         ts, tt = self.token(source.type), self.token(target.type)
         copy = f'"memref.copy"({source.name}, {target.name}) : ({ts}, {tt}) -> ()'
         if source.type.layout != target.type.layout and self.c.boolean():
@@ -242,6 +255,10 @@ class FunctionText:
 
 def _strides(extents: tuple[int, ...]) -> list[int]:
     return [math.prod(extents[d + 1 :]) for d in range(len(extents))]
+
+
+def _may_be_dynamic(memref_type: MemrefType, dim: int) -> bool:
+    return memref_type.layout is None or dim in memref_type.layout.dynamic_dims
 
 
 def may_be_dynamic(c: Choices, memref_type: MemrefType, layouts: list[MemrefType]) -> MemrefType:

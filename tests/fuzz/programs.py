@@ -12,6 +12,11 @@ function arguments (in @main, the kernel and the helper), and layouts written in
 through a temporary; parameters may be dynamic (`?`, reached through `memref.cast`) where
 every layout the buffer meets allows it. The plain rendering of the same choices is the
 reference: `layout.assign` dropped, layouts gone from the types, `layout.convert` a copy.
+
+Some functions write with linalg ops too, some with linalg ops only (`structured.py`). A few
+programs are large: the first buffer has 4096 to 8192 elements and the local buffer is
+converted into from it and back, so conversions take the tiled and whole-container paths
+(`LARGE_PERCENT`).
 """
 
 from __future__ import annotations
@@ -22,11 +27,22 @@ from dataclasses import dataclass
 from fuzz.bodies import Writer
 from fuzz.choices import Choices, SeededChoices, chance
 from fuzz.functions import Buffer, Callee, FunctionText, Site, may_be_dynamic
-from fuzz.layouts import ELEMENTS, random_layout
+from fuzz.layouts import ELEMENTS, MAX_PHYSICAL, random_layout
+from fuzz.structured import Linalg
 from fuzz.text import Line, MemrefType, Types, fill_value, literal, vector_print
 
 MAX_LOGICAL = 120
 """Logical elements of one buffer, at most (each is printed)."""
+LARGE_PERCENT = 6
+"""Programs whose first buffer is large: 4096 to 8192 elements, layouts of up to
+`LARGE_PHYSICAL` slots, so that conversions into them take the tiled and whole-container
+paths (`convert_loops.VECTOR_MIN_SLOTS`, 4096 slots)."""
+LINALG_PERCENT = 50
+"""Functions with linalg statements."""
+LINALG_ONLY_PERCENT = 40
+"""Of those, functions whose buffers only linalg ops write."""
+LARGE_LOGICAL = (4096, 8192)
+LARGE_PHYSICAL = 24576
 
 
 @dataclass(frozen=True)
@@ -39,6 +55,8 @@ class Program:
     sites: tuple[Site, ...]
     features: frozenset[str]
     element: str
+    native: bool = False
+    """A saved case that runs natively (stock upstream) too, whatever the run asks."""
 
     def __repr__(self) -> str:  # hypothesis prints a failing example this way
         return f"Program(seed={self.seed}, text=\n{self.text})"
@@ -49,6 +67,22 @@ def random_shape(c: Choices, rank: int) -> tuple[int, ...]:
     while math.prod(extents) > MAX_LOGICAL:
         largest = extents.index(max(extents))
         extents[largest] = -(-extents[largest] // 2)
+    return tuple(extents)
+
+
+def large_shape(c: Choices, rank: int) -> tuple[int, ...]:
+    """Extents whose product lies in `LARGE_LOGICAL`, usually not multiples of 4."""
+    extents = list(random_shape(c, rank))
+    low, high = LARGE_LOGICAL
+    while math.prod(extents) < low:
+        dim = c.integer(0, rank - 1)
+        extents[dim] = extents[dim] * 2 + (c.integer(0, 1) if extents[dim] > 2 else 0)
+    while math.prod(extents) > high:
+        largest = extents.index(max(extents))
+        extents[largest] = -(-extents[largest] // 2)
+    while math.prod(extents) < low:  # halving went below: grow the smallest a little
+        smallest = extents.index(min(extents))
+        extents[smallest] += 1
     return tuple(extents)
 
 
@@ -70,11 +104,17 @@ class Generator:
         self.sites: list[Site] = []
         self.features: set[str] = set()
         self.element = c.choice(ELEMENTS)
+        self.large = chance(c, LARGE_PERCENT)
+        self.limit = LARGE_PHYSICAL if self.large else MAX_PHYSICAL
 
     def layout_type(
         self, shape: tuple[int, ...], percent: int, globals_: bool = False
     ) -> MemrefType:
-        layout = random_layout(self.c, shape, self.element) if chance(self.c, percent) else None
+        layout = (
+            random_layout(self.c, shape, self.element, self.limit)
+            if chance(self.c, percent)
+            else None
+        )
         if layout is not None and globals_ and layout.kind == "packed-vector":
             layout = None  # documented: dense initializers cannot hold vectors
         if layout is not None:
@@ -102,11 +142,17 @@ class Generator:
     def generate(self, seed: int | None) -> Program:
         c = self.c
         rank = c.integer(1, 4)
-        shape_a = random_shape(c, rank)
+        shape_a = large_shape(c, rank) if self.large else random_shape(c, rank)
         shape_b = shape_a if chance(c, 40) else random_shape(c, c.integer(1, 4))
         b_global = chance(c, 35)
         a, b = self.role(shape_a, False), self.role(shape_b, b_global)
-        local = self.layout_type(shape_a, 50) if chance(c, 45) else None
+        if self.large:
+            self.features.add("large buffer")
+        local = (
+            self.layout_type(shape_a, 85 if self.large else 50)
+            if self.large or chance(c, 45)
+            else None
+        )
         local_assign = self.assigned(local, 35) if local is not None else None
         helper = self.layout_type(shape_a, 40) if chance(c, 35) else None
         helper_assign = self.assigned(helper, 35) if helper is not None else None
@@ -152,6 +198,15 @@ class Generator:
         )
 
     # ---- functions ----------------------------------------------------------------------------
+    def with_linalg(self, writer: Writer) -> None:
+        """Whole-buffer statements once per function in large programs; linalg statements in
+        some functions, in some of those the only writes."""
+        if self.large:
+            writer.whole_trips = 1
+        if chance(self.c, LINALG_PERCENT):
+            writer.linalg = Linalg(writer, lambda shape: self.layout_type(shape, 50), self.large)
+            writer.linalg_only = chance(self.c, LINALG_ONLY_PERCENT)
+
     def visibility(self) -> str:
         return "private " if self.c.boolean() else ""
 
@@ -185,6 +240,7 @@ class Generator:
         writer = Writer(
             c, self.types, "@kernel", self.element, self.sites, [], c.integer(4, 14), callee
         )
+        self.with_linalg(writer)
         buffers = self.kernel_buffers(writer, [a, b], [True, not constant])
         writer.buffers = buffers
         late = []
@@ -205,7 +261,7 @@ class Generator:
         for buffer, assign in late:
             writer.assign(buffer, assign)
         if local is not None:
-            if chance(c, 40):
+            if self.large or chance(c, 40):
                 writer.move(buffers[2], buffers[0])
             if buffers[2].name.startswith("%alloc") and not buffers[2].name.startswith("%alloca"):
                 writer.emit(f"memref.dealloc {buffers[2].name} : {writer.token(buffers[2].type)}")
@@ -228,7 +284,7 @@ class Generator:
         buffer = Buffer(name, memref_type, a.extents, 2)
         if assign is not None:
             writer.assign(buffer, assign)
-        if self.c.boolean():
+        if self.large or self.c.boolean():
             writer.move(a, buffer)
         else:
             writer.fill(buffer, 5)
@@ -240,6 +296,7 @@ class Generator:
         writer = Writer(
             self.c, self.types, "@helper", self.element, self.sites, [], self.c.integer(2, 8)
         )
+        self.with_linalg(writer)
         buffer = Buffer("%X", parameter, extents, 0)
         writer.buffers = [buffer]
         for d in parameter.dynamic:

@@ -25,15 +25,19 @@ class MemrefType:
     """Declared extents; None is `?`."""
     element: str
     layout: FuzzLayout | None = None
+    view: str | None = None
+    """The `strided<…>` type of a subview: upstream's, in both renderings."""
 
     def text(self, with_layout: bool) -> str:
         dims = "".join(("?" if e is None else str(e)) + "x" for e in self.shape)
+        if self.view is not None:
+            return f"memref<{dims}{self.element}, {self.view}>"
         if with_layout and self.layout is not None:
             return f"memref<{dims}{self.element}, {self.layout.text}>"
         return f"memref<{dims}{self.element}>"
 
     def with_shape(self, shape: tuple[int | None, ...]) -> MemrefType:
-        return MemrefType(shape, self.element, self.layout)
+        return MemrefType(shape, self.element, self.layout, self.view)
 
     @property
     def dynamic(self) -> list[int]:

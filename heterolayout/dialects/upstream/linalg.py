@@ -3,9 +3,14 @@
 Missing in xDSL: `batch_matmul`, `matvec`, `vecmat`, `dot`, `depthwise_conv_2d_nhwc_hwc`,
 `depthwise_conv_2d_nchw_chw`, `pooling_nhwc_sum|max|min`, `pooling_nchw_sum`. Too narrow in
 xDSL: `conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf` and `pooling_nchw_max` require `strides`
-and `dilations`, which upstream defaults to 1. Each op carries the body and indexing maps
-upstream's `--linalg-generalize-named-ops` gives it (checked against MLIR 22), so running
-or lowering it means running its `linalg.generic` form.
+and `dilations`, which upstream defaults to 1. Bodies different from upstream's in xDSL:
+`add`, `sub`, `mul`, `matmul` and the other convolutions add `i1` with `arith.addi` (xor),
+where upstream's region builder (`RegionBuilderHelper::buildBinaryFn` in LinalgOps.cpp)
+adds bools with `arith.ori` and multiplies them with `arith.andi`, and refuses `sub` of
+them; xDSL's `matmul` does not cast its inputs to the output's type (i8 × i8 into i32).
+Each op carries the body and indexing maps upstream's `--linalg-generalize-named-ops`
+gives it (checked against MLIR 22), so running or lowering it means running its
+`linalg.generic` form.
 """
 
 from __future__ import annotations
@@ -22,14 +27,19 @@ from xdsl.dialects.builtin import (
     DenseIntElementsAttr,
     IntegerType,
 )
-from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
-from xdsl.irdl import irdl_op_definition, opt_prop_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
+Binary = Callable[[SSAValue, SSAValue], SSAValue]
 Body = Callable[[Sequence[SSAValue], SSAValue], SSAValue]
 """Builds the scalar body: from the inputs (cast to the output's element type) and the
 output element, the yielded value."""
@@ -56,17 +66,42 @@ def _cast(value: SSAValue, target: Attribute) -> SSAValue:
     raise ValueError(f"no cast from {source} to {target}")
 
 
+def _is_bool(value: SSAValue) -> bool:
+    return isinstance(value.type, IntegerType) and value.type.width.data == 1
+
+
+def _add(lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """upstream's `BinaryFn::add`: `arith.ori` on i1 (bools), not xor."""
+    if isinstance(lhs.type, AnyFloat):
+        return arith.AddfOp(lhs, rhs).result
+    if _is_bool(lhs):
+        return arith.OrIOp(lhs, rhs).result
+    return arith.AddiOp(lhs, rhs).result
+
+
+def _mul(lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """upstream's `BinaryFn::mul`: `arith.andi` on i1."""
+    if isinstance(lhs.type, AnyFloat):
+        return arith.MulfOp(lhs, rhs).result
+    if _is_bool(lhs):
+        return arith.AndIOp(lhs, rhs).result
+    return arith.MuliOp(lhs, rhs).result
+
+
+def _sub(lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """upstream's `BinaryFn::sub` (refused on i1: `verify_` of the op says so)."""
+    if isinstance(lhs.type, AnyFloat):
+        return arith.SubfOp(lhs, rhs).result
+    return arith.SubiOp(lhs, rhs).result
+
+
 def _mac(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
     """`out + in0 · in1`, in upstream's operand order."""
-    if isinstance(out.type, AnyFloat):
-        return arith.AddfOp(out, arith.MulfOp(inputs[0], inputs[1]).result).result
-    return arith.AddiOp(out, arith.MuliOp(inputs[0], inputs[1]).result).result
+    return _add(out, _mul(inputs[0], inputs[1]))
 
 
 def _sum(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
-    if isinstance(out.type, AnyFloat):
-        return arith.AddfOp(out, inputs[0]).result
-    return arith.AddiOp(out, inputs[0]).result
+    return _add(out, inputs[0])
 
 
 def _max(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
@@ -81,12 +116,10 @@ def _min(inputs: Sequence[SSAValue], out: SSAValue) -> SSAValue:
     return arith.MinSIOp(out, inputs[0]).result
 
 
-class _Named(NamedOperation):
-    """A named op defined by its body, its maps over `LOOPS` dims and their iterators."""
+class _UpstreamBody(NamedOperation):
+    """A named op whose body is `BODY` on its inputs cast to the output's element type."""
 
     BODY: ClassVar[Body]
-    ITERATORS: ClassVar[str]
-    """One letter per loop: `p` parallel, `r` reduction."""
     BODY_INPUTS: ClassVar[int] = 2
     """How many inputs the body reads (pooling windows read only the image)."""
 
@@ -102,6 +135,13 @@ class _Named(NamedOperation):
             YieldOp(body(cast, out))
 
         return hidden_region
+
+
+class _Named(_UpstreamBody):
+    """A named op defined by its body, its maps over `LOOPS` dims and their iterators."""
+
+    ITERATORS: ClassVar[str]
+    """One letter per loop: `p` parallel, `r` reduction."""
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr(
@@ -290,7 +330,142 @@ class PoolingNchwMaxOp(_PoolingNchw):
     BODY: ClassVar[Body] = staticmethod(_max)
 
 
+# ---- xDSL's ops with upstream's bodies ---------------------------------------------------------
+class _Elementwise(ElementwiseOperation):
+    """An elementwise binary op: `BINARY` of its two inputs, uncast (as upstream's)."""
+
+    BINARY: ClassVar[Binary]
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        binary = cls.BINARY
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(binary(args[0], args[1]))
+
+        return hidden_region
+
+
+@irdl_op_definition
+class AddOp(_Elementwise):
+    """`arith.ori` on i1 (xDSL's: `arith.addi`)."""
+
+    name = "linalg.add"
+    BINARY: ClassVar[Binary] = staticmethod(_add)
+
+
+@irdl_op_definition
+class MulOp(_Elementwise):
+    """`arith.andi` on i1 (xDSL's: `arith.muli`, the same bits)."""
+
+    name = "linalg.mul"
+    BINARY: ClassVar[Binary] = staticmethod(_mul)
+
+
+@irdl_op_definition
+class SubOp(_Elementwise):
+    """Refused on i1, as upstream refuses it ("unsupported operation: sub with bools")."""
+
+    name = "linalg.sub"
+    BINARY: ClassVar[Binary] = staticmethod(_sub)
+
+    def verify_(self) -> None:
+        if any(_is_bool(a) for a in self.body.block.args[:2]):
+            raise VerifyException(
+                f"{self.name}: sub of i1 (bools) is not supported (upstream MLIR refuses it)"
+            )
+
+
+@irdl_op_definition
+class MatmulOp(_UpstreamBody):
+    """Inputs cast to the output's type, then `out + a · b` (`arith.ori` / `arith.andi` on
+    i1), as upstream; xDSL's casts nothing and adds i1 with `arith.addi`."""
+
+    name = "linalg.matmul"
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    BODY: ClassVar[Body] = staticmethod(_mac)
+
+    indexing_maps = prop_def(
+        ArrayAttr[AffineMapAttr],
+        default_value=linalg.MatmulOp.get_irdl_definition()
+        .properties["indexing_maps"]
+        .default_value,
+    )
+
+    get_default_indexing_maps = linalg.MatmulOp.get_default_indexing_maps
+    get_indexing_maps = linalg.MatmulOp.get_indexing_maps
+    get_iterator_types = linalg.MatmulOp.get_iterator_types
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatmulOp:
+        """Upstream's `linalg.matmul indexing_maps = [...] ins(...) outs(...)` too (xDSL's
+        parser reads no maps there, and its printer drops them)."""
+        maps = None
+        if parser.parse_optional_keyword("indexing_maps") is not None:
+            parser.parse_punctuation("=")
+            at = parser.pos
+            parsed = parser.parse_attribute()
+            if not isa(parsed, ArrayAttr[AffineMapAttr]):
+                parser.raise_error(
+                    f"linalg.matmul: indexing_maps {parsed} is not a list of affine maps", at
+                )
+            maps = parsed
+        op = super().parse(parser)
+        assert isinstance(op, MatmulOp)
+        if maps is not None:
+            op.indexing_maps = maps
+        return op
+
+    def print(self, printer: Printer) -> None:
+        default = type(self).get_irdl_definition().properties["indexing_maps"].default_value
+        if self.indexing_maps != default:
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        super().print(printer)
+
+
+class _Convolution(_UpstreamBody, ConvOperation):
+    """xDSL's convolutions with upstream's body: inputs cast to the output's type (floats
+    extended, not sign-extended), bools or-ed and and-ed."""
+
+    BODY: ClassVar[Body] = staticmethod(_mac)
+
+
+@irdl_op_definition
+class Conv2DNgchwFgchwOp(_Convolution):
+    name = "linalg.conv_2d_ngchw_fgchw"
+    get_default_indexing_maps = linalg.Conv2DNgchwFgchwOp.get_default_indexing_maps
+
+
+@irdl_op_definition
+class Conv2DNgchwGfchwOp(_Convolution):
+    name = "linalg.conv_2d_ngchw_gfchw"
+    get_default_indexing_maps = linalg.Conv2DNgchwGfchwOp.get_default_indexing_maps
+
+
+@irdl_op_definition
+class Conv2DNhwcFhwcOp(_Convolution):
+    name = "linalg.conv_2d_nhwc_fhwc"
+    get_default_indexing_maps = linalg.Conv2DNhwc_FhwcOp.get_default_indexing_maps
+
+
+@irdl_op_definition
+class Conv2DNhwgcGfhwcOp(_Convolution):
+    name = "linalg.conv_2d_nhwgc_gfhwc"
+    get_default_indexing_maps = linalg.Conv2DNhwgcGfhwcOp.get_default_indexing_maps
+
+
 OPS: list[type[Operation]] = [
+    AddOp,
+    MulOp,
+    SubOp,
+    MatmulOp,
+    Conv2DNgchwFgchwOp,
+    Conv2DNgchwGfchwOp,
+    Conv2DNhwcFhwcOp,
+    Conv2DNhwgcGfhwcOp,
     BatchMatmulOp,
     MatvecOp,
     VecmatOp,

@@ -69,12 +69,10 @@ class _CompiledPacker:
     """`Layout.pack`/`unpack` by the compiled conversion (`native.packing`, loaded on first
     use: importing this package stays cheap), lent to the model (`layout.services`)."""
 
-    def wants(self, layout: Layout, array: np.ndarray, native: bool | None) -> bool:
+    def wants(self, layout: Layout, array: np.ndarray, slots: int, native: bool | None) -> bool:
         from heterolayout.execution.native import packing
 
-        return packing.wants_native(
-            layout, packing.element_of_array(layout, array), array.size, native
-        )
+        return packing.wants_native(layout, packing.element_of_array(layout, array), slots, native)
 
     def pack(self, layout: Layout, array: np.ndarray, fill: int | float) -> np.ndarray:
         from heterolayout.execution.native.packing import native_pack

@@ -212,6 +212,15 @@ def slot_of(type_attr: Attribute, what: str) -> Slot:
     return ScalarSlot(size, size, element)
 
 
+def aligned_copy(array: np.ndarray, alignment: int) -> np.ndarray:
+    """A C-contiguous copy of `array` whose data starts at a multiple of `alignment`."""
+    raw = np.empty(array.nbytes + alignment, dtype=np.uint8)
+    start = -raw.ctypes.data % alignment
+    copy = raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
+    copy[...] = array
+    return copy
+
+
 # ---- memref buffers -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MemRefMemory:
@@ -236,6 +245,12 @@ class MemRefMemory:
     def element_bytes(self) -> int:
         rows = self.rows
         return scalar_size(self.element) if rows is None else rows.alloc_bytes
+
+    @property
+    def alignment(self) -> int:
+        """The ABI alignment LLVM assumes of an element's address: its alloc size (a
+        `vector<8xf32>` is loaded with an aligned 32-byte move, which faults elsewhere)."""
+        return self.element_bytes
 
     @property
     def narrow(self) -> bool:

@@ -20,6 +20,7 @@ from heterolayout.execution.native.abi import (
     MemRefMemory,
     MemRefSlot,
     Slot,
+    aligned_copy,
     slot_of,
 )
 from heterolayout.execution.native.build import BuildTimes
@@ -172,7 +173,9 @@ class Frame:
     pointers: ctypes.Array
     outputs: list[tuple[Slot, int]]
     result_address: int
-    write_backs: list[tuple[np.ndarray, np.ndarray | None, MemRefMemory]]
+    write_backs: list[tuple[np.ndarray, np.ndarray | None, MemRefMemory | None]]
+    """(argument, the copy the program worked on, how to read it back: None for a plain
+    copy of the argument)."""
     buffers: list[tuple[int, int]]
 
     @staticmethod
@@ -181,14 +184,14 @@ class Frame:
         if len(args) != len(inputs):
             raise ExecutionError(f"@{name} takes {len(inputs)} arguments, got {len(args)}")
         frame = Frame(name, [], None, None, [], 0, [], [])  # type: ignore[arg-type]
-        params: list[bytes] = []
+        params: list[tuple[bytes, int]] = []
         for number, (arg, type_attr) in enumerate(zip(args, inputs, strict=True)):
             what = f"argument {number} of @{name}"
             slot = slot_of(type_attr, what)
             if isinstance(slot, MemRefSlot):
-                params += frame._memref(arg, slot.memory, what)
+                params += [(field, 8) for field in frame._memref(arg, slot.memory, what)]
             else:
-                params.append(slot.encode(arg))
+                params.append((slot.encode(arg), slot.align))
         outputs = [
             slot_of(t, f"result {i} of @{name}") for i, t in enumerate(function_type.outputs.data)
         ]
@@ -197,30 +200,38 @@ class Frame:
 
     def _memref(self, arg: Any, memory: MemRefMemory, what: str) -> list[bytes]:
         """The descriptor fields of a memref argument, as parameters."""
-        descriptor, staged = _memref_argument(arg, memory, what)
+        descriptor, staged, reader = _memref_argument(arg, memory, what)
         used = staged if staged is not None else arg
         self.keep.append(used)
-        self.write_backs.append((arg, staged, memory))
+        self.write_backs.append((arg, staged, reader))
         self.buffers.append((used.ctypes.data, used.ctypes.data + used.nbytes))
         head = [struct.pack("<Q", descriptor.allocated), struct.pack("<Q", descriptor.aligned)]
         fields = (descriptor.offset, *descriptor.sizes, *descriptor.strides)
         return head + [struct.pack("<q", v) for v in fields]
 
-    def _lay_out(self, params: list[bytes], outputs: list[Slot]) -> None:
-        """One buffer holds every parameter (16-byte aligned each) and the result slot (its
-        fields at their alignment); `pointers` is the packed wrapper's `void **`."""
-        offsets, size = [], 0
-        for data in params:
+    def _lay_out(self, params: list[tuple[bytes, int]], outputs: list[Slot]) -> None:
+        """One buffer holds every parameter (each at its alignment, 16 bytes at least) and
+        the result slot (its fields at their alignment); `pointers` is the packed wrapper's
+        `void **`."""
+        offsets, size, widest = [], 0, 16
+        for data, align in params:
+            align = max(16, align)
+            widest = max(widest, align)
+            size = -(-size // align) * align
             offsets.append(size)
-            size += -(-len(data) // 16) * 16
+            size += len(data)
+        size = -(-size // 16) * 16
         fields, end = [], 0
         for slot in outputs:
+            widest = max(widest, slot.align)
             end = -(-end // slot.align) * slot.align
             fields.append(end)
             end += slot.size
-        self.storage = (ctypes.c_uint8 * (size + end + 16))()
+        size = -(-size // widest) * widest
+        self.storage = (ctypes.c_uint8 * (size + end + widest))()
         base = ctypes.addressof(self.storage)
-        for offset, data in zip(offsets, params, strict=True):
+        base += -base % widest
+        for offset, (data, _) in zip(offsets, params, strict=True):
             ctypes.memmove(base + offset, data, len(data))
         self.pointers = (ctypes.c_void_p * max(1, len(params) + 1))()
         for i, offset in enumerate(offsets):
@@ -233,9 +244,9 @@ class Frame:
 
     def finish(self) -> None:
         """Bring staged buffers back into their arrays."""
-        for array, staged, memory in self.write_backs:
+        for array, staged, reader in self.write_backs:
             if staged is not None:
-                array[...] = memory.unstage(staged, array.shape)
+                array[...] = staged if reader is None else reader.unstage(staged, array.shape)
 
     def results(self, on_stack: Any) -> tuple[Any, ...]:
         values: list[Any] = []
@@ -261,9 +272,10 @@ class Frame:
 
 def _memref_argument(
     arg: Any, memory: MemRefMemory, what: str
-) -> tuple[Descriptor, np.ndarray | None]:
-    """The descriptor of an argument array, and the staged copy the program works on when
-    it cannot work on the array itself (bit-packed or padded vector elements)."""
+) -> tuple[Descriptor, np.ndarray | None, MemRefMemory | None]:
+    """The descriptor of an argument array, the copy the program works on when it cannot
+    work on the array itself (bit-packed or padded vector elements, or elements whose
+    alignment the array's address lacks), and how that copy reads back (None: as it is)."""
     if not isinstance(arg, np.ndarray):
         raise ExecutionError(f"{what}: expected a numpy array for a memref")
     dtype = memory.element.numpy_dtype
@@ -278,7 +290,9 @@ def _memref_argument(
     if memory.lanes and arg.shape[memory.rank :] != memory.lanes:
         raise ExecutionError(f"{what}: vector elements of shape {list(memory.lanes)} expected")
     shape = tuple(arg.shape[: memory.rank])
-    if memory.is_direct:
-        return memory.descriptor(arg.ctypes.data, shape), None
-    staged = memory.staged(arg)
-    return memory.descriptor(staged.ctypes.data, shape), staged
+    aligned = arg.ctypes.data % memory.alignment == 0
+    if memory.is_direct and aligned:
+        return memory.descriptor(arg.ctypes.data, shape), None, None
+    staged, reader = (arg, None) if memory.is_direct else (memory.staged(arg), memory)
+    staged = aligned_copy(staged, memory.alignment)
+    return memory.descriptor(staged.ctypes.data, shape), staged, reader

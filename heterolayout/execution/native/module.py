@@ -4,7 +4,8 @@ The text a library is built from is the module as xDSL prints it, with every fun
 has a body made public (so each gets a packed wrapper to call it by), the external
 functions it calls checked against the ones the run-time provides, and an empty entry
 function for mlir-runner to run. Nothing in it changes what an access means: a vector access
-to sub-byte elements, which upstream would compile as packed bits, is refused
+to sub-byte elements, which upstream would compile as packed bits, and an element access to a
+memref of bit vectors of more than 64 bits, which LLVM 22 compiles wrong, are refused
 (`layout-lower` and `layout-strip` write such accesses on the memref's bytes).
 """
 
@@ -59,16 +60,25 @@ def _check_externals(module: ModuleOp) -> None:
 
 
 def _check_sub_byte_vectors(module: ModuleOp) -> None:
-    from heterolayout.passes.packed.sub_byte_accesses import memref_operand, moves_packed_bits
+    from heterolayout.passes.packed.sub_byte_accesses import (
+        memref_operand,
+        miscompiled_upstream,
+        moves_packed_bits,
+    )
 
     for op in module.walk():
-        if moves_packed_bits(op):
+        if miscompiled_upstream(op):
             access = op.results[0] if op.results else op.operands[0]
+            why = (
+                "upstream MLIR 22 holds such a memref one element per byte but moves the "
+                "vector as packed bits"
+                if moves_packed_bits(op)
+                else "LLVM 22 loads and stores vectors of these lanes wrong"
+            )
             raise ExecutionError(
                 f"{where(op)}: {op_name(op)} of {access.type} on {memref_operand(op).type}: "
-                "upstream MLIR 22 holds such a memref one element per byte but moves the "
-                "vector as packed bits, so compiled natively it would not access the elements "
-                "it names; layout-strip (or layout-lower) writes it on the memref's bytes"
+                f"{why}, so compiled natively it would not access the elements it names; "
+                "layout-strip (or layout-lower) writes it on the memref's bytes"
             )
 
 

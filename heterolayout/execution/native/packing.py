@@ -73,10 +73,13 @@ def _library(layout: Layout, element: ElementType, direction: Direction):  # typ
 
 
 def _buffer(library, direction: Direction, position: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A zeroed buffer of the function's parameter: the conversion writes every slot, but
+    only the lanes of an integer container, so its unused bits stay what they were (0, as
+    in numpy's result and in an allocation's pad fill)."""
     from heterolayout.execution.runtime.memref import memref_info
 
     info = memref_info(library.function_type(direction).inputs.data[position])
-    return np.empty(tuple(info.shape) + info.lanes, dtype=info.element.numpy_dtype)  # type: ignore[arg-type]
+    return np.zeros(tuple(info.shape) + info.lanes, dtype=info.element.numpy_dtype)  # type: ignore[arg-type]
 
 
 def native_pack(layout: Layout, array: np.ndarray, pad: int | float | None) -> np.ndarray:
@@ -98,8 +101,8 @@ def native_pack(layout: Layout, array: np.ndarray, pad: int | float | None) -> n
     packing = layout.packing
     if packing is None or packing.is_vector:
         return out.reshape(layout.physical_shape)
-    mask = (1 << packing.container_bits) - 1
-    return (out.astype(np.int64) & mask).astype(packing.storage_dtype)
+    words = out.astype(np.int64).astype(np.uint64)  # the container's bits, two's complement
+    return (words & np.uint64((1 << packing.container_bits) - 1)).astype(packing.storage_dtype)
 
 
 def native_unpack(layout: Layout, physical: np.ndarray) -> np.ndarray:

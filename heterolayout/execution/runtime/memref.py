@@ -208,13 +208,15 @@ as a `ByteView`."""
 @dataclass(frozen=True)
 class ByteViewPlan:
     """What a byte view cast does: the source's element (and its vector lanes, 0 for scalar
-    elements) seen as the result's integer."""
+    elements) seen as the result's integer, or as `words` of them (the result's vector
+    lanes, 0 for an integer)."""
 
     narrow: ElementType
     lanes: int
     wide: ElementType
     source: str
     """The source memref type, for diagnostics."""
+    words: int = 0
 
 
 class ByteView:
@@ -222,9 +224,9 @@ class ByteView:
     allocates for its elements (`builtin.unrealized_conversion_cast`, which upstream's LLVM
     lowering folds: the two memref types have one descriptor). It is the same memory: an
     element's integer holds its value's bits, zero above its width (as LLVM stores an `iN`),
-    a bit vector's lanes packed LSB-first (as LLVM lays out a `vector<6xi1>`). Storing an
-    integer with bits above the element's is refused: LLVM's loads of the element assume
-    they are zero."""
+    a bit vector's lanes packed LSB-first (as LLVM lays out a `vector<6xi1>`), over i64
+    words from the first for a vector of more bits. Storing an integer with bits above the
+    element's is refused: LLVM's loads of the element assume they are zero."""
 
     __slots__ = ("base", "plan", "shape")
 
@@ -241,13 +243,48 @@ class ByteView:
         check_live(self.base, where)
         narrow = self.plan.narrow.bits
         fields = self.base[window].astype(np.int64).astype(np.uint64) & np.uint64((1 << narrow) - 1)
+        if self.plan.words:
+            return canonical_array(self._pack_words(fields), self.plan.wide)
         if self.plan.lanes:
             shifts = np.arange(self.plan.lanes, dtype=np.uint64) * np.uint64(narrow)
             fields = np.bitwise_or.reduce(fields << shifts, axis=-1)
         return canonical_array(fields, self.plan.wide)
 
+    def _pack_words(self, fields: np.ndarray) -> np.ndarray:
+        """(…, lanes) fields → (…, words) uint64, lane i at bits [i·b, (i+1)·b) of them."""
+        narrow = self.plan.narrow.bits
+        words = np.zeros((*fields.shape[:-1], self.plan.words), dtype=np.uint64)
+        for lane in range(self.plan.lanes):
+            first, shift = divmod(lane * narrow, 64)
+            words[..., first] |= fields[..., lane] << np.uint64(shift)
+            if shift + narrow > 64:
+                words[..., first + 1] |= fields[..., lane] >> np.uint64(64 - shift)
+        return words
+
+    def _write_words(self, window: tuple[Any, ...], values: Any, where: str) -> None:
+        words = np.asarray(values).astype(np.int64).astype(np.uint64)
+        narrow, lanes = self.plan.narrow.bits, self.plan.lanes
+        fields = np.zeros((*words.shape[:-1], lanes), dtype=np.uint64)
+        for lane in range(lanes):
+            first, shift = divmod(lane * narrow, 64)
+            field = words[..., first] >> np.uint64(shift)
+            if shift + narrow > 64:
+                field |= words[..., first + 1] << np.uint64(64 - shift)
+            fields[..., lane] = field & np.uint64((1 << narrow) - 1)
+        if not np.array_equal(self._pack_words(fields), words):
+            raise ExecutionError(
+                f"{where}: stores {np.asarray(values).tolist()} through the "
+                f"vector<{self.plan.words}x{self.plan.wide}> view of {self.plan.source}: bits "
+                f"above the {self._bits} of an element, which upstream's LLVM lowering assumes "
+                "are zero"
+            )
+        self.base[window] = canonical_array(fields, self.plan.narrow)
+
     def _write(self, window: tuple[Any, ...], values: Any, where: str) -> None:
         check_live(self.base, where)
+        if self.plan.words:
+            self._write_words(window, values, where)
+            return
         wide = self.plan.wide.bits
         words = np.asarray(values).astype(np.int64).astype(np.uint64)
         if wide < 64:
@@ -267,9 +304,10 @@ class ByteView:
             words = (words[..., None] >> shifts) & np.uint64((1 << narrow) - 1)
         self.base[window] = canonical_array(words, self.plan.narrow)
 
-    def load(self, index: tuple[int, ...], where: str) -> int:
+    def load(self, index: tuple[int, ...], where: str) -> Any:
         check_index(index, self.shape, where)
-        return int(self._words(tuple(index), where))
+        words = self._words(tuple(index), where)
+        return words if self.plan.words else int(words)
 
     def store(self, index: tuple[int, ...], value: Any, where: str) -> None:
         check_index(index, self.shape, where)
@@ -362,7 +400,7 @@ def from_logical(array: Any, info: MemRefInfo, what: str) -> MemRef:
             f"{what}: expected an array for {info.type}, got one of shape {_text(data.shape)}"
         )
     if info.layout is None:
-        return np.ascontiguousarray(data)
+        return np.require(data, requirements="C")  # ascontiguousarray makes a 0-d array 1-d
     return LayoutMemRef.from_logical(specialized(info, data.shape), info.element, data)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness
+from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness, VectorType
 from xdsl.ir import Operation
 
 from heterolayout.dialects.conversion import layout_of
@@ -287,9 +287,9 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
     from heterolayout.dialects.roles import LOADS_AND_STORES
     from heterolayout.passes.packed.sub_byte_accesses import (
         allocation_bits,
-        bit_vector_bits,
         memref_operand,
         sub_byte_element,
+        word_view_element,
     )
 
     source = op.operands[0].type if len(op.operands) == 1 else None
@@ -304,17 +304,22 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
         and layout_of(source) is None
     ):
         element = sub_byte_element(source)
-        lane_bits = bit_vector_bits(source)
-        bits = element.width.data if element is not None else lane_bits
-        allocated = None if bits is None else allocation_bits(bits)
-        signless = element is None or element.signedness.data == Signedness.SIGNLESS
-        if allocated is not None and signless and result.element_type == IntegerType(allocated):
+        viewed: IntegerType | VectorType | None
+        if element is not None:
+            allocated = allocation_bits(element.width.data)
+            signless = element.signedness.data == Signedness.SIGNLESS
+            viewed = IntegerType(allocated) if allocated is not None and signless else None
+        else:
+            viewed = word_view_element(source)
+        if viewed is not None and result.element_type == viewed:
             lanes = vector_shape(source.element_type) or (0,)
+            words = vector_shape(viewed) or (0,)
             plan = ByteViewPlan(
                 element_of(source.element_type),
                 lanes[0],
                 element_of(result.element_type),
                 str(source),
+                words[0],
             )
     types = ", ".join(str(v.type) for v in op.operands)
     if plan is None:
@@ -323,7 +328,8 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
             f"{', '.join(str(r.type) for r in op.results)}: the engines run it only as the byte "
             "view of a memref of sub-byte integers (or of vectors of them) as the integers LLVM "
             "allocates for its elements, of the same shape and layout (memref<4xi2> to "
-            "memref<4xi8>, memref<4xvector<6xi1>> to memref<4xi8>)"
+            "memref<4xi8>, memref<4xvector<6xi1>> to memref<4xi8>, memref<4xvector<6xi12>> "
+            "to memref<4xvector<2xi64>>)"
         )
     for use in op.results[0].uses:
         user = use.operation

@@ -16,7 +16,10 @@ bitcast to a word into `vpmovmskb`. The engines run the cast as that view (`Byte
 An element of a memref of bit vectors (`memref<…xvector<6xi1>>`, the containers of
 `pack = vector<6xi1>`) is LLVM's bit-packed word, which upstream reads right but x86 moves
 bit by bit; its loads and stores go through the same view, one integer each (`arith.trunci`
-to i6 and `vector.bitcast` to the lanes, or the other way round).
+to i6 and `vector.bitcast` to the lanes, or the other way round). A bit vector of more than
+64 bits (`vector<6xi12>`) is viewed as its allocation in i64 words (`vector<2xi64>`), each
+lane shifted out of (or into) the words that hold it: LLVM 22's x86 backend loads and stores
+such a vector wrong itself (a `vector<6xi12>` stored and loaded back loses lanes 1 to 5).
 
 Elements wider than 64 bits, and signed or unsigned integers (which `arith` does not
 truncate), are moved lane by lane instead: `memref.load`s assembled with
@@ -57,6 +60,7 @@ from heterolayout.dialects.roles import (
 )
 from heterolayout.dialects.upstream.arith import ExtUIOp, TruncIOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
+from heterolayout.layout.element_types import element_type
 from heterolayout.passes.packed.element_access import integer_constant
 
 Insert = Callable[[Operation], None]
@@ -78,8 +82,7 @@ def sub_byte_element(memref_type: Attribute) -> IntegerType | None:
 
 
 def bit_vector_bits(memref_type: Attribute) -> int | None:
-    """For a memref of 1-D vectors of signless sub-byte integers: the bits of one vector, if
-    at most 64; else None."""
+    """For a memref of 1-D vectors of signless sub-byte integers: the bits of one vector."""
     if not isinstance(memref_type, MemRefType):
         return None
     element = memref_type.element_type
@@ -89,8 +92,23 @@ def bit_vector_bits(memref_type: Attribute) -> int | None:
     if not _narrow_signless(lane):
         return None
     assert isinstance(lane, IntegerType)
-    bits = element.get_shape()[0] * lane.width.data
-    return bits if bits <= 64 else None
+    return element.get_shape()[0] * lane.width.data
+
+
+WORD = 64
+
+
+def word_view_element(memref_type: Attribute) -> IntegerType | VectorType | None:
+    """The element of the view through which a memref of bit vectors is accessed: the
+    integer LLVM allocates for one vector (up to 64 bits), or that allocation (the next
+    power of two of its bytes) as i64 words."""
+    bits = bit_vector_bits(memref_type)
+    if bits is None:
+        return None
+    allocated = allocation_bits(bits)
+    if allocated is not None:
+        return IntegerType(allocated)
+    return VectorType(IntegerType(WORD), [(1 << (bits - 1).bit_length()) // WORD])
 
 
 def _narrow_signless(element: Attribute) -> bool:
@@ -111,6 +129,18 @@ def moves_packed_bits(op: Operation) -> bool:
     memref holds one sub-byte element per allocation unit: a vector access to a memref of
     sub-byte integers."""
     return op.name in VECTOR_ACCESSES and (sub_byte_element(memref_operand(op).type) is not None)
+
+
+def miscompiled_upstream(op: Operation) -> bool:
+    """Whether upstream's LLVM lowering would access the elements `op` names wrong: a vector
+    access moving packed bits (`moves_packed_bits`), or an element access to a memref of bit
+    vectors of more than 64 bits."""
+    if moves_packed_bits(op):
+        return True
+    if op.name not in SCALAR_LOADS | SCALAR_STORES:
+        return False
+    bits = bit_vector_bits(memref_operand(op).type)
+    return bits is not None and bits > WORD
 
 
 def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
@@ -140,7 +170,10 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
     for op in split:
         _lane_by_lane(op)
     for op in words:
-        _as_word(op, views)
+        if isinstance(word_view_element(memref_operand(op).type), VectorType):
+            _as_words(op, views)
+        else:
+            _as_word(op, views)
     for function in functions:  # the widened values and lane indices the rewrites repeat
         if function is not None:
             cse(function)
@@ -159,7 +192,7 @@ class _Views:
     def __init__(self) -> None:
         self._views: dict[SSAValue, SSAValue] = {}
 
-    def of(self, buffer: SSAValue, container: IntegerType) -> SSAValue:
+    def of(self, buffer: SSAValue, container: IntegerType | VectorType) -> SSAValue:
         view = self._views.get(buffer)
         if view is not None:
             return view
@@ -260,6 +293,107 @@ def _as_word(op: Operation, views: _Views) -> None:
             Rewriter.erase_op(constant)  # its word is a constant of its own now
         return
     Rewriter.erase_op(op)
+
+
+def _as_words(op: Operation, views: _Views) -> None:
+    """An element access to a memref of bit vectors of more than 64 bits, on the memref
+    viewed as i64 words: each lane shifted out of the words that hold it (two where it
+    straddles them), or shifted into them."""
+    buffer = memref_operand(op)
+    assert isinstance(buffer.type, MemRefType)
+    lanes_type = buffer.type.element_type
+    assert isinstance(lanes_type, VectorType)
+    lane_type = lanes_type.element_type
+    assert isinstance(lane_type, IntegerType)
+    words_type = word_view_element(buffer.type)
+    assert isinstance(words_type, VectorType)
+    view = views.of(buffer, words_type)
+    add = _before(op)
+    operands = list(op.operands)
+    operands[operands.index(buffer)] = view
+    lane_bits, lanes = lane_type.width.data, lanes_type.get_shape()[0]
+    word = IntegerType(WORD)
+    constant = _word_constants(add)
+    if op.name in SCALAR_LOADS:
+        loaded = _added(add, _recreated(op, operands, [words_type])).results[0]
+        used = -(-lanes * lane_bits // WORD)
+        words = [_added(add, vector.ExtractOp(loaded, [j], word)).results[0] for j in range(used)]
+        values: list[SSAValue] = []
+        for lane in range(lanes):
+            first, shift = divmod(lane * lane_bits, WORD)
+            value = words[first]
+            if shift:
+                value = _added(add, arith.ShRUIOp(value, constant(shift))).results[0]
+            if shift + lane_bits > WORD:
+                high = _added(add, arith.ShLIOp(words[first + 1], constant(WORD - shift)))
+                value = _added(add, arith.OrIOp(value, high.results[0])).results[0]
+            values.append(_added(add, TruncIOp(value, lane_type)).results[0])
+        gathered = _added(add, FromElementsOp(values, lanes_type))
+        op.results[0].replace_all_uses_with(gathered.results[0])
+        Rewriter.erase_op(op)
+        return
+    stored = op.operands[0]
+    operands[0] = _stored_words(stored, words_type, add, constant)
+    add(_recreated(op, operands, []))
+    Rewriter.erase_op(op)
+    made = stored.owner
+    if isinstance(made, arith.ConstantOp) and not made.result.uses:
+        Rewriter.erase_op(made)  # its words are a constant of their own now
+
+
+def _word_constants(add: Insert) -> Callable[[int], SSAValue]:
+    """i64 constants made once each, before the access."""
+    made: dict[int, SSAValue] = {}
+
+    def constant(value: int) -> SSAValue:
+        if value not in made:
+            made[value] = _added(add, integer_constant(value, WORD)).results[0]
+        return made[value]
+
+    return constant
+
+
+def _stored_words(
+    lanes: SSAValue, words_type: VectorType, add: Insert, constant: Callable[[int], SSAValue]
+) -> SSAValue:
+    """The i64 words whose low bits are `lanes` (zero above them): a constant for constant
+    lanes, else each lane zero-extended and shifted into the words it overlaps."""
+    lanes_type = lanes.type
+    assert isinstance(lanes_type, VectorType)
+    lane_type = lanes_type.element_type
+    assert isinstance(lane_type, IntegerType)
+    lane_bits, count = lane_type.width.data, lanes_type.get_shape()[0]
+    word = IntegerType(WORD)
+    made = lanes.owner
+    if isinstance(made, arith.ConstantOp) and isinstance(made.value, DenseIntOrFPElementsAttr):
+        mask = (1 << lane_bits) - 1
+        bits = sum(
+            (int(v) & mask) << (i * lane_bits) for i, v in enumerate(made.value.get_values())
+        )
+        values = [
+            element_type(f"i{WORD}").wrap((bits >> (j * WORD)) & ((1 << WORD) - 1))
+            for j in range(words_type.get_shape()[0])
+        ]
+        dense = DenseIntOrFPElementsAttr.from_list(words_type, values)  # type: ignore[type-var]
+        return _added(add, arith.ConstantOp(dense)).results[0]  # type: ignore[arg-type]
+    words: list[SSAValue | None] = [None] * words_type.get_shape()[0]
+
+    def put(index: int, piece: SSAValue) -> None:
+        held = words[index]
+        words[index] = piece if held is None else _added(add, arith.OrIOp(held, piece)).results[0]
+
+    for lane in range(count):
+        extracted = _added(add, vector.ExtractOp(lanes, [lane], lane_type)).results[0]
+        wide = _added(add, ExtUIOp(extracted, word)).results[0]
+        first, shift = divmod(lane * lane_bits, WORD)
+        low = wide
+        if shift:
+            low = _added(add, arith.ShLIOp(wide, constant(shift))).results[0]
+        put(first, low)
+        if shift + lane_bits > WORD:
+            put(first + 1, _added(add, arith.ShRUIOp(wide, constant(WORD - shift))).results[0])
+    filled = [constant(0) if held is None else held for held in words]
+    return _added(add, FromElementsOp(filled, words_type)).results[0]
 
 
 def _fold_word_uses(lanes: Operation, packed: Operation, word: SSAValue) -> None:

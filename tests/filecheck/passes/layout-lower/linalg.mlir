@@ -23,7 +23,7 @@
 // CHECK-NEXT:          %[[II:.*]] = arith.remui %[[I]], %[[C2]] : index
 // CHECK-NEXT:          %[[C:.*]] = memref.load %C[%[[IB]], %[[J]], %[[II]]] : memref<2x6x2xf32>
 // CHECK-NEXT:          %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
-// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[M]], %[[C]] : f32
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[C]], %[[M]] : f32
 // CHECK-NEXT:          memref.store %[[S]], %C[%[[IB]], %[[J]], %[[II]]] : memref<2x6x2xf32>
 // CHECK-NOT:     linalg
 // CHECK:         func.return

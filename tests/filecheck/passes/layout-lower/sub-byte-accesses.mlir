@@ -4,7 +4,7 @@
 // allocates for its elements (builtin.unrealized_conversion_cast, one per memref, right after
 // its definition), accesses vectors of those, and truncates after a load / zero-extends
 // before a store. An element of a memref of bit vectors (pack = vector<6xi1>) is one byte
-// load or store. Signed or wider-than-64-bit elements go lane by lane. A module without
+// load or store, or one of i64 words above 64 bits (vector<6xi12>). Signed or wider-than-64-bit elements go lane by lane. A module without
 // layouts keeps its accesses.
 // RUN: layout-opt %s --split-input-file -p layout-lower -o %t
 // RUN: filecheck %s --input-file %t
@@ -97,6 +97,42 @@ func.func @container(%m: memref<1x2x2x12xi1, #layout.tag<"NHWC->NHWC6c", pack = 
   vector.store %v, %m[%c0, %c1, %c0, %c6] : memref<1x2x2x12xi1, #layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>>, vector<6xi1>
   %w = vector.load %m[%c0, %c0, %c1, %c0] : memref<1x2x2x12xi1, #layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>>, vector<6xi1>
   func.return %w : vector<6xi1>
+}
+
+// -----
+
+// A container of more than 64 bits (pack = vector<6xi12>: 72 bits, allocated 16 bytes), which
+// LLVM 22 loads and stores wrong as a vector: the memref viewed as two i64 words, each lane
+// shifted into them (lane 5 straddles both) or out of them.
+// CHECK-LABEL: func.func @wide(%m: memref<2x2xvector<6xi12>>, %v: vector<6xi12>) -> vector<6xi12> {
+// CHECK-NEXT:    %[[WORDS:.*]] = builtin.unrealized_conversion_cast %m : memref<2x2xvector<6xi12>> to memref<2x2xvector<2xi64>>
+// CHECK:         %[[L5:.*]] = vector.extract %v[5] : i12 from vector<6xi12>
+// CHECK-NEXT:    %[[Z5:.*]] = arith.extui %[[L5]] : i12 to i64
+// CHECK-NEXT:    %[[C60:.*]] = arith.constant 60 : i64
+// CHECK-NEXT:    %[[LOW:.*]] = arith.shli %[[Z5]], %[[C60]] : i64
+// CHECK-NEXT:    %[[W0:.*]] = arith.ori %{{.*}}, %[[LOW]] : i64
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    %[[W1:.*]] = arith.shrui %[[Z5]], %[[C4]] : i64
+// CHECK-NEXT:    %[[S:.*]] = vector.from_elements %[[W0]], %[[W1]] : vector<2xi64>
+// CHECK-NEXT:    memref.store %[[S]], %[[WORDS]][%c1, %c1] : memref<2x2xvector<2xi64>>
+// CHECK-NEXT:    %[[L:.*]] = memref.load %[[WORDS]][%c0, %c0] : memref<2x2xvector<2xi64>>
+// CHECK-NEXT:    %[[A:.*]] = vector.extract %[[L]][0] : i64 from vector<2xi64>
+// CHECK-NEXT:    %[[B:.*]] = vector.extract %[[L]][1] : i64 from vector<2xi64>
+// CHECK:         %[[C60B:.*]] = arith.constant 60 : i64
+// CHECK-NEXT:    %[[H:.*]] = arith.shrui %[[A]], %[[C60B]] : i64
+// CHECK-NEXT:    %[[C4B:.*]] = arith.constant 4 : i64
+// CHECK-NEXT:    %[[HI:.*]] = arith.shli %[[B]], %[[C4B]] : i64
+// CHECK-NEXT:    %[[J:.*]] = arith.ori %[[H]], %[[HI]] : i64
+// CHECK-NEXT:    %[[T:.*]] = arith.trunci %[[J]] : i64 to i12
+// CHECK-NEXT:    %w = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[T]] : vector<6xi12>
+// CHECK-NEXT:    func.return %w : vector<6xi12>
+func.func @wide(%m: memref<2x12xi12, #layout.tag<"RW->RW6w", pack = vector<6xi12>>>, %v: vector<6xi12>) -> vector<6xi12> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  vector.store %v, %m[%c1, %c6] : memref<2x12xi12, #layout.tag<"RW->RW6w", pack = vector<6xi12>>>, vector<6xi12>
+  %w = vector.load %m[%c0, %c0] : memref<2x12xi12, #layout.tag<"RW->RW6w", pack = vector<6xi12>>>, vector<6xi12>
+  func.return %w : vector<6xi12>
 }
 
 // -----
