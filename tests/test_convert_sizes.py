@@ -29,17 +29,17 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 import heterolayout
 from heterolayout import Layout, parse_layout
+from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
-from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.execution.native import packing as native_packing
 from heterolayout.execution.runtime.memref import memref_info
 from heterolayout.passes.convert.loops import VECTOR_MIN_SLOTS
 from heterolayout.passes.convert.packed import packs_whole_containers
 from heterolayout.passes.convert.tiles import STREAMING_BYTES, tile_plan
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
-from heterolayout.passes.lower.physical import identity_layout
+from heterolayout.passes.physical import identity_layout
 from heterolayout.tools import run as run_tool
 
 Family = Callable[[int], tuple[int, ...]]

@@ -48,13 +48,13 @@ from fuzz.checks import dominance_violations, memref_types, non_identity
 from fuzz.functions import Site
 from fuzz.known import known_issue
 from fuzz.programs import Program
+from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.execution.errors import ExecutionError
-from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
-from heterolayout.passes.lower.physical import physical_type
+from heterolayout.passes.physical import physical_type
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 
 ENGINES = ("interp", "compiled")
