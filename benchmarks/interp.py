@@ -35,8 +35,8 @@ from xdsl.interpreters.scf import ScfFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import TypedPtr
 
-from heterolayout.execution.engines import engine_for
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution.engines import engine_for
 
 
 def matmul_text(n: int) -> str:

@@ -39,8 +39,8 @@ import numpy as np
 
 from heterolayout import parse_layout
 from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.execution.native import TimedFunction, missing
+from heterolayout.passes.pipeline import apply_pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import onednn

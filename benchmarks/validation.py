@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.context import make_context
+from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 
 REPOSITORY = Path(__file__).resolve().parent.parent

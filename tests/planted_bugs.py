@@ -21,9 +21,9 @@ from heterolayout.passes.convert import loops as convert_loops
 from heterolayout.passes.convert import packed as convert_packed
 from heterolayout.passes.convert import tiles as convert_tiles
 from heterolayout.passes.index import index_code
+from heterolayout.passes.index.index_code import IndexEmitter
 from heterolayout.passes.lower import vectors as lower_vectors
 from heterolayout.passes.packed import container_access, element_access
-from heterolayout.passes.index.index_code import IndexEmitter
 
 
 @dataclass(frozen=True)

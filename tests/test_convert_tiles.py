@@ -17,9 +17,9 @@ import heterolayout
 from heterolayout import Layout, parse_layout
 from heterolayout.dialects import layout_attr
 from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.convert import loops as convert_loops
 from heterolayout.passes.convert.tiles import _pieces, tile_plan
+from heterolayout.passes.pipeline import apply_pipeline
 
 SETTINGS = settings(
     max_examples=60, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -30,10 +30,10 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 
 import heterolayout
+from heterolayout.dialects.context import parse_program
 from heterolayout.execution import ExecutionError
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
-from heterolayout.dialects.context import parse_program
 from heterolayout.tools.run import main as layout_run
 
 ENGINES = ("interp", "compiled", "native")

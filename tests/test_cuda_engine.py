@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.execution import ExecutionError
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution import ExecutionError
 from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 

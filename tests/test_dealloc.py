@@ -19,8 +19,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout import check, run
-from heterolayout.execution import ExecutionError
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution import ExecutionError
 from heterolayout.tools.run import main
 
 ENGINES = ("interp", "compiled")

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Attribute
 
 import heterolayout
+from heterolayout.dialects.context import parse_program
 from heterolayout.execution.arguments import (
     DYNAMIC_EXTENT,
     holds_physical,
@@ -33,7 +34,6 @@ from heterolayout.execution.arguments import (
     random_arguments,
 )
 from heterolayout.execution.entry import find_function
-from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 

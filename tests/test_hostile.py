@@ -22,10 +22,9 @@ import numpy as np
 import pytest
 
 import heterolayout
+from heterolayout.dialects.context import parse_program
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
-from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.layout.limits import (
     MAX_ELEMENTS,
     MAX_INPUT_BYTES,
@@ -33,6 +32,7 @@ from heterolayout.layout.limits import (
     MAX_NESTING,
     MAX_RANK,
 )
+from heterolayout.passes.pipeline import apply_pipeline
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 HANG_BOUND = 120

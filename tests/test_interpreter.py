@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from heterolayout import parse_layout, run
-from heterolayout.execution import ExecutionError, LayoutMemRef
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution import ExecutionError, LayoutMemRef
 from heterolayout.layout.element_types import element_type
 
 ENGINES = ("interp", "compiled")

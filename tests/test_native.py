@@ -14,11 +14,11 @@ from planted_bugs import SwapStoreIndices
 
 import heterolayout
 import heterolayout.execution.native as native
+from heterolayout.dialects.context import parse_program
 from heterolayout.execution import ExecutionError
 from heterolayout.execution.comparison import reference_engine_for
-from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.execution.native import build
+from heterolayout.passes.pipeline import apply_pipeline
 
 pytestmark = pytest.mark.usefixtures("native_engine")
 

@@ -27,10 +27,10 @@ from test_packed import printed_arrays
 from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType
 
 import heterolayout
+from heterolayout.dialects.context import parse_program
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
-from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

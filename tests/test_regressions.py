@@ -18,8 +18,8 @@ import pytest
 from xdsl.dialects import func
 
 import heterolayout
-from heterolayout.execution.errors import ExecutionError
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution.errors import ExecutionError
 from heterolayout.passes.pipeline import apply_pipeline
 
 ENGINES = ("interp", "compiled")

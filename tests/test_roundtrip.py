@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from heterolayout.dialects.context import make_context
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.views import value_layout
-from heterolayout.dialects.context import make_context
 from heterolayout.tools.opt import main as layout_opt_main
 
 CORPUS = sorted((Path(__file__).parent / "roundtrip").glob("*.mlir"))

@@ -11,9 +11,10 @@ import pytest
 from planted_bugs import SwapStoreIndices
 
 from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import available_passes
 from heterolayout.execution.arguments import random_arguments
 from heterolayout.execution.entry import find_function
+from heterolayout.passes import pipeline
+from heterolayout.passes.pipeline import available_passes
 from heterolayout.tools.run import main
 
 CONSTANTS = """
@@ -101,7 +102,7 @@ def test_check_mismatch_exits_1(
 ) -> None:
     passes = available_passes()
     monkeypatch.setattr(
-        source,
+        pipeline,
         "available_passes",
         lambda: {**passes, SwapStoreIndices.name: lambda: SwapStoreIndices},
     )

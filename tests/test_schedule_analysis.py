@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 import heterolayout
 from heterolayout import parse_layout
 from heterolayout.dialects.context import parse_program
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.execution.runtime.values import fma
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.schedule.dependence import dependences
 from heterolayout.passes.schedule.nest import extract
 

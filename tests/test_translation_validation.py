@@ -40,9 +40,9 @@ from xdsl.ir import Block
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 from heterolayout import parse_layout
+from heterolayout.dialects.context import make_context
 from heterolayout.dialects.diagnostics import verify_ops
 from heterolayout.dialects.upstream.parser import UpstreamParser
-from heterolayout.dialects.context import make_context
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 from heterolayout.passes.validate.terms import (

@@ -15,8 +15,8 @@ import heterolayout
 from heterolayout.execution.engines import load_module
 from heterolayout.execution.entry import find_function
 from heterolayout.execution.errors import ExecutionError
-from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.layout import parse_layout
+from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import generate
 from heterolayout.search.cost import estimate, summarize
