@@ -4,7 +4,9 @@ Every op is a line of Python: value ops paste their `semantics` expression, plai
 accesses become a bounds check and a numpy access, layout-aware memrefs and the rarer ops
 call the same `memref` helpers as the interpreter. scf/affine loops and ifs become Python
 loops and ifs; a loop's iteration values are the variables of its block arguments. An op
-neither engine supports is reported when the function is compiled.
+neither engine supports is reported when the function is compiled. `writer` writes the source;
+the code of views, transfers, control flow beyond loops and ifs, linalg and GPU ops is in the
+modules of those names, gathered here (`EMITTERS`, `HELPERS`).
 
 A store the code inlines into a deallocated (read-only) buffer fails in numpy; `call` turns
 that failure into the engine's diagnostic by the line of generated code it happened on, so
