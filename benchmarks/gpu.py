@@ -36,12 +36,12 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import BlockArgument
 
 from heterolayout import parse_layout
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.context import parse_program
 from heterolayout.execution.cuda.engine import load_cupy, outline_launches, scalar_type
 from heterolayout.execution.cuda.ptx import compile_ptx, entry_names
 from heterolayout.execution.entry import find_function
 from heterolayout.execution.runtime.values import element_of
-from heterolayout.passes.index.index_code import constant_index
 from heterolayout.passes.pipeline import apply_pipeline
 
 REPOSITORY = Path(__file__).resolve().parent.parent

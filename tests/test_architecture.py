@@ -5,6 +5,12 @@ The order (docs/architecture.md): layout → dialects → passes → execution �
 search → the façade (`heterolayout/__init__.py`) → tools. `universe.py`, the `xdsl.universe`
 entry point, names the passes and the dialect, so it sits just above passes. Every import
 counts, at the top of a module, inside a function, or for type checking only.
+
+Inside passes the subpackages have floors of their own, by the same rule: index → packed →
+views → convert → validate → lower → schedule. The modules of `passes/` itself hold what
+passes share (physical types, cleanup marks, transfers written out, remarks, the collector
+pause) and sit below the subpackages; the registry (`passes/__init__.py`) and the pipeline
+builder, which name every pass, sit above them.
 """
 
 from __future__ import annotations
@@ -39,6 +45,25 @@ def floor(module: str) -> float:
     package = module.split(".")[1]
     assert package in FLOORS, f"{module} is in no floor: add its package to FLOORS"
     return FLOORS.index(package)
+
+
+PASS_FLOORS = ("index", "packed", "views", "convert", "validate", "lower", "schedule")
+"""The subpackages of passes, lowest first."""
+PASSES = PACKAGE / "passes"
+PASS_REGISTRY = {"heterolayout.passes", "heterolayout.passes.pipeline"}
+"""The modules of passes/ that name every pass: above the subpackages."""
+
+
+def pass_floor(module: str) -> float:
+    """A passes module's floor: its subpackage's, below them all for the shared modules of
+    passes/ itself, above them all for the registry."""
+    if module in PASS_REGISTRY:
+        return len(PASS_FLOORS)
+    parts = MODULES[module].relative_to(PASSES).parts
+    if len(parts) == 1:
+        return -1
+    assert parts[0] in PASS_FLOORS, f"{module} is in no floor: add it to PASS_FLOORS"
+    return PASS_FLOORS.index(parts[0])
 
 
 def _type_only(tree: ast.Module) -> set[ast.AST]:
@@ -97,6 +122,19 @@ def test_every_import_goes_down_or_stays_on_its_floor() -> None:
         if target in MODULES and floor(target) > floor(module)
     ]
     assert not upward, "imports that climb a floor:\n" + "\n".join(sorted(upward))
+
+
+def test_every_import_in_passes_goes_down_or_stays_on_its_floor() -> None:
+    in_passes = [
+        m for m in MODULES if m == "heterolayout.passes" or m.startswith("heterolayout.passes.")
+    ]
+    upward = [
+        f"{module}:{line} imports {target}"
+        for module in in_passes
+        for target, line, _ in EDGES[module]
+        if target in in_passes and pass_floor(target) > pass_floor(module)
+    ]
+    assert not upward, "imports that climb a floor of passes:\n" + "\n".join(sorted(upward))
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -39,7 +39,7 @@ from heterolayout.passes.convert.loops import VECTOR_MIN_SLOTS
 from heterolayout.passes.convert.packed import packs_whole_containers
 from heterolayout.passes.convert.tiles import STREAMING_BYTES, tile_plan
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
-from heterolayout.passes.lower.physical import identity_layout
+from heterolayout.passes.physical import identity_layout
 from heterolayout.tools import run as run_tool
 
 Family = Callable[[int], tuple[int, ...]]

@@ -23,10 +23,11 @@ from heterolayout import check, run
 from heterolayout.dialects.context import parse_program
 from heterolayout.execution import ExecutionError, compare_programs
 from heterolayout.execution.arguments import random_arguments
-from heterolayout.execution.compiled.engine import _EMITTERS, TERMINATORS, CompiledEngine
+from heterolayout.execution.compiled.engine import EMITTERS, CompiledEngine
+from heterolayout.execution.compiled.writer import TERMINATORS
 from heterolayout.execution.engines import engine_for, load_module
 from heterolayout.execution.entry import SUPPORTED_OPS, find_function
-from heterolayout.execution.interp.functions import all_functions
+from heterolayout.execution.interp.engine import all_functions
 from heterolayout.execution.runtime.semantics import VALUE_OPS
 from heterolayout.passes.pipeline import PipelineError, apply_pipeline
 
@@ -228,7 +229,8 @@ def test_both_engines_implement_every_supported_op() -> None:
         for functions in all_functions(module)
         for op_type, _ in type(functions)._impls()
     } | {"layout.assign", "layout.convert", "layout.schedule", "vector.from_elements"}
-    # Bound per module, to the classes it uses (`extended_functions.structured_functions`).
+    # Bound per module, to the classes it uses (`functions.named_functions`,
+    # `linalg.structured_functions`).
     interpreted |= {
         "linalg.yield",
         "linalg.index",
@@ -239,7 +241,7 @@ def test_both_engines_implement_every_supported_op() -> None:
         "memref.prefetch",
         "affine.prefetch",
     }
-    compiled = set(_EMITTERS) | set(VALUE_OPS) | TERMINATORS
+    compiled = set(EMITTERS) | set(VALUE_OPS) | TERMINATORS
     assert interpreted >= SUPPORTED_OPS
     assert compiled == SUPPORTED_OPS
 

@@ -197,7 +197,7 @@ func.func @f(%read: memref<4xf32>, %unknown: memref<4xf32>, %ins: memref<4xf32>,
 def test_may_write_is_cautious_about_ops_it_does_not_know() -> None:
     from xdsl.dialects import func
 
-    from heterolayout.passes.lower.layout_apply import may_write
+    from heterolayout.dialects.effects import may_write
 
     function = next(o for o in _ops(MAY_WRITE) if isinstance(o, func.FuncOp))
     written = {a.name_hint: may_write(a) for a in function.body.blocks[0].args}

@@ -1,8 +1,11 @@
-"""Groups of `arith` ops that several passes match on, defined once."""
+"""`arith` ops as several passes read them, defined once: the groups they match on, and the
+value of an integer constant."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import SSAValue
 
 BITWISE = (arith.XOrIOp, arith.AndIOp, arith.OrIOp)
 """The lane-wise bitwise ops: they act on packed words as on their lanes."""
@@ -17,3 +20,11 @@ DIVISIONS = (
     arith.RemSIOp,
 )
 """Integer divisions and remainders (undefined for a zero divisor)."""
+
+
+def constant_index(value: SSAValue) -> int | None:
+    """The value of an `arith.constant` of index or integer type."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None

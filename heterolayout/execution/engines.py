@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -9,7 +10,15 @@ from xdsl.dialects.builtin import ModuleOp
 from heterolayout.dialects.context import parse_program
 from heterolayout.execution.errors import ExecutionError
 
-ENGINES = ("interp", "compiled", "native", "cuda")
+ENGINE_CLASSES = {
+    "interp": ("heterolayout.execution.interp.engine", "InterpreterEngine"),
+    "compiled": ("heterolayout.execution.compiled.engine", "CompiledEngine"),
+    "native": ("heterolayout.execution.native.engine", "NativeEngine"),
+    "cuda": ("heterolayout.execution.cuda.engine", "CudaEngine"),
+}
+"""Each engine's class, by the module that defines it: engines load on first use, so that
+importing heterolayout stays cheap (and an engine may use this module's `load_module`)."""
+ENGINES = tuple(ENGINE_CLASSES)
 _ENGINES_ATTRIBUTE = "_heterolayout_engines"
 """Where a module keeps its engines. An engine holds ops of its module (whose parents lead
 back to the module), so a cache outside the module, even a weak-keyed one, would keep every
@@ -24,8 +33,7 @@ def load_module(module_or_text: ModuleOp | str, name: str = "<input>") -> Module
 
 def engine_for(module: ModuleOp, engine: str) -> Any:
     """The engine of that kind for `module`, made once per module (so the compiled engine
-    compiles each function once). Engines load on first use: importing heterolayout stays
-    cheap."""
+    compiles each function once)."""
     if engine not in ENGINES:
         raise ExecutionError(f"unknown engine '{engine}' (expected {' or '.join(ENGINES)})")
     per_module: dict[str, Any] | None = getattr(module, _ENGINES_ATTRIBUTE, None)
@@ -33,13 +41,6 @@ def engine_for(module: ModuleOp, engine: str) -> Any:
         per_module = {}
         setattr(module, _ENGINES_ATTRIBUTE, per_module)
     if engine not in per_module:
-        if engine == "interp":
-            from heterolayout.execution.interp.engine import InterpreterEngine as Engine
-        elif engine == "native":
-            from heterolayout.execution.native.engine import NativeEngine as Engine  # type: ignore[assignment]
-        elif engine == "cuda":
-            from heterolayout.execution.cuda.engine import CudaEngine as Engine  # type: ignore[assignment]
-        else:
-            from heterolayout.execution.compiled.engine import CompiledEngine as Engine  # type: ignore[assignment]
-        per_module[engine] = Engine(module)
+        module_name, class_name = ENGINE_CLASSES[engine]
+        per_module[engine] = getattr(import_module(module_name), class_name)(module)
     return per_module[engine]

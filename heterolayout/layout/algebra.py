@@ -26,7 +26,13 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.layout.blocked import digits_inverse
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.expressions import evaluate, format_map, index_grids
+from heterolayout.layout.expressions import (
+    evaluate,
+    format_index,
+    format_map,
+    format_shape,
+    index_grids,
+)
 from heterolayout.layout.simplify import IndexSimplifier, Range
 
 if TYPE_CHECKING:
@@ -204,8 +210,6 @@ def compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
     pad, element type, packing), indexed through the window first."""
     import numpy as np
 
-    from heterolayout.layout.model import Layout, format_index, format_shape
-
     if len(window.index_map.results) != layout.rank:
         raise LayoutError(
             f"window {format_map(window.index_map)} gives {len(window.index_map.results)} "
@@ -237,7 +241,7 @@ def compose(layout: Layout, window: IndexWindow) -> Layout | NotRepresentable:
         for r in layout.index_map.results
     )
     try:
-        return Layout.create(
+        return type(layout).create(  # the model calls the algebra: its class, not an import
             shape,
             AffineMap(len(shape), 0, composed),
             layout.physical_shape,

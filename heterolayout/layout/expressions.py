@@ -204,3 +204,8 @@ def format_shape(shape: Sequence[int | None]) -> str:
 
 def format_extent(extent: int | None) -> str:
     return "?" if extent is None else str(extent)
+
+
+def format_index(index: Sequence[int]) -> str:
+    """An index as the seeds write it: `(0,0,0,29)`."""
+    return "(" + ",".join(str(v) for v in index) + ")"

@@ -522,11 +522,6 @@ def _separated(coefficients: Sequence[int], shape: Sequence[int]) -> bool:
     return True
 
 
-def format_index(index: Sequence[int]) -> str:
-    """An index as the seeds write it: `(0,0,0,29)`."""
-    return "(" + ",".join(str(v) for v in index) + ")"
-
-
 @overload
 def row_major_strides(shape: Sequence[int]) -> tuple[int, ...]: ...
 @overload

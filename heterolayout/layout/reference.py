@@ -13,13 +13,17 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from heterolayout.layout.blocked import Term
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.model import Layout, format_shape
+from heterolayout.layout.expressions import format_shape
 from heterolayout.layout.services import NativePacker, native_packer
+
+if TYPE_CHECKING:
+    from heterolayout.layout.model import Layout
 
 
 def pack(

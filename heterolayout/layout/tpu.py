@@ -24,8 +24,8 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from heterolayout.layout.constructors import DEFAULT, Common
 from heterolayout.layout.element_types import ElementType
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.expressions import times
-from heterolayout.layout.model import Layout, format_index, format_shape
+from heterolayout.layout.expressions import format_index, format_shape, times
+from heterolayout.layout.model import Layout
 from heterolayout.layout.packing import Packing
 from heterolayout.layout.parameters import Syntax, format_ints, parameter
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.model import Layout, format_index, format_shape
+from heterolayout.layout.expressions import format_index, format_shape
+from heterolayout.layout.model import Layout
 
 Index = tuple[int, ...]
 

@@ -21,9 +21,9 @@ from heterolayout.dialects.target_attributes import (
 )
 from heterolayout.layout.element_types import format_number
 from heterolayout.layout.errors import LayoutError
-from heterolayout.layout.expressions import format_map
+from heterolayout.layout.expressions import format_index, format_map, format_shape
 from heterolayout.layout.limits import MAX_ELEMENTS, OUT_OF_MEMORY, deep_recursion, too_deep
-from heterolayout.layout.model import Layout, format_index, format_shape
+from heterolayout.layout.model import Layout
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots
 from heterolayout.tools.placement import Placement

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from heterolayout.layout.model import Layout, format_index
+from heterolayout.layout.expressions import format_index
+from heterolayout.layout.model import Layout
 from heterolayout.layout.partition import PartitionParams
 from heterolayout.layout.tpu import TpuParams, channels_per_lane, split_address
 

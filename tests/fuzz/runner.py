@@ -63,7 +63,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
-from heterolayout.passes.lower.physical import physical_type
+from heterolayout.passes.physical import physical_type
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 
 ENGINES = ("interp", "compiled")

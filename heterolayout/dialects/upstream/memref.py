@@ -241,6 +241,10 @@ class PrefetchOp(IRDLOperation):
         printer.print_attribute(self.memref.type)
 
 
+PREFETCH_HINTS = ("isWrite", "localityHint", "isDataCache")
+"""The properties of `memref.prefetch` and `affine.prefetch` that say what to prefetch how."""
+
+
 def parse_prefetch_hints(parser: Parser) -> dict[str, Attribute]:
     """`, read|write, locality<N>, data|instr` (shared with affine.prefetch)."""
     parser.parse_punctuation(",")

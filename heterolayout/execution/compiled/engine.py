@@ -4,7 +4,9 @@ Every op is a line of Python: value ops paste their `semantics` expression, plai
 accesses become a bounds check and a numpy access, layout-aware memrefs and the rarer ops
 call the same `memref` helpers as the interpreter. scf/affine loops and ifs become Python
 loops and ifs; a loop's iteration values are the variables of its block arguments. An op
-neither engine supports is reported when the function is compiled.
+neither engine supports is reported when the function is compiled. `writer` writes the source;
+the code of views, transfers, control flow beyond loops and ifs, linalg and GPU ops is in the
+modules of those names, gathered here (`EMITTERS`, `HELPERS`).
 
 A store the code inlines into a deallocated (read-only) buffer fails in numpy; `call` turns
 that failure into the engine's diagnostic by the line of generated code it happened on, so
@@ -14,42 +16,36 @@ live stores pay nothing for the check. Inlined loads of a freed buffer read its 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
 from xdsl.dialects import affine, memref, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
-from heterolayout.dialects.attributes import LayoutAttr
-from heterolayout.dialects.conversion import is_builtin_strided
-from heterolayout.dialects.diagnostics import location, where
+from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.functions import Function, function_key
 from heterolayout.dialects.names import op_name
-from heterolayout.dialects.roles import REGION_TERMINATORS
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
-from heterolayout.dialects.views import view_source
-from heterolayout.execution.compiled.gpu import EMITTERS as GPU_EMITTERS
-from heterolayout.execution.compiled.gpu import HELPERS as GPU_HELPERS
-from heterolayout.execution.compiled.structured_code import EMITTERS as EXTENDED_EMITTERS
-from heterolayout.execution.compiled.structured_code import HELPERS as EXTENDED_HELPERS
-from heterolayout.execution.compiled.structured_code import emit_blocks, emitter_for
+from heterolayout.dialects.upstream.affine_index import delinearize, linearize
+from heterolayout.execution.compiled import control_flow, gpu, linalg, transfers, views
+from heterolayout.execution.compiled.writer import (
+    Emitter,
+    Writer,
+    mixed_text,
+    tuple_text,
+)
 from heterolayout.execution.entry import find_function, reachable_functions, too_deep
 from heterolayout.execution.errors import ExecutionError
 from heterolayout.execution.runtime import memref as memory
+from heterolayout.execution.runtime.expressions import ExprContext
 from heterolayout.execution.runtime.runner_utils import PrintPlan, RunOutput
-from heterolayout.execution.runtime.semantics import (
-    VALUE_OPS,
-    ExprContext,
-    affine_condition,
-    affine_results,
-    value_expression,
-)
-from heterolayout.execution.runtime.values import RUNTIME, element_of, vector_shape
+from heterolayout.execution.runtime.semantics import RUNTIME, affine_condition, affine_results
+from heterolayout.execution.runtime.values import element_of, vector_shape
 
 
 class RunState:
@@ -72,7 +68,7 @@ def _step_error(where: str, step: int) -> ExecutionError:
     return ExecutionError(f"{where}: the step must be positive, got {step}")
 
 
-_HELPERS: dict[str, Any] = {
+_CORE_HELPERS: dict[str, Any] = {
     **RUNTIME,
     "_oob": memory.out_of_bounds,
     "_load": memory.load,
@@ -86,193 +82,13 @@ _HELPERS: dict[str, Any] = {
     "_rank": memory.rank,
     "_address": memory.address,
     "_step_error": _step_error,
+    "_delinearize": delinearize,
+    "_linearize": linearize,
 }
-
-Terminator = Callable[[Operation, list[str]], None]
-
-
-class _Writer:
-    """Python source for the functions of one module, sharing one namespace of constants."""
-
-    def __init__(self, function_names: dict[str, str]) -> None:
-        self.namespace: dict[str, Any] = dict(_HELPERS)
-        self.lines: list[str] = []
-        self.function_names = function_names
-        self._depth = 0
-        self._names: dict[SSAValue, str] = {}
-        self._counter = 0
-        self.stores: dict[int, str] = {}
-        """The place of each inlined numpy store, by its line number (from 1)."""
-
-    # ---- names ------------------------------------------------------------------------------
-    def bind(self, value: object) -> str:
-        name = f"_c{len(self.namespace)}"
-        self.namespace[name] = value
-        return name
-
-    def fresh(self, prefix: str = "v") -> str:
-        self._counter += 1
-        return f"{prefix}{self._counter}"
-
-    def define(self, value: SSAValue, name: str | None = None) -> str:
-        self._names[value] = name or self.fresh()
-        return self._names[value]
-
-    def use(self, value: SSAValue) -> str:
-        return self._names[value]
-
-    def uses(self, values: Sequence[SSAValue]) -> list[str]:
-        return [self._names[v] for v in values]
-
-    def line(self, text: str) -> None:
-        self.lines.append("    " * self._depth + text)
-
-    def indented(self, emit: Callable[[], None]) -> None:
-        self._depth += 1
-        start = len(self.lines)
-        emit()
-        if len(self.lines) == start:
-            self.line("pass")
-        self._depth -= 1
-
-    # ---- functions and blocks -----------------------------------------------------------------
-    def function(self, function: Function) -> None:
-        block = function.body.blocks.first
-        assert block is not None
-        params = [self.define(arg, f"a{i}") for i, arg in enumerate(block.args)]
-        self.line(
-            f"def {self.function_names[function_key(function)]}({', '.join(['S', *params])}):"
-        )
-        if len(function.body.blocks) > 1:  # cf branches between blocks
-            self.indented(lambda: emit_blocks(self, function.body, self._return))
-        else:
-            self.indented(lambda: self.block(block, self._return))
-        self.line("")
-
-    def _return(self, op: Operation, values: list[str]) -> None:
-        self.line(f"return ({''.join(v + ', ' for v in values)})")
-
-    def block(self, block: Block, terminator: Terminator) -> None:
-        for op in block.ops:
-            ends_block = op is block.last_op
-            if not ends_block or op_name(op) not in TERMINATORS:
-                self.op(op)
-            else:
-                terminator(op, self.uses(op.operands))
-
-    def region(self, region: Region, args: Sequence[str], terminator: Terminator) -> None:
-        block = region.blocks.first
-        assert block is not None
-        for arg, name in zip(block.args, args, strict=True):
-            self.define(arg, name)
-        self.indented(lambda: self.block(block, terminator))
-
-    def assign_to(self, targets: Sequence[str]) -> Terminator:
-        def terminator(op: Operation, values: list[str]) -> None:
-            if targets:
-                self.line(f"{', '.join(targets)}, = {''.join(v + ', ' for v in values)}")
-
-        return terminator
-
-    # ---- ops ----------------------------------------------------------------------------------
-    def op(self, op: Operation) -> None:
-        name = op_name(op)
-        emit = _EMITTERS.get(name) or emitter_for(op)
-        if emit is not None:
-            emit(self, op)
-        elif name in VALUE_OPS:
-            expression = value_expression(
-                name, op, self.uses(op.operands), ExprContext(self.bind, where(op))
-            )
-            if name == "arith.constant":
-                self.define(op.results[0], expression)  # a literal or a bound name: used in place
-            else:
-                self.line(f"{self.define(op.results[0])} = {expression}")
-        else:
-            raise ExecutionError(f"unsupported op '{name}' at {location(op)}")
-
-    def indices(self, op: Operation, affine_map: Any, operands: Sequence[SSAValue]) -> list[str]:
-        """Index variables of an access: its operands, or its affine map's results."""
-        names = self.uses(operands)
-        if affine_map is None:
-            return names
-        temporaries = []
-        for expression in affine_results(affine_map, names, ExprContext(self.bind, where(op))):
-            if expression.isidentifier():
-                temporaries.append(expression)
-                continue
-            temporary = self.fresh("t")
-            self.line(f"{temporary} = {expression}")
-            temporaries.append(temporary)
-        return temporaries
-
-    def load(self, op: Operation, memref_value: SSAValue, index: list[str]) -> None:
-        info = memory.memref_info(memref_value.type)
-        target, source, at = (
-            self.define(op.results[0]),
-            self.use(memref_value),
-            self.bind(where(op)),
-        )
-        if _always_laid_out(info):
-            self.line(f"{target} = {source}.load(({''.join(i + ', ' for i in index)}), {at})")
-        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
-            self.line(f"{target} = _load({source}, ({''.join(i + ', ' for i in index)}), {at})")
-        else:
-            self._bounds_check(info, source, index, at)
-            self.line(f"{target} = {source}.item({', '.join(index)})")
-
-    def store(
-        self, op: Operation, value: SSAValue, memref_value: SSAValue, index: list[str]
-    ) -> None:
-        info = memory.memref_info(memref_value.type)
-        stored, target, at = self.use(value), self.use(memref_value), self.bind(where(op))
-        if _always_laid_out(info):
-            self.line(f"{target}.store(({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        elif info.layout is not None or info.lanes or _maybe_view(info, memref_value):
-            self.line(f"_store({target}, ({''.join(i + ', ' for i in index)}), {stored}, {at})")
-        else:
-            self._bounds_check(info, target, index, at)
-            self.line(f"{target}[{', '.join(index) or '()'}] = {stored}")
-            self.stores[len(self.lines)] = where(op)
-
-    def _bounds_check(
-        self, info: memory.MemRefInfo, memref_name: str, index: list[str], at: str
-    ) -> None:
-        if not index:
-            return
-        bounds = [
-            str(e) if e is not None else f"{memref_name}.shape[{d}]"
-            for d, e in enumerate(info.shape)
-        ]
-        test = " and ".join(f"0 <= {i} < {b}" for i, b in zip(index, bounds, strict=True))
-        self.line(
-            f"if not ({test}): raise _oob({at}, ({''.join(i + ', ' for i in index)}), {memref_name}.shape[:{len(index)}])"
-        )
-
-
-def _maybe_view(info: memory.MemRefInfo, value: SSAValue) -> bool:
-    """Whether `value` may be a view at run time (a numpy view of strided memory, a
-    `LayoutView`, or a `ByteView` of sub-byte elements): a view op's result, a byte view, or
-    a value of a builtin strided type (a parameter that receives views)."""
-    owner = value.owner
-    return (
-        is_builtin_strided(info.type)
-        or view_source(value) is not None
-        or (isinstance(owner, Operation) and op_name(owner) == memory.BYTE_VIEW_OP)
-    )
-
-
-def _always_laid_out(info: memory.MemRefInfo) -> bool:
-    """Whether every value of this type is a layout-aware memref at run time, so that its
-    accesses may call it directly. A `#layout` type is; a builtin `affine_map` or `strided`
-    type is also upstream's description of a view of plain memory (`reinterpret_cast` to
-    `memref<5x7xf32, affine_map<(d0, d1) -> (d0 * 7 + d1)>>`), which is a numpy view: those
-    accesses dispatch on the value (`memory.load`)."""
-    return info.layout is not None and isinstance(info.type.layout, LayoutAttr)
 
 
 # ---- emitters of memory and control ops ---------------------------------------------------------
-def _alloc(w: _Writer, op: Operation) -> None:
+def _alloc(w: Writer, op: Operation) -> None:
     info = memory.memref_info(op.results[0].type)
     sizes = w.uses(op.dynamic_sizes)  # type: ignore[attr-defined]
     allocation = (
@@ -283,31 +99,31 @@ def _alloc(w: _Writer, op: Operation) -> None:
     w.line(f"{w.define(op.results[0])} = {allocation}")
 
 
-def _dealloc(w: _Writer, op: Operation) -> None:
+def _dealloc(w: Writer, op: Operation) -> None:
     w.line(f"S.memory.dealloc({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
-def _nothing(w: _Writer, op: Operation) -> None:
+def _nothing(w: Writer, op: Operation) -> None:
     """layout.assign: a layout never changes what a buffer holds; layout.schedule: a hint."""
 
 
-def _memref_load(w: _Writer, op: Operation) -> None:
+def _memref_load(w: Writer, op: Operation) -> None:
     w.load(op, op.operands[0], w.uses(op.operands[1:]))
 
 
-def _memref_store(w: _Writer, op: Operation) -> None:
+def _memref_store(w: Writer, op: Operation) -> None:
     w.store(op, op.operands[0], op.operands[1], w.uses(op.operands[2:]))
 
 
-def _affine_load(w: _Writer, op: Operation) -> None:
+def _affine_load(w: Writer, op: Operation) -> None:
     w.load(op, op.operands[0], w.indices(op, _access_map(op), op.operands[1:]))
 
 
-def _affine_store(w: _Writer, op: Operation) -> None:
+def _affine_store(w: Writer, op: Operation) -> None:
     w.store(op, op.operands[0], op.operands[1], w.indices(op, _access_map(op), op.operands[2:]))
 
 
-def _vector_load(w: _Writer, op: Operation, index: list[str]) -> None:
+def _vector_load(w: Writer, op: Operation, index: list[str]) -> None:
     result_type = op.results[0].type
     lanes, dtype = vector_shape(result_type), w.bind(element_of(result_type).numpy_dtype)
     w.line(
@@ -316,39 +132,39 @@ def _vector_load(w: _Writer, op: Operation, index: list[str]) -> None:
     )
 
 
-def _vector_store(w: _Writer, op: Operation, index: list[str]) -> None:
+def _vector_store(w: Writer, op: Operation, index: list[str]) -> None:
     vector, target = w.use(op.operands[0]), w.use(op.operands[1])
     w.line(
         f"_vstore({vector}, {target}, ({''.join(i + ', ' for i in index)}), {w.bind(where(op))})"
     )
 
 
-def _dim(w: _Writer, op: Operation) -> None:
+def _dim(w: Writer, op: Operation) -> None:
     source, index = w.uses(op.operands)
     w.line(f"{w.define(op.results[0])} = _dim({source}, {index}, {w.bind(where(op))})")
 
 
-def _rank(w: _Writer, op: Operation) -> None:
+def _rank(w: Writer, op: Operation) -> None:
     w.line(f"{w.define(op.results[0])} = _rank({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
-def _address(w: _Writer, op: Operation) -> None:
+def _address(w: Writer, op: Operation) -> None:
     w.line(f"{w.define(op.results[0])} = _address({w.use(op.operands[0])}, {w.bind(where(op))})")
 
 
-def _copy(w: _Writer, op: Operation) -> None:
+def _copy(w: Writer, op: Operation) -> None:
     source, target = w.uses(op.operands)
     w.line(f"_copy({source}, {target}, {w.bind(where(op))})")
 
 
-def _cast(w: _Writer, op: Operation) -> None:
+def _cast(w: Writer, op: Operation) -> None:
     info = memory.cast_target(op.results[0].type)
     w.line(
         f"{w.define(op.results[0])} = _cast({w.use(op.operands[0])}, {w.bind(info)}, {w.bind(where(op))})"
     )
 
 
-def _get_global(w: _Writer, op: Operation) -> None:
+def _get_global(w: Writer, op: Operation) -> None:
     assert isinstance(op, memref.GetGlobalOp)
     name = op.name_.root_reference.data
     declaration = SymbolTable.lookup_symbol(op, op.name_)
@@ -363,7 +179,7 @@ def _get_global(w: _Writer, op: Operation) -> None:
     )
 
 
-def _call(w: _Writer, op: Operation) -> None:
+def _call(w: Writer, op: Operation) -> None:
     assert isinstance(op, CallOp)
     name = op.callee.root_reference.data
     results = [w.define(r) for r in op.results]
@@ -374,12 +190,12 @@ def _call(w: _Writer, op: Operation) -> None:
     w.line(f"{', '.join(results)}, = {call}" if results else call)
 
 
-def _vector_print(w: _Writer, op: Operation) -> None:
+def _vector_print(w: Writer, op: Operation) -> None:
     plan = w.bind(PrintPlan.of(op))
     w.line(f"S.output.print_op(({''.join(v + ', ' for v in w.uses(op.operands))}), {plan})")
 
 
-def _scf_for(w: _Writer, op: Operation) -> None:
+def _scf_for(w: Writer, op: Operation) -> None:
     assert isinstance(op, scf.ForOp)
     lower, upper, step, *inits = w.uses(op.operands)
     if not _positive_literal(step):
@@ -394,7 +210,7 @@ def _positive_literal(expression: str) -> bool:
         return False
 
 
-def _loop(w: _Writer, op: Operation, iteration: str, inits: list[str]) -> None:
+def _loop(w: Writer, op: Operation, iteration: str, inits: list[str]) -> None:
     """A for loop whose iteration values live in its block arguments' variables, which the
     op's results then name."""
     body = op.regions[0].blocks.first
@@ -409,7 +225,7 @@ def _loop(w: _Writer, op: Operation, iteration: str, inits: list[str]) -> None:
         w.define(result, name)
 
 
-def _affine_for(w: _Writer, op: Operation) -> None:
+def _affine_for(w: Writer, op: Operation) -> None:
     assert isinstance(op, affine.ForOp)
     operands = w.uses(op.operands)
     lower_count, upper_count = len(op.lowerBoundOperands), len(op.upperBoundOperands)
@@ -430,7 +246,7 @@ def _affine_for(w: _Writer, op: Operation) -> None:
     )
 
 
-def _if(w: _Writer, op: Operation, condition: str) -> None:
+def _if(w: Writer, op: Operation, condition: str) -> None:
     results = [w.define(r) for r in op.results]
     then_region, else_region = op.regions
     w.line(f"if {condition}:")
@@ -440,7 +256,7 @@ def _if(w: _Writer, op: Operation, condition: str) -> None:
         w.region(else_region, [], w.assign_to(results))
 
 
-def _scf_if(w: _Writer, op: Operation) -> None:
+def _scf_if(w: Writer, op: Operation) -> None:
     _if(w, op, w.use(op.operands[0]))
 
 
@@ -452,7 +268,7 @@ def _access_map(op: Operation) -> AffineMap:
     return op.map.data
 
 
-def _affine_if(w: _Writer, op: Operation) -> None:
+def _affine_if(w: Writer, op: Operation) -> None:
     assert isinstance(op, affine.IfOp)
     condition = affine_condition(
         op.condition.data, w.uses(op.operands), ExprContext(w.bind, where(op))
@@ -460,7 +276,7 @@ def _affine_if(w: _Writer, op: Operation) -> None:
     _if(w, op, condition)
 
 
-def _scf_while(w: _Writer, op: Operation) -> None:
+def _scf_while(w: Writer, op: Operation) -> None:
     assert isinstance(op, scf.WhileOp)
     before, after = op.before_region.blocks.first, op.after_region.blocks.first
     assert before is not None and after is not None
@@ -474,11 +290,11 @@ def _scf_while(w: _Writer, op: Operation) -> None:
     def condition(terminator: Operation, values: list[str]) -> None:
         test, *forwarded = values
         w.line(f"if not {test}:")
-        w._depth += 1
+        w.depth += 1
         if results:
             w.line(f"{', '.join(results)}, = {''.join(f + ', ' for f in forwarded)}")
         w.line("break")
-        w._depth -= 1
+        w.depth -= 1
         if after_args:
             w.line(f"{', '.join(after_args)}, = {''.join(f + ', ' for f in forwarded)}")
         for arg, name in zip(after.args, after_args, strict=True):
@@ -488,7 +304,25 @@ def _scf_while(w: _Writer, op: Operation) -> None:
     w.region(op.before_region, before_args, condition)
 
 
-_EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
+def _delinearize(w: Writer, op: Operation) -> None:
+    index, *dynamic = w.uses(op.operands)
+    basis = mixed_text(op.static_basis, dynamic)  # type: ignore[attr-defined]
+    results = [w.define(r) for r in op.results]
+    w.line(f"{', '.join(results)}, = _delinearize({index}, {basis}, {len(results)})")
+
+
+def _linearize(w: Writer, op: Operation) -> None:
+    names = w.uses(op.operands)
+    count = len(op.multi_index)  # type: ignore[attr-defined]
+    basis = mixed_text(op.static_basis, names[count:])  # type: ignore[attr-defined]
+    w.line(f"{w.define(op.results[0])} = _linearize({tuple_text(names[:count])}, {basis})")
+
+
+def _hint(w: Writer, op: Operation) -> None:
+    """memref.prefetch and affine.prefetch: hints that change no value."""
+
+
+_CORE_EMITTERS: dict[str, Emitter] = {
     "memref.alloc": _alloc,
     "memref.alloca": _alloc,
     "memref.dealloc": _dealloc,
@@ -520,18 +354,36 @@ _EMITTERS: dict[str, Callable[[_Writer, Operation], None]] = {
     "layout.assign": _nothing,
     "layout.schedule": _nothing,
     "layout.convert": _copy,
+    "memref.prefetch": _hint,
+    "affine.prefetch": _hint,
+    "affine.delinearize_index": _delinearize,
+    "affine.linearize_index": _linearize,
 }
-"""Ops with their own code; terminators (yield, condition, return) are written by the op
-that owns their region."""
 
-TERMINATORS = REGION_TERMINATORS
-"""The terminators written by the op that owns their region (the op-role table's)."""
+EMITTERS: dict[str, Emitter] = {
+    **_CORE_EMITTERS,
+    **views.EMITTERS,
+    **transfers.EMITTERS,
+    **control_flow.EMITTERS,
+    **linalg.EMITTERS,
+    **gpu.EMITTERS,
+}
+"""Ops with their own code, by name (linalg's structured ops by a test of the op:
+`linalg.emitter_for`); terminators (yield, condition, return) are written by the op that owns
+their region."""
 
-# The ops of real inputs (views, linalg, scf.parallel, cf, transfers) live in their module.
-_EMITTERS.update(EXTENDED_EMITTERS)
-_HELPERS.update(EXTENDED_HELPERS)
-_EMITTERS.update(GPU_EMITTERS)
-_HELPERS.update(GPU_HELPERS)
+HELPERS: dict[str, Any] = {
+    **_CORE_HELPERS,
+    **views.HELPERS,
+    **transfers.HELPERS,
+    **control_flow.HELPERS,
+    **gpu.HELPERS,
+}
+"""What the generated code calls, by the names it uses."""
+
+
+def emitter_of(op: Operation) -> Emitter | None:
+    return EMITTERS.get(op_name(op)) or linalg.emitter_for(op)
 
 
 class CompiledEngine:
@@ -597,7 +449,7 @@ class CompiledEngine:
         names = {
             function_key(f): f"F{i}_{_identifier(f.sym_name.data)}" for i, f in enumerate(functions)
         }
-        writer = _Writer(names)
+        writer = Writer(names, emitter_of, HELPERS)
         writer.namespace.update(self.helpers())
         for function in functions:
             writer.function(function)

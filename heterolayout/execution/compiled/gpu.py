@@ -9,13 +9,14 @@ barrier is a generator, stepped from barrier to barrier by `execution.interp.gpu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import gpu
 from xdsl.ir import Operation
 
 from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.functions import function_key
+from heterolayout.execution.compiled.writer import Emitter, Writer
 from heterolayout.execution.interp.gpu import (
     Place,
     attribution_infos,
@@ -26,9 +27,6 @@ from heterolayout.execution.interp.gpu import (
     launch_kernel,
     read_id,
 )
-
-if TYPE_CHECKING:
-    from heterolayout.execution.compiled.engine import _Writer
 
 
 def _run_launch(state: Any, launch_with: Any, *args: Any) -> None:
@@ -57,17 +55,17 @@ def launch_on_cpu(
     _run_launch(state, launch_kernel, run, arguments, plan, sizes, attributions, at)
 
 
-def _sizes(w: _Writer, op: gpu.LaunchFuncOp | gpu.LaunchOp) -> str:
+def _sizes(w: Writer, op: gpu.LaunchFuncOp | gpu.LaunchOp) -> str:
     start = len(op.asyncDependencies)
     return "(" + "".join(f"{n}, " for n in w.uses(op.operands[start : start + 6])) + ")"
 
 
-def _token(w: _Writer, op: Operation) -> None:
+def _token(w: Writer, op: Operation) -> None:
     for result in op.results:
         w.line(f"{w.define(result)} = None")
 
 
-def _launch_func(w: _Writer, op: Operation) -> None:
+def _launch_func(w: Writer, op: Operation) -> None:
     assert isinstance(op, gpu.LaunchFuncOp)
     kernel = find_kernel(op)
     run = w.fresh("_kernel")
@@ -86,7 +84,7 @@ def _launch_func(w: _Writer, op: Operation) -> None:
     _token(w, op)
 
 
-def _launch(w: _Writer, op: Operation) -> None:
+def _launch(w: Writer, op: Operation) -> None:
     assert isinstance(op, gpu.LaunchOp)
     run = w.fresh("_launch")
     body = op.body.blocks.first
@@ -99,16 +97,16 @@ def _launch(w: _Writer, op: Operation) -> None:
     _token(w, op)
 
 
-def _id(w: _Writer, op: Operation) -> None:
+def _id(w: Writer, op: Operation) -> None:
     name, dimension = id_field(op)
     w.line(f"{w.define(op.results[0])} = _gpu_id(S.gpu, {name!r}, {dimension})")
 
 
-def _barrier(w: _Writer, op: Operation) -> None:
+def _barrier(w: Writer, op: Operation) -> None:
     w.line("yield")
 
 
-EMITTERS = {
+EMITTERS: dict[str, Emitter] = {
     "gpu.launch_func": _launch_func,
     "gpu.launch": _launch,
     "gpu.barrier": _barrier,
@@ -117,7 +115,7 @@ EMITTERS = {
         ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id"), _id
     ),
 }
-HELPERS = {
+HELPERS: dict[str, Any] = {
     "_gpu_launch": _run_launch,
     "_launch": launch,
     "_gpu_launch_func": launch_on_cpu,

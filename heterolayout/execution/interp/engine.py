@@ -8,16 +8,50 @@ from typing import Any
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.interpreter import Interpreter, PythonValues, ReturnedValues
+from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, ReturnedValues
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.execution.entry import find_function, reachable_functions, too_deep
-from heterolayout.execution.interp.functions import FuncFunctions, MemRefFunctions, all_functions
+from heterolayout.execution.interp.control_flow import BranchFunctions, ParallelFunctions
+from heterolayout.execution.interp.functions import (
+    AffineFunctions,
+    FuncFunctions,
+    MemRefFunctions,
+    ScfFunctions,
+    ValueFunctions,
+    VectorFunctions,
+    named_functions,
+)
+from heterolayout.execution.interp.gpu import GpuFunctions
+from heterolayout.execution.interp.linalg import structured_functions
+from heterolayout.execution.interp.transfers import TransferFunctions
+from heterolayout.execution.interp.views import ViewFunctions
 from heterolayout.execution.runtime import memref as memory
 from heterolayout.execution.runtime.runner_utils import RunOutput
+
+
+def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
+    """The InterpreterFunctions of every op the interpreter runs (those found by name or,
+    for linalg, by a test of the op, bound to the classes `module` uses)."""
+    return [
+        ViewFunctions(),
+        ParallelFunctions(),
+        BranchFunctions(),
+        TransferFunctions(),
+        structured_functions(module),
+        GpuFunctions(),
+        ValueFunctions(),
+        MemRefFunctions(),
+        VectorFunctions(),
+        AffineFunctions(),
+        ScfFunctions(),
+        FuncFunctions(),
+        named_functions(module),
+    ]
+
 
 Step = tuple[Any, Any, Any, Any, tuple[int, ...], tuple[int, ...]]
 """(kernel or None, implementation, its InterpreterFunctions, op, operand keys, result keys)."""

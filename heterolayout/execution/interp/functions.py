@@ -34,83 +34,31 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineMap
 from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.names import op_name
+from heterolayout.dialects.upstream.affine_index import delinearize, linearize
 from heterolayout.execution.errors import ExecutionError
+from heterolayout.execution.interp.kernels import (
+    Cache,
+    Kernel,
+    compile_condition,
+    compile_kernel,
+    compile_map,
+    kernel_namespace,
+)
+from heterolayout.execution.interp.views import mixed, run_transpose, run_type_cast
 from heterolayout.execution.runtime import memref as memory
 from heterolayout.execution.runtime.runner_utils import PrintPlan, RunOutput, runner_function
 from heterolayout.execution.runtime.semantics import (
     VALUE_OPS,
-    ExprContext,
-    affine_condition,
-    affine_results,
     bound_groups,
     parallel_reductions,
     reduction_expression,
     reduction_identity,
-    value_expression,
 )
-from heterolayout.execution.runtime.values import RUNTIME, element_of, vector_shape
-
-Kernel = Callable[..., Any]
-
-
-def _namespace() -> tuple[dict[str, Any], Callable[[object], str]]:
-    """A namespace for generated lambdas and the `bind` that adds constants to it."""
-    namespace = dict(RUNTIME)
-
-    def bind(value: object) -> str:
-        name = f"_k{len(namespace)}"
-        namespace[name] = value
-        return name
-
-    return namespace, bind
-
-
-def compile_kernel(op: Operation) -> Kernel:
-    """The op's semantic expression as a function of its operands."""
-    namespace, bind = _namespace()
-    params = [f"a{i}" for i in range(len(op.operands))]
-    expression = value_expression(op_name(op), op, params, ExprContext(bind, where(op)))
-    return eval(f"lambda {', '.join(params)}: {expression}", namespace)
-
-
-def compile_map(affine_map: AffineMap, op: Operation) -> Kernel:
-    """An affine map as a function of its dims and symbols, returning the tuple of results."""
-    namespace, bind = _namespace()
-    params = [f"a{i}" for i in range(affine_map.num_dims + affine_map.num_symbols)]
-    results = affine_results(affine_map, params, ExprContext(bind, where(op)))
-    return eval(f"lambda {', '.join(params)}: ({''.join(r + ', ' for r in results)})", namespace)
-
-
-def compile_condition(op: Operation) -> Kernel:
-    """An affine.if integer set as a predicate of its dims and symbols."""
-    namespace, bind = _namespace()
-    assert isinstance(op, affine.IfOp)
-    test = affine_condition(
-        op.condition.data, [f"a{i}" for i in range(len(op.operands))], ExprContext(bind, where(op))
-    )
-    params = ", ".join(f"a{i}" for i in range(len(op.operands)))
-    return eval(f"lambda {params}: {test}", namespace)
-
-
-@dataclass
-class _Cache:
-    """Per-op compiled pieces, built the first time an op runs. Keyed by the op's id: an
-    op hashes through a Python-level `__hash__`, and the functions live no longer than the
-    engine that holds their module."""
-
-    kernels: dict[int, Any] = field(default_factory=dict)
-
-    def get(self, op: Operation, build: Callable[[Operation], Any]) -> Any:
-        found = self.kernels.get(id(op))
-        if found is None:
-            found = self.kernels[id(op)] = build(op)
-        return found
-
+from heterolayout.execution.runtime.values import element_of, vector_shape
 
 _DIALECTS = (arith.Arith, math.Math, affine.Affine, vector.Vector)
 
@@ -146,7 +94,7 @@ def _register_value_ops(cls: type) -> type:
 @_register_value_ops
 @dataclass
 class ValueFunctions(InterpreterFunctions):
-    cache: _Cache = field(default_factory=_Cache)
+    cache: Cache = field(default_factory=Cache)
 
     def direct(self, op: Operation) -> Kernel | None:
         """The op's kernel (None when it does not compile: the implementation then
@@ -191,7 +139,7 @@ class MemRefFunctions(InterpreterFunctions):
     it lacks alloca, copy, dim, rank and cast, its get_global builds a new buffer on every
     call, so stores to a global were lost, and its dealloc leaves the buffer usable."""
 
-    places: _Cache = field(default_factory=_Cache)
+    places: Cache = field(default_factory=Cache)
 
     def direct(self, op: Operation) -> Kernel | None:
         """memref.load and memref.store as functions of their operands."""
@@ -295,7 +243,7 @@ class VectorFunctions(InterpreterFunctions):
     """vector.load, vector.store and vector.print (xDSL has no interpreter functions for
     vector ops)."""
 
-    cache: _Cache = field(default_factory=_Cache)
+    cache: Cache = field(default_factory=Cache)
 
     @impl(vector.LoadOp)
     def run_load(
@@ -354,7 +302,7 @@ def _parallel_plan(op: Operation) -> _Parallel:
     reductions = parallel_reductions(op)
     combine = []
     for kind, element in reductions:
-        namespace, _ = _namespace()
+        namespace, _ = kernel_namespace()
         combine.append(
             eval(f"lambda a, b: {reduction_expression(kind, 'a', 'b', element)}", namespace)
         )
@@ -395,8 +343,8 @@ class AffineFunctions(InterpreterFunctions):
     parser turns the SSA indices of `affine.load %m[%i, %j]` into symbols; and its affine.for
     takes only constant bounds and no iter_args."""
 
-    cache: _Cache = field(default_factory=_Cache)
-    vectors: _Cache = field(default_factory=_Cache)
+    cache: Cache = field(default_factory=Cache)
+    vectors: Cache = field(default_factory=Cache)
 
     def direct(self, op: Operation) -> Kernel | None:
         """affine.load and affine.store as functions of their operands."""
@@ -553,7 +501,7 @@ class FuncFunctions(InterpreterFunctions):
     """func.func, func.call and func.return, as xDSL's FuncFunctions (importing which would
     load every interpreter xDSL has, RISC-V included)."""
 
-    callees: _Cache = field(default_factory=_Cache)
+    callees: Cache = field(default_factory=Cache)
 
     @impl_callable(func.FuncOp)
     def call_func(
@@ -583,11 +531,12 @@ class FuncFunctions(InterpreterFunctions):
 @dataclass
 class NamedFunctions(InterpreterFunctions):
     """Ops found by name rather than by class: the layout dialect's (a program may be parsed
-    without it) and vector.from_elements, which xDSL 0.74 does not define (a context may know
-    it as an unregistered op or from another dialect). `named_functions` binds them to the
-    classes a module uses."""
+    without it), and the ops xDSL 0.74 does not define (vector.from_elements, the prefetch
+    hints, memref.transpose, vector.type_cast, affine.delinearize_index and linearize_index:
+    a context may know them from `dialects.upstream`, as unregistered ops or from another
+    dialect). `named_functions` binds them to the classes a module uses."""
 
-    cache: _Cache = field(default_factory=_Cache)
+    cache: Cache = field(default_factory=Cache)
 
     def run_assign(
         self, interpreter: Interpreter, op: Operation, args: PythonValues
@@ -608,6 +557,29 @@ class NamedFunctions(InterpreterFunctions):
         return (self.cache.get(op, compile_kernel)(*args),)
 
 
+def run_delinearize(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """affine.delinearize_index (an op xDSL lacks: found by name)."""
+    basis = mixed(op.static_basis, args[1:])  # type: ignore[attr-defined]
+    return delinearize(args[0], basis, len(op.results))
+
+
+def run_linearize(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """affine.linearize_index (an op xDSL lacks: found by name)."""
+    count = len(op.multi_index)  # type: ignore[attr-defined]
+    return (linearize(args[:count], mixed(op.static_basis, args[count:])),)  # type: ignore[attr-defined]
+
+
+def run_hint(
+    functions: InterpreterFunctions, interpreter: Interpreter, op: Operation, args: PythonValues
+) -> PythonValues:
+    """memref.prefetch and affine.prefetch: hints that change no value."""
+    return ()
+
+
 _BY_NAME: dict[
     str, Callable[[NamedFunctions, Interpreter, Operation, PythonValues], PythonValues]
 ] = {
@@ -615,6 +587,12 @@ _BY_NAME: dict[
     "layout.convert": NamedFunctions.run_convert,
     "layout.schedule": NamedFunctions.run_assign,
     "vector.from_elements": NamedFunctions.run_from_elements,
+    "memref.prefetch": run_hint,
+    "affine.prefetch": run_hint,
+    "memref.transpose": run_transpose,
+    "vector.type_cast": run_type_cast,
+    "affine.delinearize_index": run_delinearize,
+    "affine.linearize_index": run_linearize,
 }
 
 
@@ -645,20 +623,3 @@ def named_functions(module: ModuleOp) -> NamedFunctions:
         type("ModuleNamedFunctions", (NamedFunctions,), attributes)
     )
     return cls()
-
-
-def all_functions(module: ModuleOp) -> list[InterpreterFunctions]:
-    from heterolayout.execution.interp.gpu import GpuFunctions
-    from heterolayout.execution.interp.structured_functions import extended_functions
-
-    return [
-        *extended_functions(module),
-        GpuFunctions(),
-        ValueFunctions(),
-        MemRefFunctions(),
-        VectorFunctions(),
-        AffineFunctions(),
-        ScfFunctions(),
-        FuncFunctions(),
-        named_functions(module),
-    ]

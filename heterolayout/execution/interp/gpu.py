@@ -34,7 +34,7 @@ from xdsl.traits import SymbolTable
 from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.functions import callee_key
 from heterolayout.execution.errors import ExecutionError
-from heterolayout.execution.interp.functions import _Cache
+from heterolayout.execution.interp.kernels import Cache
 from heterolayout.execution.runtime import memref as memory
 
 Place = tuple[int, ...]
@@ -194,7 +194,7 @@ class GpuFunctions(InterpreterFunctions):
     """gpu launches, kernels and id ops in the interpreter engine."""
 
     place: Place = (0,) * 12
-    kernels: _Cache = field(default_factory=_Cache)
+    kernels: Cache = field(default_factory=Cache)
 
     def _set_place(self, place: Place) -> None:
         self.place = place

@@ -3,7 +3,7 @@ expression, written once and used by both engines.
 
 The compiled engine pastes the expression into the function it generates; the interpreter
 turns it into a small function the first time an op runs. Operands are variable names,
-so an expression may name an operand more than once. Helpers come from `values.RUNTIME`;
+so an expression may name an operand more than once. Helpers come from `RUNTIME` (below);
 anything else an expression needs (a float constant, a dtype, the op's location for an
 error message) is bound to a name by the caller's `bind`.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,66 +34,25 @@ from xdsl.ir.affine import (
 )
 
 from heterolayout.execution.errors import ExecutionError
+from heterolayout.execution.runtime import values
+from heterolayout.execution.runtime.expressions import (
+    Builder,
+    ExprContext,
+    int_literal,
+    rounded,
+    signed,
+    unsigned,
+    wrap,
+)
 from heterolayout.execution.runtime.values import element_of, python_value, vector_shape
+from heterolayout.execution.runtime.vector_semantics import VECTOR_RUNTIME, VECTOR_VALUE_OPS
 from heterolayout.layout.element_types import ElementType
-
-
-@dataclass(frozen=True)
-class ExprContext:
-    """What an expression builder needs besides the operands."""
-
-    bind: Callable[[Any], str]
-    """Binds a Python object to a name the expression can use."""
-    where: str
-    """The op's name and location, for error messages."""
-
-
-Builder = Callable[[Operation, Sequence[str], ExprContext], str]
-
-
-# ---- integer views ----------------------------------------------------------------------------
-def wrap(x: str, t: ElementType) -> str:
-    """The canonical value of `t` holding the low bits of `x`."""
-    mask = (1 << t.bits) - 1
-    if not t.holds_negative:
-        return f"(({x}) & {mask})"
-    half = 1 << (t.bits - 1)
-    return f"(((({x}) + {half}) & {mask}) - {half})"
-
-
-def _int_literal(x: str) -> int | None:
-    """The value of an integer literal operand (the compiled engine pastes constants)."""
-    try:
-        return int(x.strip("()"))
-    except ValueError:
-        return None
-
-
-def signed(x: str, t: ElementType) -> str:
-    """`x` read as a two's complement number (i1: 1 is -1)."""
-    if t.holds_negative:
-        return x
-    literal = _int_literal(x)
-    if literal is not None:
-        return f"({literal - (literal >> (t.bits - 1) << t.bits)})"
-    if t.bits == 1:
-        return f"(-{x})"
-    return f"(({x}) - ((({x}) >> {t.bits - 1}) << {t.bits}))"
-
-
-def unsigned(x: str, t: ElementType) -> str:
-    if not t.holds_negative:
-        return x
-    literal = _int_literal(x)
-    if literal is not None:
-        return f"({literal & ((1 << t.bits) - 1)})"
-    return f"(({x}) & {(1 << t.bits) - 1})"
 
 
 def _division(helper: str, a: str, b: str, ctx: ExprContext) -> str:
     """A floor-style division helper call, or plain Python when the divisor is a positive
     literal (no zero check needed; Python's // and % round like floordiv and mod)."""
-    divisor = _int_literal(b)
+    divisor = int_literal(b)
     if divisor is not None and divisor > 0:
         if helper == "_floordiv":
             return f"({a} // {divisor})"
@@ -102,14 +60,6 @@ def _division(helper: str, a: str, b: str, ctx: ExprContext) -> str:
             return f"({a} % {divisor})"
         return f"(-((-{a}) // {divisor}))"
     return f"{helper}({a}, {b}, {_where(ctx)})"
-
-
-def rounded(x: str, t: ElementType) -> str:
-    if t.bits == 32:
-        return f"_f32({x})"
-    if t.bits == 16:
-        return f"_f16({x})"
-    return f"({x})"
 
 
 def flag(condition: str) -> str:
@@ -436,6 +386,7 @@ VALUE_OPS: dict[str, Builder] = {
     "vector.from_elements": _from_elements,
     "vector.shuffle": _shuffle,
     "vector.bitcast": _vector_bitcast,
+    **VECTOR_VALUE_OPS,
 }
 """Every op whose single result is an expression of its operands."""
 
@@ -526,13 +477,36 @@ def bound_groups(op: Operation) -> tuple[list[int], list[int]]:
     )
 
 
-# Vector reductions and reshapes live in their own module; registered here, so that every
-# user of VALUE_OPS and RUNTIME sees them.
-from heterolayout.execution.runtime.values import RUNTIME  # noqa: E402
-from heterolayout.execution.runtime.vector_semantics import (  # noqa: E402
-    VECTOR_RUNTIME,
-    VECTOR_VALUE_OPS,
-)
-
-VALUE_OPS.update(VECTOR_VALUE_OPS)
-RUNTIME.update(VECTOR_RUNTIME)
+RUNTIME: dict[str, Any] = {
+    "_f32": values.round_f32,
+    "_f16": values.round_f16,
+    "_divf": values.divf,
+    "_fma": values.fma,
+    "_sqrtf": values.sqrtf,
+    "_maximumf": values.maximumf,
+    "_minimumf": values.minimumf,
+    "_maxnumf": values.maxnumf,
+    "_minnumf": values.minnumf,
+    "_i2f": values.int_to_float,
+    "_f2i": values.float_to_int,
+    "_b2f": values.bits_to_float,
+    "_f2b": values.float_to_bits,
+    "_divsi": values.trunc_div,
+    "_remsi": values.trunc_rem,
+    "_floordiv": values.floor_div,
+    "_floormod": values.floor_mod,
+    "_ceildiv": values.ceil_div,
+    "_shl": values.shift_left,
+    "_vmap": values.vector_map,
+    "_vselect": values.vector_select,
+    "_broadcast": values.broadcast,
+    "_from_elements": values.from_elements,
+    "_vextract": values.vector_extract,
+    "_vinsert": values.vector_insert,
+    "_vshuffle": values.vector_shuffle,
+    "_vbitcast": values.vector_bitcast,
+    "_ctpop": values.ctpop,
+    **VECTOR_RUNTIME,
+}
+"""The helpers generated code refers to, by the names the expressions use (the vector
+reductions' with them)."""

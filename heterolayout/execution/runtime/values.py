@@ -339,36 +339,3 @@ def _check_position(vector: np.ndarray, position: tuple[int, ...], where: str) -
                 f"out-of-bounds access in {where}: position {list(position)} outside "
                 f"vector bounds {list(vector.shape[: len(position)])}"
             )
-
-
-RUNTIME: dict[str, Any] = {
-    "_f32": round_f32,
-    "_f16": round_f16,
-    "_divf": divf,
-    "_fma": fma,
-    "_sqrtf": sqrtf,
-    "_maximumf": maximumf,
-    "_minimumf": minimumf,
-    "_maxnumf": maxnumf,
-    "_minnumf": minnumf,
-    "_i2f": int_to_float,
-    "_f2i": float_to_int,
-    "_b2f": bits_to_float,
-    "_f2b": float_to_bits,
-    "_divsi": trunc_div,
-    "_remsi": trunc_rem,
-    "_floordiv": floor_div,
-    "_floormod": floor_mod,
-    "_ceildiv": ceil_div,
-    "_shl": shift_left,
-    "_vmap": vector_map,
-    "_vselect": vector_select,
-    "_broadcast": broadcast,
-    "_from_elements": from_elements,
-    "_vextract": vector_extract,
-    "_vinsert": vector_insert,
-    "_vshuffle": vector_shuffle,
-    "_vbitcast": vector_bitcast,
-    "_ctpop": ctpop,
-}
-"""The helpers generated code refers to, by the names the expressions use."""

@@ -23,7 +23,7 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 
 from heterolayout.execution.errors import ExecutionError
-from heterolayout.execution.runtime.semantics import (
+from heterolayout.execution.runtime.expressions import (
     Builder,
     ExprContext,
     rounded,

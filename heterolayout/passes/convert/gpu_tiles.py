@@ -42,7 +42,8 @@ from heterolayout.dialects.upstream.gpu import LaunchFuncOp as Launch
 from heterolayout.dialects.upstream.gpu import ModuleOp as GpuModule
 from heterolayout.dialects.upstream.gpu import ReturnOp as GpuReturn
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert.loops import Insert
+from heterolayout.passes.cleanup_marks import CLEANUP_MARK
+from heterolayout.passes.convert.loop_nest import Insert
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.packed.element_access import ElementAccess, scalar_constant
 
@@ -120,7 +121,7 @@ def tiled_convert(
             "workgroup_attributions": IntegerAttr(1, i64),
             "gpu.known_block_size": DenseArrayBase.from_list(i32, [TILE, ROWS, 1]),
             "gpu.known_grid_size": DenseArrayBase.from_list(i32, list(plan.grid)),
-            "layout.cleanup": UnitAttr(),  # lower_accesses.CLEANUP_MARK
+            CLEANUP_MARK: UnitAttr(),
         },
         regions=[Region(body)],
     )

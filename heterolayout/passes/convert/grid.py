@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from heterolayout.dialects.upstream.gpu import OPS, LaunchOp
-from heterolayout.passes.convert.loops import Insert, LoopNest
+from heterolayout.passes.convert.loop_nest import Insert, LoopNest
 
 MAX_THREADS = 1024
 MAX_THREADS_Z = 64

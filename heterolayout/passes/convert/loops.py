@@ -10,63 +10,23 @@ walked in logical order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects import memref
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert.loop_nest import Insert, LoopNest
 from heterolayout.passes.convert.packed import packed_convert, packs_whole_containers
 from heterolayout.passes.convert.tiles import Tiles, branch_below, tile_plan
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
-from heterolayout.passes.lower.logical_sizes import logical_size, size_source
+from heterolayout.passes.index.logical_sizes import logical_size, size_source
 from heterolayout.passes.packed.element_access import ElementAccess, pad_constant, scalar_constant
-
-Insert = Callable[[Operation], None]
 
 VECTOR_MIN_SLOTS = 4096
 """Conversions into fewer destination slots keep the compact scalar loop nest: tiles would
 multiply the code for a few microseconds."""
-
-
-class LoopNest:
-    """Builds `scf.for` nests from 0 to each extent; `body(ivs, insert)` fills the innermost."""
-
-    def __init__(self, insert: Insert) -> None:
-        self.insert = insert
-        self._constants: dict[int, SSAValue] = {}
-
-    def index(self, value: int) -> SSAValue:
-        if value not in self._constants:
-            op = arith.ConstantOp(IntegerAttr(value, IndexType()))
-            self.insert(op)
-            self._constants[value] = op.result
-        return self._constants[value]
-
-    def build(
-        self,
-        extents: Sequence[SSAValue],
-        body: Callable[[list[SSAValue], Insert], None],
-    ) -> None:
-        zero, one = self.index(0), self.index(1)
-        ivs: list[SSAValue] = []
-        insert = self.insert
-        for extent in extents:
-            block = Block(arg_types=[IndexType()])
-            insert(scf.ForOp(zero, extent, one, [], Region(block)))
-            ivs.append(block.args[0])
-            insert = _appender(block)
-        body(ivs, insert)
-        for iv in ivs:
-            owner = iv.owner
-            assert isinstance(owner, Block)
-            owner.add_op(scf.YieldOp())
-
-
-def _appender(block: Block) -> Insert:
-    return block.add_op
 
 
 def extents_of(

@@ -26,10 +26,9 @@ from xdsl.ir.affine import AffineExpr
 
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert.loop_nest import Insert, constant_loop
 from heterolayout.passes.convert.tiles import (
     ElementMove,
-    Insert,
-    _loop,
     branch_below,
     innermost_dim,
     load_dim_of,
@@ -150,7 +149,9 @@ def packed_convert(
         extent = shape[depth]
         assert extent is not None
         step = steps.get(depth, 1)
-        _loop(0, extent, step, constant, add, lambda iv, body: level(depth + 1, [*ivs, iv], body))
+        constant_loop(
+            0, extent, step, constant, add, lambda iv, body: level(depth + 1, [*ivs, iv], body)
+        )
 
     level(0, [], insert)
 

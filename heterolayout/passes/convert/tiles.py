@@ -35,14 +35,14 @@ from xdsl.dialects.builtin import (
     VectorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.layout.model import Layout
+from heterolayout.passes.convert.loop_nest import Insert, constant_loop
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.packed.element_access import ElementAccess, scalar_constant
 
-Insert = Callable[[Operation], None]
 Streaming = Literal["never", "always", "aligned"]
 """Whether the tiles' stores are nontemporal: never, always, or when the destination's base
 address is a multiple of a cache line (checked at run time; plain stores otherwise)."""
@@ -356,7 +356,7 @@ class Tiles:
     def _loop(
         self, low: int, high: int, step: int, add: Insert, body: Callable[[SSAValue, Insert], None]
     ) -> None:
-        _loop(low, high, step, self.constant, add, body)
+        constant_loop(low, high, step, self.constant, add, body)
 
     def _tile(self, ivs: dict[int, SSAValue], whole: dict[int, bool], add: Insert) -> None:
         if not all(whole.values()):
@@ -520,20 +520,6 @@ class Tiles:
             self.move(self.logical_of(digits), leaves, body)
 
         nest(0, {}, add)
-
-
-def _loop(
-    low: int,
-    high: int,
-    step: int,
-    constant: Callable[[int], SSAValue],
-    add: Insert,
-    body: Callable[[SSAValue, Insert], None],
-) -> None:
-    block = Block(arg_types=[IndexType()])
-    add(scf.ForOp(constant(low), constant(high), constant(step), [], Region(block)))
-    body(block.args[0], block.add_op)
-    block.add_op(scf.YieldOp())
 
 
 def _pieces(first: int, end: int) -> list[tuple[int, int]]:

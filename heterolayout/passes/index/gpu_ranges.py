@@ -13,6 +13,7 @@ from xdsl.dialects import gpu
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.functions import callee_key, function_key
 from heterolayout.layout.simplify import Range
 
@@ -95,7 +96,5 @@ def _launch_sizes(op: gpu.LaunchOp | gpu.LaunchFuncOp, which: str) -> list[SSAVa
 
 
 def _constant_size(value: SSAValue) -> int | None:
-    from heterolayout.passes.index.index_code import constant_index
-
     size = constant_index(value)
     return size if size is not None and size > 0 else None

@@ -35,7 +35,7 @@ from xdsl.ir.affine import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
-from heterolayout.dialects.arith_ops import DIVISIONS
+from heterolayout.dialects.arith_ops import DIVISIONS, constant_index
 from heterolayout.layout.simplify import IndexSimplifier, Range, RangesKey, ranges_key
 from heterolayout.passes.index.gpu_ranges import gpu_id_range
 from heterolayout.passes.index.upstream_folds import divides_a_mod
@@ -43,14 +43,6 @@ from heterolayout.passes.index.upstream_folds import divides_a_mod
 IndexMode = Literal["arith", "affine"]
 INDEX = IndexType()
 LoopBounds = tuple[int, int, int]
-
-
-def constant_index(value: SSAValue) -> int | None:
-    """The value of an `arith.constant` of index or integer type."""
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def loop_range(value: SSAValue) -> Range | None:

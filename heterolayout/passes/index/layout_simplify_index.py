@@ -25,14 +25,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce, would_be_trivially_dead
 
-from heterolayout.dialects.arith_ops import DIVISIONS
+from heterolayout.dialects.arith_ops import DIVISIONS, constant_index
 from heterolayout.dialects.roles import roles_of
-from heterolayout.passes.index.index_code import (
-    IndexEmitter,
-    IndexLeaves,
-    constant_index,
-    cost,
-)
+from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, cost
 
 INDEX_ARITHMETIC = (arith.AddiOp, arith.SubiOp, arith.MuliOp, *DIVISIONS)
 

@@ -10,80 +10,28 @@ loop nests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.dialects import affine, arith, memref
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, UnitAttr
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from heterolayout.dialects.functions import enclosing_function
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.ops import ConvertOp
-from heterolayout.dialects.views import value_layout
 from heterolayout.layout.model import Layout
-from heterolayout.layout.simplify import Range
-from heterolayout.passes.convert.loops import Insert, convert
-from heterolayout.passes.index.index_code import (
-    IndexLeaves,
-    IndexMode,
-    IndexValues,
-    constant_index,
-)
+from heterolayout.passes.cleanup_marks import mark_for_cleanup
+from heterolayout.passes.convert.loops import convert
+from heterolayout.passes.index.logical_sizes import size_source
 from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
-from heterolayout.passes.lower.logical_sizes import size_source
-from heterolayout.passes.lower.physical import identity_layout, physical_type
+from heterolayout.passes.lower.access_lowering import (
+    AccessLowering,
+    affine_access_map,
+    inserter_before,
+    memref_layout,
+)
 from heterolayout.passes.packed.element_access import ElementAccess
-
-CLEANUP_MARK = "layout.cleanup"
-"""Functions that received loop nests carry this unit attribute until `layout-cleanup`."""
-
-
-def memref_layout(value: SSAValue) -> Layout | None:
-    """The layout the lowering gives a memref value (None for plain memrefs, upstream views
-    and other values)."""
-    return value_layout(value)
-
-
-@dataclass
-class AccessLowering:
-    """What the access patterns of one run share: the options, the index values emitted so
-    far (reused by later accesses), and the ops a rewrite may have left unused."""
-
-    mode: IndexMode
-    flatten: bool
-    gpu_converts: bool = False
-    """`layout.convert`s in host code become `gpu.launch`es (`convert=gpu`)."""
-    index_values: IndexValues = field(default_factory=IndexValues)
-    maybe_dead: list[Operation] = field(default_factory=list)
-    words: list[Operation] = field(default_factory=list)
-    """Functions with whole-container accesses: their bitwise lanes become word ops."""
-    facts: Mapping[Operation, Mapping[SSAValue, Range]] = field(default_factory=dict)
-    """What accesses folded from run-time views know of their offsets (`view_folding`)."""
-
-    def leaves(self, op: Operation) -> IndexLeaves:
-        """The index leaves of the access `op`, with what is known of them there."""
-        return IndexLeaves(self.facts.get(op))
-
-    def access(
-        self, op: Operation, buffer: SSAValue, layout: Layout, shared: bool = True
-    ) -> ElementAccess:
-        """Element access to `buffer` at `op`; `shared` reuses the index values in scope
-        (loop nests keep their own). Only layout-typed buffers are flattened."""
-        element = buffer.type.element_type  # type: ignore[attr-defined]
-        scope = self.index_values.scope(op) if shared else None
-        flat = self.flatten and memref_layout(buffer) is not None
-        return ElementAccess(buffer, layout, flat, self.mode, element, scope)
-
-    def replaced(self, op: Operation) -> None:
-        """`op` is about to go: its operands' definitions may die with it."""
-        self.maybe_dead.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
-
-
-def inserter_before(op: Operation) -> Insert:
-    return lambda new: Rewriter.insert_op(new, InsertPoint.before(op))
+from heterolayout.passes.physical import identity_layout, physical_type
 
 
 def in_gpu_code(op: Operation) -> bool:
@@ -92,13 +40,6 @@ def in_gpu_code(op: Operation) -> bool:
     while parent is not None and parent.name not in ("gpu.func", "gpu.launch"):
         parent = parent.parent_op()
     return parent is not None
-
-
-def mark_for_cleanup(op: Operation) -> None:
-    """The function around `op` received loop nests: `layout-cleanup` will tidy it."""
-    function = enclosing_function(op)
-    if function is not None:
-        function.attributes[CLEANUP_MARK] = UnitAttr()
 
 
 @dataclass
@@ -160,9 +101,6 @@ class LowerScalarAccess(RewritePattern):
         rewriter.erase(op)
 
 
-PREFETCH_HINTS = ("isWrite", "localityHint", "isDataCache")
-
-
 @dataclass
 class LowerPrefetch(RewritePattern):
     """`memref.prefetch` and `affine.prefetch`: the same hint, on the physical buffer at the
@@ -175,7 +113,7 @@ class LowerPrefetch(RewritePattern):
         if op.name not in ("memref.prefetch", "affine.prefetch"):
             return
         from heterolayout.dialects.upstream.affine import PrefetchOp as AffinePrefetchOp
-        from heterolayout.dialects.upstream.memref import PrefetchOp
+        from heterolayout.dialects.upstream.memref import PREFETCH_HINTS, PrefetchOp
 
         buffer, indices = op.operands[0], list(op.operands[1:])
         layout = memref_layout(buffer)
@@ -203,17 +141,6 @@ class LowerPrefetch(RewritePattern):
         physical = access.indices(logical, leaves, inserter_before(op))
         self.state.replaced(op)
         rewriter.replace(op, PrefetchOp.build(operands=[buffer, physical], properties=hints))
-
-
-def affine_access_map(
-    layout: Layout, flat: bool, logical: Sequence[AffineExpr], leaves: IndexLeaves
-) -> AffineMapAttr:
-    """The affine access map of the physical index, over the leaves (affine index code)."""
-    simplifier = leaves.simplifier()
-    exprs = [r.replace_dims_and_symbols(list(logical), []) for r in layout.storage_exprs(flat)]
-    return AffineMapAttr(
-        AffineMap(len(leaves.values), 0, tuple(simplifier.simplify(e) for e in exprs))
-    )
 
 
 @dataclass

@@ -30,10 +30,12 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.extents import INDEX_LIMIT
 from heterolayout.layout.limits import check_elements
 from heterolayout.layout.model import Layout
-from heterolayout.passes.convert.loops import Insert, fill
+from heterolayout.passes.cleanup_marks import mark_for_cleanup
+from heterolayout.passes.convert.loop_nest import Insert
+from heterolayout.passes.convert.loops import fill
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, IndexMode
-from heterolayout.passes.lower.accesses import mark_for_cleanup, memref_layout
-from heterolayout.passes.lower.physical import physical_type
+from heterolayout.passes.lower.access_lowering import memref_layout
+from heterolayout.passes.physical import physical_type
 
 if TYPE_CHECKING:
     import numpy as np

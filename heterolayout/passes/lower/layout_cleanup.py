@@ -21,8 +21,8 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from heterolayout.dialects.functions import FUNCTION_TYPES
+from heterolayout.passes.cleanup_marks import CLEANUP_MARK
 from heterolayout.passes.index.layout_simplify_index import erase_dead_index_code
-from heterolayout.passes.lower.accesses import CLEANUP_MARK
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.functions import (
@@ -60,18 +61,14 @@ from heterolayout.dialects.views import (
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.collector import collector_paused
-from heterolayout.passes.index.index_code import constant_index
 from heterolayout.passes.index.layout_simplify_index import erase_dead_ops
+from heterolayout.passes.index.logical_sizes import unknown_size_problem
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
-from heterolayout.passes.lower.accesses import (
-    AccessLowering,
-    access_patterns,
-    in_gpu_code,
-)
+from heterolayout.passes.lower.access_lowering import AccessLowering
+from heterolayout.passes.lower.accesses import access_patterns, in_gpu_code
 from heterolayout.passes.lower.definitions import definition_patterns
-from heterolayout.passes.lower.logical_sizes import unknown_size_problem
-from heterolayout.passes.lower.physical import identity_layout
 from heterolayout.passes.packed.sub_byte_accesses import access_sub_bytes_as_bytes
+from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.views.folding import (
     ViewFacts,
     copies_through_runtime_views,
@@ -226,7 +223,7 @@ def _check_op(op: Operation) -> None:
         if layout is None:
             return
         if vector_type.get_num_dims() != 1:
-            from heterolayout.passes.lower.transfer_guards import row_problem
+            from heterolayout.passes.transfers import row_problem
 
             is_transfer = isinstance(op, vector.TransferReadOp | vector.TransferWriteOp)
             reason = row_problem(op) if is_transfer else None  # type: ignore[arg-type]
@@ -374,8 +371,8 @@ def lower(
 
 def _unroll_transfers(module: ModuleOp) -> None:
     """n-D transfers of layout-typed memrefs (and of their views) become 1-D transfers of
-    their rows (`transfer_guards.unroll_rows`), which the lowering takes one by one."""
-    from heterolayout.passes.lower.transfer_guards import row_problem, unroll_rows
+    their rows (`transfers.unroll_rows`), which the lowering takes one by one."""
+    from heterolayout.passes.transfers import row_problem, unroll_rows
 
     for op in module.walk():
         if not isinstance(op, vector.TransferReadOp | vector.TransferWriteOp):

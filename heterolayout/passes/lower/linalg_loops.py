@@ -27,7 +27,7 @@ from xdsl.transforms.loop_nest_lowering_utils import (
 from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.structured import Structured, StructureError, is_structured, structured
 from heterolayout.dialects.views import value_layout, view_window
-from heterolayout.passes.lower.accesses import mark_for_cleanup
+from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
 
 def lower_linalg_on_layouts(module: ModuleOp) -> None:

@@ -23,15 +23,16 @@ from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
 from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
-from heterolayout.passes.lower.accesses import (
+from heterolayout.passes.lower.access_lowering import (
     AccessLowering,
     affine_access_map,
     inserter_before,
     memref_layout,
 )
-from heterolayout.passes.lower.transfer_guards import guard_problem, lower_guarded, needs_guards
+from heterolayout.passes.lower.transfer_guards import guard_problem, lower_guarded
 from heterolayout.passes.packed.container_access import load_lanes, store_lanes, whole_container
 from heterolayout.passes.packed.element_access import ElementAccess
+from heterolayout.passes.transfers import needs_guards
 
 VectorAccessOp = (
     vector.LoadOp

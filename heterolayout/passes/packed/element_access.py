@@ -32,7 +32,7 @@ from heterolayout.passes.index.index_code import (
     IndexMode,
     IndexScope,
 )
-from heterolayout.passes.lower.physical import storage_element
+from heterolayout.passes.physical import storage_element
 
 Insert = Callable[[Operation], None]
 

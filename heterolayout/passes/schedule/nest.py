@@ -22,9 +22,10 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, VIEW_OPS
 from heterolayout.layout.expressions import linear_form
-from heterolayout.passes.index.index_code import IndexLeaves, constant_index
+from heterolayout.passes.index.index_code import IndexLeaves
 
 LOOPS = (affine.ForOp, scf.ForOp)
 INDEX = IndexType()

@@ -23,7 +23,7 @@ from heterolayout.dialects.conversion import layout_of
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
-from heterolayout.passes.lower.physical import identity_layout
+from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, index_expr, is_index_op
 from heterolayout.passes.schedule.plan import Digit, Plan
 from heterolayout.passes.schedule.statements import rebuilt

@@ -43,8 +43,8 @@ from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import Range
-from heterolayout.passes.lower.physical import identity_layout
-from heterolayout.passes.lower.transfer_guards import needs_guards
+from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.transfers import needs_guards
 from heterolayout.passes.validate.containers import container_lanes
 from heterolayout.passes.validate.conversions import (
     Conversion,

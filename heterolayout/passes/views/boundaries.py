@@ -41,6 +41,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.diagnostics import fail
+from heterolayout.dialects.effects import may_return, may_write, returns_used
 from heterolayout.dialects.functions import (
     Function,
     callee_key,
@@ -49,7 +50,6 @@ from heterolayout.dialects.functions import (
 )
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.dialects.views import view_source, view_window
-from heterolayout.passes.lower.layout_apply import may_return, may_write, returns_used
 
 
 def copy_views_at_calls(module: ModuleOp) -> None:

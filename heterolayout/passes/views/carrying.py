@@ -24,7 +24,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.dialects.views import kept_dims, value_layout, view_source
-from heterolayout.passes.lower.accesses import mark_for_cleanup
+from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
 Mixed = int | SSAValue
 

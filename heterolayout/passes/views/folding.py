@@ -38,6 +38,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.arith_ops import constant_index
 from heterolayout.dialects.conversion import memref_shape
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.roles import PREFETCHES, VIEW_OPS, roles_of
@@ -49,7 +50,7 @@ from heterolayout.dialects.views import (
     view_window,
 )
 from heterolayout.layout.simplify import IndexSimplifier, Range, simplify_expr
-from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, constant_index
+from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
 
 
 def runtime_view(value: SSAValue) -> ViewWindow | None:
@@ -84,7 +85,7 @@ def fold_runtime_views(module: ModuleOp) -> ViewFacts:
     """Fold every access through a run-time view into an access of its root; erase the
     views left unused. Returns what the folded accesses know of their offsets
     (`offset_facts`), for the lowering and the translation validator."""
-    from heterolayout.passes.lower.transfer_guards import expand_lanes, needs_guards
+    from heterolayout.passes.transfers import expand_lanes, needs_guards
 
     for op in [o for o in module.walk() if needs_guards(o)]:
         if runtime_view(op.operands[0 if op.results else 1]) is not None:
@@ -201,8 +202,7 @@ class FoldRuntimeView(RewritePattern):
                 op, memref.StoreOp.get(op.value, view.root, access.root_indices(index))
             )
         elif op.name in PREFETCHES:
-            from heterolayout.dialects.upstream.memref import PrefetchOp
-            from heterolayout.passes.lower.accesses import PREFETCH_HINTS
+            from heterolayout.dialects.upstream.memref import PREFETCH_HINTS, PrefetchOp
 
             hints = {name: op.properties[name] for name in PREFETCH_HINTS}
             root_indices = access.root_indices(index)

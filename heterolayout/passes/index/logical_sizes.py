@@ -69,8 +69,8 @@ def unknown_size_problem(op: Operation) -> str | None:
     """Why `layout-lower` cannot lower `op`, when it needs the size of a tiled `?` dim that
     the program does not hold: `memref.dim` of that dim, or a conversion between two
     memrefs neither of which holds it (the loops run over the logical shape)."""
+    from heterolayout.dialects.arith_ops import constant_index
     from heterolayout.dialects.views import value_layout
-    from heterolayout.passes.index.index_code import constant_index
 
     if isinstance(op, memref.DimOp):
         layout = value_layout(op.source)
