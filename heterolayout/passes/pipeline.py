@@ -8,7 +8,8 @@ a pipeline spec means the same everywhere: xDSL's passes, those of other package
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 from xdsl.context import Context
@@ -71,6 +72,18 @@ def with_steps(passes: Iterable[ModulePass]) -> list[ModulePass]:
     return found
 
 
+@contextmanager
+def naming_the_pass(done: ModulePass | None) -> Iterator[None]:
+    """A verification failure after a pass (or a step) says which one left the IR so:
+    `after layout-lower-memrefs: 'memref.load' op …`."""
+    try:
+        yield
+    except DiagnosticException as error:
+        if done is not None and error.args and isinstance(error.args[0], str):
+            error.args = (f"after {done.name}: {error.args[0]}", *error.args[1:])
+        raise
+
+
 def apply_pipeline(module: ModuleOp, pipeline: Pipeline, ctx: Context | None = None) -> ModuleOp:
     """A transformed copy of `module` (the original is left as it is), verified after every
     pass and every step of a pass that has steps (xDSL's verifier and the layout
@@ -80,7 +93,8 @@ def apply_pipeline(module: ModuleOp, pipeline: Pipeline, ctx: Context | None = N
 
     def verify_after(done: ModulePass | None, module: ModuleOp, _: ModulePass | None) -> None:
         if not unchanged_by(done, module) and done is not None:
-            verify_program(module)
+            with naming_the_pass(done):
+                verify_program(module)
 
     try:
         PassPipeline(tuple(passes), callback=verify_after).apply(ctx or make_context(), transformed)

@@ -40,7 +40,7 @@ from heterolayout.layout.limits import (
     deep_recursion,
     too_deep,
 )
-from heterolayout.passes.pipeline import available_passes, with_steps
+from heterolayout.passes.pipeline import available_passes, naming_the_pass, with_steps
 from heterolayout.passes.remarks import show_remarks
 from heterolayout.passes.unchanged import unchanged_by
 
@@ -116,11 +116,12 @@ class LayoutOptMain(xDSLOptMain):
             previous_pass: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
         ) -> None:
             verify = not unchanged_by(previous_pass, module) and not self.args.disable_verify
-            if upstream is not None:  # verifies the ops, prints between passes, times them
-                with indexed_symbol_lookups(), _verification(self.args, verify):
-                    verify_ops(module, lambda: upstream(previous_pass, module, next_pass))
-            if verify:
-                verify_layouts(module)
+            with naming_the_pass(previous_pass):
+                if upstream is not None:  # verifies the ops, prints between passes, times them
+                    with indexed_symbol_lookups(), _verification(self.args, verify):
+                        verify_ops(module, lambda: upstream(previous_pass, module, next_pass))
+                if verify:
+                    verify_layouts(module)
 
         passes = tuple(with_steps(self.pipeline.passes))
         self.pipeline = dataclasses.replace(self.pipeline, passes=passes, callback=callback)
