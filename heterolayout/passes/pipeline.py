@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Protocol, runtime_checkable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -53,20 +52,15 @@ def pipeline_passes(pipeline: Pipeline) -> list[ModulePass]:
     return passes
 
 
-@runtime_checkable
-class Steps(Protocol):
-    """A pass that is a pipeline of named steps (`layout-lower`)."""
-
-    def steps(self) -> Sequence[ModulePass]: ...
-
-
 def with_steps(passes: Iterable[ModulePass]) -> list[ModulePass]:
-    """`passes`, each pipeline of steps (`Steps`) replaced by its steps, so that the
+    """`passes`, each pass that is a pipeline of named steps (its class has a `steps()`
+    method returning them, as `layout-lower`'s has) replaced by its steps, so that the
     verification between passes runs between them too and names them."""
     found: list[ModulePass] = []
     for one in passes:
-        if isinstance(one, Steps):
-            found.extend(with_steps(one.steps()))
+        steps = getattr(type(one), "steps", None)
+        if callable(steps):
+            found.extend(with_steps(steps(one)))
         else:
             found.append(one)
     return found
