@@ -10,7 +10,7 @@ from unittest.mock import patch
 
 from xdsl.context import Context
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import ModuleOp, VectorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -269,4 +269,21 @@ def pad_slots_get_an_element() -> Iterator[None]:
         convert_tiles.branch_below(emitter, pairs, add, move, element_as_pad)
 
     with patch.object(convert_loops, "_move_or_pad", wrong):
+        yield
+
+
+# ---- invalid IR inside layout-lower, for the verification between its steps ----------------
+
+
+@contextmanager
+def definitions_keep_logical_shapes() -> Iterator[None]:
+    """`layout-lower-memrefs` gives each layout-typed definition its logical shape without
+    the layout, not its physical type: the accesses it rewrote index the physical buffer,
+    so the IR after the step does not verify (a 2-D memref loaded with 4 indices)."""
+    from heterolayout.passes.lower import definitions
+
+    def logical(memref_type: MemRefType, layout: Layout, flatten: bool) -> MemRefType:
+        return MemRefType(memref_type.element_type, memref_type.get_shape())
+
+    with patch.object(definitions, "physical_type", logical):
         yield

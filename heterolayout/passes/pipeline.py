@@ -8,7 +8,8 @@ a pipeline spec means the same everywhere: xDSL's passes, those of other package
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -17,6 +18,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from heterolayout.dialects.context import make_context, multiverse, verify_program
 from heterolayout.passes import get_all_passes
+from heterolayout.passes.unchanged import unchanged_by
 
 Pipeline = str | Sequence[str | ModulePass]
 """A pipeline spec (`layout-schedule,layout-lower{index=affine}`), or a sequence of specs
@@ -50,15 +52,43 @@ def pipeline_passes(pipeline: Pipeline) -> list[ModulePass]:
     return passes
 
 
+def with_steps(passes: Iterable[ModulePass]) -> list[ModulePass]:
+    """`passes`, each pass that is a pipeline of named steps (its class has a `steps()`
+    method returning them, as `layout-lower`'s has) replaced by its steps, so that the
+    verification between passes runs between them too and names them."""
+    found: list[ModulePass] = []
+    for one in passes:
+        steps = getattr(type(one), "steps", None)
+        if callable(steps):
+            found.extend(with_steps(steps(one)))
+        else:
+            found.append(one)
+    return found
+
+
+@contextmanager
+def naming_the_pass(done: ModulePass | None) -> Iterator[None]:
+    """A verification failure after a pass (or a step) says which one left the IR so:
+    `after layout-lower-memrefs: 'memref.load' op …`."""
+    try:
+        yield
+    except DiagnosticException as error:
+        if done is not None and error.args and isinstance(error.args[0], str):
+            error.args = (f"after {done.name}: {error.args[0]}", *error.args[1:])
+        raise
+
+
 def apply_pipeline(module: ModuleOp, pipeline: Pipeline, ctx: Context | None = None) -> ModuleOp:
     """A transformed copy of `module` (the original is left as it is), verified after every
-    pass (xDSL's verifier and the layout verification walk)."""
-    passes = pipeline_passes(pipeline)
+    pass and every step of a pass that has steps (xDSL's verifier and the layout
+    verification walk; not after a pass that changed nothing, `passes.unchanged`)."""
+    passes = with_steps(pipeline_passes(pipeline))
     transformed = module.clone()
 
     def verify_after(done: ModulePass | None, module: ModuleOp, _: ModulePass | None) -> None:
-        if done is not None:
-            verify_program(module)
+        if not unchanged_by(done, module) and done is not None:
+            with naming_the_pass(done):
+                verify_program(module)
 
     try:
         PassPipeline(tuple(passes), callback=verify_after).apply(ctx or make_context(), transformed)

@@ -40,8 +40,9 @@ from heterolayout.layout.limits import (
     deep_recursion,
     too_deep,
 )
-from heterolayout.passes.pipeline import available_passes
+from heterolayout.passes.pipeline import available_passes, naming_the_pass, with_steps
 from heterolayout.passes.remarks import show_remarks
+from heterolayout.passes.unchanged import unchanged_by
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -104,21 +105,26 @@ class LayoutOptMain(xDSLOptMain):
             self.available_targets.setdefault(name, factory)
 
     def setup_pipeline(self) -> None:
-        """Run the layout verification walk wherever xDSL verifies: after parsing (before
-        the first pass, also when there is none) and after every pass."""
+        """Run each pass that is a pipeline of steps (`layout-lower`) as its steps, and the
+        layout verification walk wherever xDSL verifies: after parsing (before the first
+        pass, also when there is none) and after every pass and step, but for one that
+        changed nothing (`passes.unchanged`)."""
         super().setup_pipeline()
         upstream = self.pipeline.callback
 
         def callback(
             previous_pass: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
         ) -> None:
-            if upstream is not None:  # verifies the ops
-                with indexed_symbol_lookups():
-                    verify_ops(module, lambda: upstream(previous_pass, module, next_pass))
-            if not self.args.disable_verify:
-                verify_layouts(module)
+            verify = not unchanged_by(previous_pass, module) and not self.args.disable_verify
+            with naming_the_pass(previous_pass):
+                if upstream is not None:  # verifies the ops, prints between passes, times them
+                    with indexed_symbol_lookups(), _verification(self.args, verify):
+                        verify_ops(module, lambda: upstream(previous_pass, module, next_pass))
+                if verify:
+                    verify_layouts(module)
 
-        self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
+        passes = tuple(with_steps(self.pipeline.passes))
+        self.pipeline = dataclasses.replace(self.pipeline, passes=passes, callback=callback)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         """The input, refused beyond the input size limit before anything is read."""
@@ -159,6 +165,19 @@ class LayoutOptMain(xDSLOptMain):
         super().run()
         if output_file is not None and self.pending_output is not None:
             _write_atomically(output_file, self.pending_output.getvalue())
+
+
+@contextmanager
+def _verification(args: argparse.Namespace, verify: bool) -> Iterator[None]:
+    """Workaround: xDSL's callback verifies unless `--disable-verify` was given, and has no
+    other way to be told not to; after a pass that changed nothing, the flag is set while
+    it runs (it still prints between passes and times them)."""
+    given = args.disable_verify
+    args.disable_verify = given or not verify
+    try:
+        yield
+    finally:
+        args.disable_verify = given
 
 
 def _same_file(input_file: str | None, output_file: str) -> bool:

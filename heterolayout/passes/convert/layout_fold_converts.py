@@ -16,22 +16,26 @@ from xdsl.traits import is_side_effect_free
 
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.upstream.memref import CopyOp
+from heterolayout.passes.unchanged import left_unchanged
 
 
-def fold_round_trip_converts(module: ModuleOp) -> None:
+def fold_round_trip_converts(module: ModuleOp) -> bool:
+    """Whether any conversion was folded."""
+    folded = False
     for op in list(module.walk()):
         if isinstance(op, ConvertOp) and op.parent is not None:
-            _fold_from(op)
+            folded |= _fold_from(op)
+    return folded
 
 
-def _fold_from(first: ConvertOp) -> None:
+def _fold_from(first: ConvertOp) -> bool:
     source, middle = first.source, first.destination
     second = _next_touching(first, {source, middle})
     if not (isinstance(second, ConvertOp) and second.source is middle):
-        return
+        return False
     target = second.destination
     if target.type != source.type:
-        return
+        return False
     if target is source:
         Rewriter.erase_op(second)
     else:
@@ -49,6 +53,7 @@ def _fold_from(first: ConvertOp) -> None:
             Rewriter.erase_op(user)
         assert isinstance(allocation, Operation)
         Rewriter.erase_op(allocation)
+    return True
 
 
 def _next_touching(op: Operation, values: set[SSAValue]) -> Operation | None:
@@ -68,4 +73,5 @@ class LayoutFoldConvertsPass(ModulePass):
     name = "layout-fold-converts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fold_round_trip_converts(op)
+        if not fold_round_trip_converts(op):
+            left_unchanged(self, op)

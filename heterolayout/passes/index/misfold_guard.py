@@ -22,7 +22,8 @@ from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
 
 def guard_misfolded_maps(root: Operation) -> int:
     """Rewrite every op under `root` whose map upstream would fold wrongly, then merge the
-    index code the rewrites repeat (CSE of the functions they touched); how many functions."""
+    index code the rewrites repeat (CSE of the functions they touched); how many ops."""
+    count = 0
     rewritten: list[Operation] = []
     for op in [o for o in root.walk() if isinstance(o, affine.ApplyOp) or o.name in MAP_ACCESSES]:
         operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)  # type: ignore[attr-defined]
@@ -35,9 +36,10 @@ def guard_misfolded_maps(root: Operation) -> int:
         if function is not None and function not in rewritten:
             rewritten.append(function)
         _rewrite(op, operands)
+        count += 1
     for function in rewritten:
         cse(function)
-    return len(rewritten)
+    return count
 
 
 def _rewrite(op: Operation, operands: list[SSAValue]) -> None:

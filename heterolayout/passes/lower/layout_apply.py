@@ -47,7 +47,9 @@ from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.dialects.views import ViewError, value_layout
 from heterolayout.passes.index.layout_simplify_index import erase_dead_ops
+from heterolayout.passes.unchanged import left_unchanged
 
 
 def is_public(function: func.FuncOp) -> bool:
@@ -383,21 +385,27 @@ class Application:
                 use.operation.operands[use.index] = copy.memref
 
 
-def launches_disagree(module: ModuleOp) -> bool:
-    """Whether a `gpu.launch_func` passes a memref whose type its kernel does not take: the
-    boundary needs conversions (upstream would reject the launch)."""
-    kernels = function_table(module)
-    for launch in module.walk():
-        if isinstance(launch, gpu.LaunchFuncOp):
-            kernel = kernels.get(callee_key(launch))
-            if kernel is None:
-                continue
-            for value, wanted in zip(
-                launch.kernelOperands, kernel.function_type.inputs.data, strict=False
-            ):
-                if value.type != wanted and isinstance(wanted, MemRefType):
-                    return True
-    return False
+def nothing_to_apply(module: ModuleOp) -> bool:
+    """No `layout.assign`, and every `gpu.launch_func` passes its kernel the memref types it
+    takes (else the boundary needs conversions: upstream would reject the launch)."""
+    launches: list[gpu.LaunchFuncOp] = []
+    for op in module.walk():
+        if isinstance(op, AssignOp):
+            return False
+        if isinstance(op, gpu.LaunchFuncOp):
+            launches.append(op)
+    kernels = function_table(module) if launches else {}
+    for launch in launches:
+        kernel = kernels.get(callee_key(launch))
+        if kernel is None:
+            continue
+        wanted_types = kernel.function_type.inputs.data
+        if len(launch.kernelOperands) != len(wanted_types):
+            return False  # refused by name when applied
+        for value, wanted in zip(launch.kernelOperands, wanted_types, strict=True):
+            if value.type != wanted and isinstance(wanted, MemRefType):
+                return False
+    return True
 
 
 def _has_layout(memref_type: Attribute) -> bool:
@@ -457,7 +465,18 @@ def _refuse_unknown_users(value: SSAValue) -> None:
             )
         if use.index in roles.views:
             for result in user.results:
+                _refuse_unindexable_view(result)
                 _refuse_unknown_users(result)
+
+
+def _refuse_unindexable_view(view: SSAValue) -> None:
+    """A view of a buffer that takes a layout must open a window of its logical index
+    space (`dialects.views`); a `memref.view` of its bytes does not, nor would the IR
+    verify (upstream's takes identity layouts only)."""
+    try:
+        value_layout(view)
+    except ViewError as error:
+        fail(error.op, f"layout-apply: {error}")
 
 
 def _describe(value: SSAValue) -> str:
@@ -475,5 +494,8 @@ class LayoutApplyPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
+        if nothing_to_apply(op):
+            left_unchanged(self, op)
+            return
         Application(op).run()
         verify_layouts(op)  # a propagated layout may not survive a cast (a bound extent)

@@ -23,6 +23,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.passes.cleanup_marks import CLEANUP_MARK
 from heterolayout.passes.index.layout_simplify_index import erase_dead_index_code
+from heterolayout.passes.unchanged import left_unchanged
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,10 @@ class LayoutCleanupPass(ModulePass):
             [CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True
         )
         functions = [f for f in op.walk() if isinstance(f, FUNCTION_TYPES)]
-        for function in functions:
-            if CLEANUP_MARK not in function.attributes and not self.all:
-                continue
+        marked = [f for f in functions if self.all or CLEANUP_MARK in f.attributes]
+        if not marked:
+            left_unchanged(self, op)
+        for function in marked:
             function.attributes.pop(CLEANUP_MARK, None)
             PatternRewriteWalker(canonicalize, post_walk_func=region_dce).rewrite_region(
                 function.body

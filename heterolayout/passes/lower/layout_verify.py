@@ -7,6 +7,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from heterolayout.dialects.verification import verify_layouts
+from heterolayout.passes.unchanged import left_unchanged
 
 
 @dataclass(frozen=True)
@@ -18,3 +19,4 @@ class LayoutVerifyPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         verify_layouts(op)
+        left_unchanged(self, op)

@@ -30,10 +30,11 @@ from heterolayout.dialects.views import value_layout, view_window
 from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
 
-def lower_linalg_on_layouts(module: ModuleOp) -> None:
+def lower_linalg_on_layouts(module: ModuleOp) -> bool:
     """Rewrite into loops every linalg op with a layout-typed memref operand (the functions
-    that received loops are marked for `layout-cleanup`)."""
-    PatternRewriteWalker(LinalgOnLayoutsToLoops(), apply_recursively=False).rewrite_module(module)
+    that received loops are marked for `layout-cleanup`); whether there was one."""
+    walker = PatternRewriteWalker(LinalgOnLayoutsToLoops(), apply_recursively=False)
+    return walker.rewrite_module(module)
 
 
 class LinalgOnLayoutsToLoops(RewritePattern):

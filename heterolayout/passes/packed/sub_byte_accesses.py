@@ -143,11 +143,11 @@ def miscompiled_upstream(op: Operation) -> bool:
     return bits is not None and bits > WORD
 
 
-def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
+def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> bool:
     """Rewrite every vector access to sub-byte integers, and every element access to a memref
-    of bit vectors, in `module` as accesses to the memref's bytes (see the module's doc).
-    An access that can be neither widened nor split into lanes fails `pass_name` naming it,
-    before anything is rewritten."""
+    of bit vectors, in `module` as accesses to the memref's bytes (see the module's doc);
+    whether there was one. An access that can be neither widened nor split into lanes fails
+    `pass_name` naming it, before anything is rewritten."""
     widened: list[Operation] = []
     split: list[Operation] = []
     words: list[Operation] = []
@@ -177,6 +177,7 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> None:
     for function in functions:  # the widened values and lane indices the rewrites repeat
         if function is not None:
             cse(function)
+    return bool(functions)
 
 
 def _function_of(op: Operation) -> Operation | None:

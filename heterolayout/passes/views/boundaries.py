@@ -25,7 +25,7 @@ descriptor carries its source's allocated pointer (mlir-opt-22 verifies such a d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
@@ -33,7 +33,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
-    ModuleOp,
     StridedLayoutAttr,
 )
 from xdsl.ir import Operation, SSAValue
@@ -45,18 +44,18 @@ from heterolayout.dialects.effects import may_return, may_write, returns_used
 from heterolayout.dialects.functions import (
     Function,
     callee_key,
-    function_table,
     is_declaration,
 )
 from heterolayout.dialects.verification import buffer_root
 from heterolayout.dialects.views import view_source, view_window
 
 
-def copy_views_at_calls(module: ModuleOp) -> None:
-    """Every view that a call takes and that lowering cannot hand on as it is becomes a
-    temporary copy at the call."""
-    functions = function_table(module)
-    for call in [op for op in module.walk() if isinstance(op, func.CallOp)]:
+def copy_views_at_calls(calls: Sequence[func.CallOp], functions: Mapping[str, Function]) -> bool:
+    """Every view that one of `calls` takes and that lowering cannot hand on as it is
+    becomes a temporary copy at the call (`functions`: the module's, by key); whether any
+    did."""
+    copied = False
+    for call in calls:
         callee = functions.get(callee_key(call))
         for index, operand in enumerate(call.arguments):
             wanted = operand.type
@@ -66,16 +65,21 @@ def copy_views_at_calls(module: ModuleOp) -> None:
                 continue
             _refuse_aliasing(call, index, operand, callee)
             copy_at_call(call, index, wanted, callee, _element_copy)
+            copied = True
+    return copied
 
 
-def free_roots_of_views(module: ModuleOp) -> None:
-    """`memref.dealloc` of a view of a layout-typed memref frees its root: a view's
-    descriptor carries its source's allocated pointer, which upstream's lowering frees."""
-    for op in module.walk():
-        if isinstance(op, memref.DeallocOp):
-            window = view_window(op.memref)
-            if window is not None:
-                op.operands[0] = window.root
+def free_roots_of_views(deallocs: Sequence[memref.DeallocOp]) -> bool:
+    """Each of `deallocs` that frees a view of a layout-typed memref frees its root: a
+    view's descriptor carries its source's allocated pointer, which upstream's lowering
+    frees. Whether any did."""
+    freed = False
+    for op in deallocs:
+        window = view_window(op.memref)
+        if window is not None:
+            op.operands[0] = window.root
+            freed = True
+    return freed
 
 
 def _element_copy(source: SSAValue, destination: SSAValue) -> Operation:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -38,17 +38,12 @@ class _Window:
     values: tuple[Mixed, ...]
 
 
-def carry_view_windows(module: ModuleOp) -> None:
-    """Carry the windows of the views that `scf.if`s yield and `scf.for`s carry, where every
-    arriving value is a subview of one root; the others are left for `layout-lower` to
-    refuse."""
-    changed = True
-    while changed:
-        changed = False
-        for op in module.walk():
-            if isinstance(op, scf.IfOp | scf.ForOp) and _carry_one(op):
-                changed = True
-                break
+def carry_one_view_window(branches: Sequence[scf.IfOp | scf.ForOp]) -> bool:
+    """Carry the window of the first view one of `branches` (`scf.if`s, `scf.for`s, in
+    walk order) yields or carries where every arriving value is a subview of one root;
+    whether one was. The branch is replaced: gather the branches again, and repeat until
+    none is left (the others are left for `layout-lower` to refuse)."""
+    return any(_carry_one(op) for op in branches)
 
 
 def _carry_one(op: scf.IfOp | scf.ForOp) -> bool:

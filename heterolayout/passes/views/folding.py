@@ -62,12 +62,13 @@ def runtime_view(value: SSAValue) -> ViewWindow | None:
     return view
 
 
-def copies_through_runtime_views(module: ModuleOp) -> None:
-    """`memref.copy` and `layout.convert` from a run-time view, or into any view, of a
-    layout-typed memref become `linalg.copy`, which `layout-lower` makes loops (a
-    conversion's pad fill would write the root outside a view's window); a copy of a window
-    onto itself is erased."""
-    for op in [o for o in module.walk() if isinstance(o, memref.CopyOp | ConvertOp)]:
+def copies_through_runtime_views(copies: Sequence[memref.CopyOp | ConvertOp]) -> bool:
+    """Those of `copies` (`memref.copy`s and `layout.convert`s) from a run-time view, or
+    into any view, of a layout-typed memref become `linalg.copy`, which `layout-lower` makes
+    loops (a conversion's pad fill would write the root outside a view's window); a copy of
+    a window onto itself is erased. Whether any was rewritten."""
+    rewritten = False
+    for op in copies:
         source, target = (view_window(v) for v in op.operands)
         if source is not None and source == target:
             Rewriter.erase_op(op)
@@ -75,6 +76,10 @@ def copies_through_runtime_views(module: ModuleOp) -> None:
             from xdsl.dialects.linalg.ops import CopyOp  # costs start-up time: only when used
 
             Rewriter.replace_op(op, CopyOp([op.operands[0]], [op.operands[1]], res=()))
+        else:
+            continue
+        rewritten = True
+    return rewritten
 
 
 ViewFacts = dict[Operation, dict[SSAValue, Range]]

@@ -117,8 +117,9 @@ func.func @type_cast(%a: memref<4x8xf32, #layout.tag<"HW->WH">>) -> vector<4x8xf
 
 // -----
 // memref.view reads the bytes of an i8 buffer as other elements (upstream requires a source
-// with the identity layout; here the layout comes from an assign).
-// CHECK: layout-lower: memref.view of a layout-typed memref: it reinterprets its source's bytes as elements of another type, and a layout-typed buffer's bytes lie in its physical order: the elements it names are no window of the logical index space (assign the layout to a buffer of the viewed type instead)
+// with the identity layout; here the layout comes from an assign, so layout-apply, the step
+// of layout-lower that retypes the buffer, refuses it).
+// CHECK: layout-apply: memref.view of a layout-typed memref: it reinterprets its source's bytes as elements of another type, and a layout-typed buffer's bytes lie in its physical order: the elements it names are no window of the logical index space (assign the layout to a buffer of the viewed type instead)
 func.func @bytes() -> f32 {
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<64xi8>
