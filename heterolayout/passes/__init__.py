@@ -1,8 +1,8 @@
 """heterolayout's passes, by name, for `layout-opt`, `xdsl-opt` (through the `xdsl.universe`
 entry point) and any pipeline that registers them; and the pass classes by name, for Python
 pipelines: `from heterolayout.passes import LayoutLowerPass, LayoutSchedulePass`.
-`layout-lower` is a pipeline of some of them (`LayoutLowerPass.steps`): its steps are registered so that a pipeline can run them
-one by one (`passes.pipeline.with_steps`).
+`layout-lower` is a pipeline of some of them (`LayoutLowerPass.steps`): its steps are
+registered so that a pipeline can run them one by one (`passes.pipeline.with_steps`).
 
 Each factory imports its pass only when called, and each class loads on first use, so
 listing the passes stays cheap.
