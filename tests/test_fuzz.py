@@ -27,6 +27,7 @@ def _describe(results: list[CaseResult]) -> str:
     )
 
 
+@pytest.mark.slow
 def test_short_seeded_run_finds_no_bug() -> None:
     results = [run_case(program_for_seed(seed)) for seed in SEEDS]
     assert not any(r.bugs() for r in results), _describe(results)
@@ -35,6 +36,7 @@ def test_short_seeded_run_finds_no_bug() -> None:
     assert outcomes[Outcome.EQUAL] >= 0.7 * sum(outcomes.values()), outcomes
 
 
+@pytest.mark.slow
 def test_seeded_cases_run_natively_like_the_reference(
     mlir_opt, mlir_runner, mlir_runner_libs
 ) -> None:

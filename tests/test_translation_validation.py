@@ -88,6 +88,7 @@ def lower(
     return str(module), stderr.getvalue()
 
 
+@pytest.mark.slow
 def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
     proven: Counter[str] = Counter()
     for name, text in corpus_inputs():
@@ -103,6 +104,7 @@ def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
     assert proven["exhaustively"] >= 300 and proven["symbolically"] >= 4, proven
 
 
+@pytest.mark.slow
 def test_every_access_layout_schedule_emits_is_proven() -> None:
     """layout-schedule's loop nests (its lit inputs and the examples, 512- and 128-bit
     vectors): transfers along blocked dims, kept whole or split, and the scalar accesses."""
