@@ -101,13 +101,34 @@ def _lit(*arguments: str, output: Path | None = None) -> subprocess.CompletedPro
     )
 
 
-def _discovered() -> list[str]:
+def _discovered(suite: Path = SUITE) -> list[str]:
     """The suite's files as lit lists them, or one case that fails with lit's complaint."""
-    listing = _lit("--show-tests", str(SUITE))
+    listing = _lit("--show-tests", str(suite))
     files = _LISTED.findall(listing.stdout)
     if listing.returncode != 0 or not files:
         return [f"<lit --show-tests failed (exit {listing.returncode})>"]
     return files
+
+
+def check_lit_file(suite: Path, name: str, output: Path) -> None:
+    """Run one file of `suite` through lit: pass, skip (lit's UNSUPPORTED, with the features it
+    needs) or fail with lit's report."""
+    path = suite / name
+    if not path.is_file():
+        listing = _lit("--show-tests", str(suite))
+        pytest.fail(f"lit cannot list {suite}:\n{listing.stdout}{listing.stderr}", pytrace=False)
+    run = _lit("-a", str(path), output=output)
+    text = run.stdout + run.stderr
+    report = f"`lit -a {path}` (exit {run.returncode}):\n{text}"
+    results = _RESULT.findall(text)
+    if [file for _, file in results] != [name]:
+        pytest.fail(f"lit gave no single result for {name}: {report}", pytrace=False)
+    verdict = results[0][0]
+    if verdict == "UNSUPPORTED" and run.returncode == 0:
+        needs = _UNSUPPORTED_BY.search(text)
+        pytest.skip(f"lit: {name}: {needs.group(0) if needs else 'unsupported'}")
+    if run.returncode != 0 or verdict not in ("PASS", "XFAIL"):
+        pytest.fail(report, pytrace=False)
 
 
 def _case(name: str) -> object:
@@ -117,24 +138,40 @@ def _case(name: str) -> object:
 
 @pytest.mark.parametrize("name", [_case(name) for name in _discovered()])
 def test_lit_file(name: str, tmp_path: Path) -> None:
-    path = SUITE / name
-    if not path.is_file():
-        listing = _lit("--show-tests", str(SUITE))
-        pytest.fail(f"lit cannot list {SUITE}:\n{listing.stdout}{listing.stderr}", pytrace=False)
-    run = _lit("-a", str(path), output=tmp_path)
-    output = run.stdout + run.stderr
-    report = f"`lit -a {path}` (exit {run.returncode}):\n{output}"
-    results = _RESULT.findall(output)
-    if [file for _, file in results] != [name]:
-        pytest.fail(f"lit gave no single result for {name}: {report}", pytrace=False)
-    verdict = results[0][0]
-    if verdict == "UNSUPPORTED" and run.returncode == 0:
-        needs = _UNSUPPORTED_BY.search(output)
-        pytest.skip(f"lit: {name}: {needs.group(0) if needs else 'unsupported'}")
-    if run.returncode != 0 or verdict not in ("PASS", "XFAIL"):
-        pytest.fail(report, pytrace=False)
+    check_lit_file(SUITE, name, tmp_path)
 
 
 def test_slow_lit_files_exist() -> None:
     """The slow list names files lit runs: a file moved or renamed must not leave it stale."""
     assert sorted(SLOW - set(_discovered())) == []
+
+
+META_CONFIG = """
+import lit.formats
+config.name = "meta"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test"]
+config.excludes = ["skipped.test"]
+"""
+
+
+def test_each_file_of_a_suite_is_a_case_that_fails_passes_or_skips_as_lit_says(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "suite"
+    (suite / "folder").mkdir(parents=True)
+    (suite / "lit.cfg").write_text(META_CONFIG)
+    (suite / "passes.test").write_text("RUN: true\n")
+    (suite / "folder" / "fails.test").write_text("RUN: echo said-before-failing\nRUN: false\n")
+    (suite / "needs.test").write_text("REQUIRES: no-such-feature\nRUN: false\n")
+    (suite / "skipped.test").write_text("RUN: false\n")
+    (suite / "notes.txt").write_text("not a test\n")
+    assert sorted(_discovered(suite)) == ["folder/fails.test", "needs.test", "passes.test"]
+    check_lit_file(suite, "passes.test", tmp_path / "out-passes")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        check_lit_file(suite, "folder/fails.test", tmp_path / "out-fails")
+    assert "FAIL: meta :: folder/fails.test (1 of 1)" in str(failed.value)
+    assert "said-before-failing" in str(failed.value)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        check_lit_file(suite, "needs.test", tmp_path / "out-needs")
+    assert "no-such-feature" in str(skipped.value)
