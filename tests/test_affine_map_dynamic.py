@@ -92,6 +92,7 @@ def _shape(text: str) -> list[int | None]:
     return [None if e == "?" else int(e) for e in text.split("x")]
 
 
+@pytest.mark.slow
 def test_tiled_dynamic_dims_sized_as_upstream(mlir_opt: str) -> None:
     _compare(mlir_opt, CASES, SIZES)
 
@@ -121,6 +122,7 @@ def _random_tile_map(rng: random.Random) -> tuple[str, str]:
     return f"({dims}) -> ({', '.join(results)})", "x".join(shape)
 
 
+@pytest.mark.slow
 def test_random_tiled_maps_sized_as_upstream(mlir_opt: str) -> None:
     rng = random.Random(22)
     cases = []

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from mlir_tools import find_mlir_tool, require, require_native_engine
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -37,6 +38,7 @@ def _table_rows(output: str) -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.slow
 def test_lower_scale_quick_run_prints_both_sizes_and_their_growth() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
     rows = _table_rows(_run_benchmark("lower_scale.py"))

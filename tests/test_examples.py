@@ -45,10 +45,44 @@ PYTHON_ENGINE_FLOPS = 10_000_000
 OK_LINE = re.compile(r"OK: (\d+) elements compared")
 BIT_SEED = 1
 """The seed of the engine comparison (`--check` uses 0: two data sets in all)."""
+SLOW_IN_PYTHON = frozenset(
+    {
+        "conv2d_nchw16c",
+        "conv2d_blocked_schedule",
+        "conv2d_nhwc_schedule",
+        "binary_conv_nhwc6_vector",
+    }
+)
+"""The convolutions whose runs in the Python engines take seconds: `slow` there (the fast tier
+still runs them on the compiled engine's `--check` and natively)."""
 
 
 def example_id(path: Path) -> str:
     return path.stem
+
+
+def examples_by_engine(engines: tuple[str, ...]) -> list[object]:
+    """(path, engine) cases, `slow` for the interpreter on the convolutions of SLOW_IN_PYTHON."""
+    return [
+        pytest.param(
+            path,
+            engine,
+            id=f"{path.stem}-{engine}",
+            marks=[pytest.mark.slow] if engine == "interp" and path.stem in SLOW_IN_PYTHON else [],
+        )
+        for path in EXAMPLES
+        for engine in engines
+    ]
+
+
+def examples_slow_in_python() -> list[object]:
+    """The examples as cases, `slow` for the convolutions of SLOW_IN_PYTHON."""
+    return [
+        pytest.param(
+            path, id=path.stem, marks=[pytest.mark.slow] if path.stem in SLOW_IN_PYTHON else []
+        )
+        for path in EXAMPLES
+    ]
 
 
 @cache
@@ -121,10 +155,10 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
 def test_the_examples_folder_is_not_empty() -> None:
     names = {path.name for path in EXAMPLES}
     assert {"conv2d_nchw16c.mlir", "matmul_blocked.mlir", "crouton_eltwise.mlir"} <= names
+    assert {f"{name}.mlir" for name in SLOW_IN_PYTHON} <= names
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
+@pytest.mark.parametrize(("path", "engine"), examples_by_engine(ENGINES))
 def test_layout_run_check_prints_ok_with_every_element_compared(path: Path, engine: str) -> None:
     skip_python_engine_on_a_layer(path, engine)
     code, stdout, stderr = run_cli(str(path), "--check", "--engine", engine)
@@ -160,9 +194,7 @@ def _fingerprint(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def run_engines(
-    module: ModuleOp, arguments: list[Any], engines: tuple[str, ...]
-) -> dict[str, Any]:
+def run_engines(module: ModuleOp, arguments: list[Any], engines: tuple[str, ...]) -> dict[str, Any]:
     """Each engine's results, arguments after the call and printed text, by their bits."""
     outcomes = {}
     for engine in engines:
@@ -176,13 +208,15 @@ def run_engines(
     return outcomes
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
+@pytest.mark.parametrize("path", examples_slow_in_python())
 def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(
     path: Path, native_engine: None
 ) -> None:
     engines = engines_for(path)
     if engines == ("native",):
-        pytest.skip(f"{path.name}: only the native engine runs it (its --check compares both forms)")
+        pytest.skip(
+            f"{path.name}: only the native engine runs it (its --check compares both forms)"
+        )
     source, lowered = programs(path.name)
     source_function, lowered_function = (
         find_function(source, "main"),

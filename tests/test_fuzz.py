@@ -59,6 +59,7 @@ def _describe(results: list[CaseResult]) -> str:
     )
 
 
+@pytest.mark.slow
 def test_short_seeded_run_finds_no_bug() -> None:
     results = [run_case(program_for_seed(seed)) for seed in SEEDS]
     assert not any(r.bugs() for r in results), _describe(results)
@@ -69,6 +70,7 @@ def test_short_seeded_run_finds_no_bug() -> None:
     assert not [p for p in NEW_PATHS if p not in taken], [p for p in NEW_PATHS if p not in taken]
 
 
+@pytest.mark.slow
 def test_seeded_cases_run_natively_like_the_reference(
     mlir_opt, mlir_runner, mlir_runner_libs
 ) -> None:

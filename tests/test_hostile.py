@@ -40,6 +40,17 @@ HANG_BOUND = 120
 timing threshold (the slowest case here takes a few seconds on an idle one)."""
 MEMORY_BOUND = 3 * 2**30
 """Address space of a child: a run that tries to materialise 10^10 elements fails here."""
+SLOW = frozenset(
+    {
+        "long-loop",
+        "thousands-of-functions",
+        "thousands-of-functions-run",
+        "call-chain-1000",
+        "call-chain-1000-interp",
+    }
+)
+"""Files and generated inputs that take seconds by design (runs ended by `--timeout`, a
+thousand functions): `slow`, out of the fast tier."""
 TOOLS = {
     "layout-opt": "heterolayout.tools.opt",
     "layout-run": "heterolayout.tools.run",
@@ -109,7 +120,17 @@ def cases() -> list[Case]:
     return found
 
 
-@pytest.mark.parametrize("case", cases(), ids=lambda c: f"{c.path.stem}:{' '.join(c.command)}")
+def slow_if_named(name: str) -> list[pytest.MarkDecorator]:
+    return [pytest.mark.slow] if name in SLOW else []
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=f"{c.path.stem}:{' '.join(c.command)}", marks=slow_if_named(c.path.stem))
+        for c in cases()
+    ],
+)
 def test_hostile_file(case: Case) -> None:
     tool, *args = case.command
     result = run_tool(tool, *args, str(case.path))
@@ -384,7 +405,8 @@ GENERATED: list[tuple[str, Callable[[], str], tuple[str, ...], str | None, str |
 
 
 @pytest.mark.parametrize(
-    ("name", "program", "command", "error", "output"), GENERATED, ids=[g[0] for g in GENERATED]
+    ("name", "program", "command", "error", "output"),
+    [pytest.param(*g, id=g[0], marks=slow_if_named(g[0])) for g in GENERATED],
 )
 def test_generated(
     tmp_path: Path,
@@ -695,6 +717,7 @@ func.func @main() {
     assert native_runner(lowered).split() == ["0", "0"]
 
 
+@pytest.mark.slow
 def test_verification_looks_each_callee_up_once() -> None:
     """Verifying `func.call`s scanned the module for every callee (xDSL's lookup): time
     quadratic in the number of functions, minutes at a few thousand. Counted, not timed: the
@@ -747,3 +770,8 @@ def test_the_nesting_limits_are_raised_by_their_variables(monkeypatch) -> None:
     monkeypatch.setenv("HETEROLAYOUT_MAX_NESTING", "many")
     with pytest.raises(heterolayout.LayoutError, match="HETEROLAYOUT_MAX_NESTING=many: expected"):
         heterolayout.parse_layout("W->W4w", (8,))
+
+
+def test_the_slow_cases_exist() -> None:
+    names = {case.path.stem for case in cases()} | {g[0] for g in GENERATED}
+    assert sorted(SLOW - names) == []

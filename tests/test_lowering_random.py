@@ -45,12 +45,14 @@ def lowers_correctly(program: Program, option: str) -> None:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True, report_multiple_bugs=False)
 @given(programs())
 def test_lowered_random_program_prints_what_the_plain_program_prints(program: Program) -> None:
     lowers_correctly(program, "arith")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", ["affine", "flat", "affine-flat"])
 @settings(max_examples=20, deadline=None, derandomize=True, report_multiple_bugs=False)
 @given(program=programs())

@@ -233,18 +233,21 @@ def check_layout(case: LayoutCase, seed: int) -> None:
     check_notations(case, layout)
 
 
+@pytest.mark.slow
 @PROPERTIES
 @given(case=LAYOUT_CASES["tag"], seed=SEEDS)
 def test_tag_layouts(case: LayoutCase, seed: int) -> None:
     check_layout(case, seed)
 
 
+@pytest.mark.slow
 @PROPERTIES
 @given(case=LAYOUT_CASES["named"], seed=SEEDS)
 def test_named_formats(case: LayoutCase, seed: int) -> None:
     check_layout(case, seed)
 
 
+@pytest.mark.slow
 @PROPERTIES
 @given(case=LAYOUT_CASES["chunked"], seed=SEEDS)
 def test_chunked_layouts(case: LayoutCase, seed: int) -> None:
@@ -265,6 +268,7 @@ def test_strided_layouts(case: LayoutCase, seed: int) -> None:
     assert case.build().linear == (strides, offset)
 
 
+@pytest.mark.slow
 @PROPERTIES
 @given(case=LAYOUT_CASES["packed"], seed=SEEDS)
 def test_packed_layouts(case: LayoutCase, seed: int) -> None:
@@ -348,7 +352,9 @@ BLOCKED_CASES = st.one_of(LAYOUT_CASES["tag"], LAYOUT_CASES["named"], LAYOUT_CAS
 
 @PROPERTIES
 @given(case=BLOCKED_CASES, data=st.data())
-def test_dynamic_dims_specialize_to_the_static_layout(case: LayoutCase, data: st.DataObject) -> None:
+def test_dynamic_dims_specialize_to_the_static_layout(
+    case: LayoutCase, data: st.DataObject
+) -> None:
     """'?' works on any dim of a blocked layout, blocked dims too (their rest is
     `D ceildiv blocks`), and specializes to the static layout."""
     assert isinstance(case.model, reference.Blocked)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from crosscheck_programs import PROGRAMS, describe_mismatches, layout_opt, parse_output
-from test_examples import skip_python_engine_on_a_layer
+from test_examples import examples_slow_in_python, skip_python_engine_on_a_layer
 
 import heterolayout
 from heterolayout.dialects.context import parse_program
@@ -57,7 +57,7 @@ def test_examples_are_bitwise_identical_after_schedule_compiled(path: Path, targ
     assert report.compared > 0
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", examples_slow_in_python())
 def test_examples_are_bitwise_identical_after_schedule_interp(path: Path) -> None:
     skip_python_engine_on_a_layer(path, "interp")
     report = heterolayout.check(path.read_text(), pipeline=PIPELINES["avx2"], engine="interp")

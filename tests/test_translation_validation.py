@@ -96,6 +96,7 @@ def lower(
     return str(module), stderr.getvalue()
 
 
+@pytest.mark.slow
 def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
     proven: Counter[str] = Counter()
     conversions: Counter[str] = Counter()
@@ -114,6 +115,7 @@ def test_every_access_of_the_corpus_and_the_examples_is_proven() -> None:
     assert set(conversions) == {"proven", DYNAMIC} and conversions["proven"] >= 450, conversions
 
 
+@pytest.mark.slow
 def test_every_access_layout_schedule_emits_is_proven() -> None:
     """layout-schedule's loop nests (its lit inputs and the examples, 512- and 128-bit
     vectors): transfers along blocked dims, kept whole or split, and the scalar accesses."""

@@ -306,6 +306,7 @@ class RecordingTimer:
         return [1e-3 / (1 + value) for value in score]
 
 
+@pytest.mark.slow
 def test_without_fast_math_no_candidate_is_fused(tmp_path: Path) -> None:
     timer = RecordingTimer()
     result = heterolayout.tune(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
@@ -314,6 +315,7 @@ def test_without_fast_math_no_candidate_is_fused(tmp_path: Path) -> None:
     assert all(row.options == "" and "fma" not in row.pipeline for row in result.rows)
 
 
+@pytest.mark.slow
 def test_fast_math_winner_and_its_output_reproduce(tmp_path: Path) -> None:
     timer = RecordingTimer()
     result = heterolayout.tune(
@@ -336,6 +338,7 @@ def test_fast_math_winner_and_its_output_reproduce(tmp_path: Path) -> None:
     assert run_main([str(out), "--check", "-p", "layout-schedule{target=avx2},layout-lower"]) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("target", "lanes"), [("avx2", 8), ("avx512", 16)])
 def test_plain_buffers_are_scheduled_without_an_assign(
     tmp_path: Path, target: str, lanes: int
@@ -465,6 +468,7 @@ def test_a_weight_global_gets_a_layout_and_checks() -> None:
     assert report.equal and report.compared > 0, str(report)
 
 
+@pytest.mark.slow
 def test_tune_names_allocations_and_weights(tmp_path: Path) -> None:
     timer = RecordingTimer()
     result = heterolayout.tune(
