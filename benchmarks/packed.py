@@ -641,9 +641,9 @@ def time_rows(run: KernelRun, versions: dict[str, Version], baseline: str, itera
         rows.append([
             name,
             version.label,
-            f"{statistics.median(run.times[name]) / iterations * 1e3:.3f}",
-            f"{statistics.median(ratios):.3f}",
-            f"{min(ratios):.3f}–{max(ratios):.3f}",
+            f"{statistics.median(run.times[name]) / iterations * 1e3:.3g}",
+            f"{statistics.median(ratios):.3g}",
+            f"{min(ratios):.3g}–{max(ratios):.3g}",
             speed,
             f"{run.checksums[name][0]} (equal)",
         ])
