@@ -13,9 +13,9 @@ nests `layout-schedule` turns into whole-word code on packed `i1`; 6% have a buf
 partitions among its layouts). Outcome classes are defined in `tests/fuzz/runner.py`;
 findings whose fixes are under way count as known issues (`tests/fuzz/known.py`).
 
-    python benchmarks/fuzz.py --count N [--seed S] [--native-every K] [--jobs J] [--save DIR]
-    python benchmarks/fuzz.py --replay SEED [--native]     # one case, in full
-    python benchmarks/fuzz.py --corpus                     # the saved regression cases
+    python -m benchmarks.fuzz --count N [--seed S] [--native-every K] [--jobs J] [--save DIR]
+    python -m benchmarks.fuzz --replay SEED [--native]     # one case, in full
+    python -m benchmarks.fuzz --corpus                     # the saved regression cases
 
 Prints each failing seed with a one-command reproducer as it goes, then the number of
 cases per outcome class (a case counts as its worst configuration), the configurations per
@@ -38,13 +38,12 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
+from tests.fuzz.corpus import corpus_cases, load, save
+from tests.fuzz.known import KNOWN
+from tests.fuzz.programs import Program, program_for_seed
+from tests.fuzz.runner import OPTIONS, CaseResult, Outcome, rotating_options, run_case
 
-from fuzz.corpus import corpus_cases, load, save  # noqa: E402
-from fuzz.known import KNOWN  # noqa: E402
-from fuzz.programs import Program, program_for_seed  # noqa: E402
-from fuzz.runner import OPTIONS, CaseResult, Outcome, rotating_options, run_case  # noqa: E402
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 CASE_TIMEOUT = 300
 """Seconds one case may take before it counts as an internal error (a hang)."""
@@ -85,7 +84,7 @@ def run_one(program: Program, native: bool, all_options: bool = True) -> CaseRes
 
 
 def reproducer(seed: int, native: bool) -> str:
-    return f"python benchmarks/fuzz.py --replay {seed}" + (" --native" if native else "")
+    return f"python -m benchmarks.fuzz --replay {seed}" + (" --native" if native else "")
 
 
 def replay(seed: int, native: bool) -> int:

@@ -17,7 +17,7 @@ Before timing, each result is checked against numpy (a conversion against the la
 kernel whose result differs. Without CuPy or a GPU the script says so and exits 1;
 `--ptx-only` builds every kernel and prints its PTX entry and launch shape (no GPU needed).
 
-    python benchmarks/gpu.py [--small] [--ptx-only] [--repeat N] [--chip sm_90]
+    python -m benchmarks.gpu [--small] [--ptx-only] [--repeat N] [--chip sm_90]
 """
 
 from __future__ import annotations

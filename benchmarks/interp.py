@@ -10,7 +10,7 @@ timed after its one compilation (reported separately); each timed sample repeats
 until it lasts about 0.2 s. Before timing, the script checks that all engines compute what
 numpy computes.
 
-    python benchmarks/interp.py [--quick] [--repeat N]
+    python -m benchmarks.interp [--quick] [--repeat N]
 """
 
 from __future__ import annotations

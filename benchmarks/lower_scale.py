@@ -15,7 +15,7 @@ Times are CPU seconds (user + system of the process), which a loaded machine inf
 less than wall time; wall seconds are printed too. The last table shows how each time grows
 from one size to the next, divided by the growth in accesses (1.00 = linear).
 
-    python benchmarks/lower_scale.py [--quick] [--sizes 1000,10000,20000] [--repeat N]
+    python -m benchmarks.lower_scale [--quick] [--sizes 1000,10000,20000] [--repeat N]
 """
 
 from __future__ import annotations
@@ -144,11 +144,8 @@ def _median(samples: list[Timing]) -> Timing:
 
 
 def _find_mlir_opt() -> str | None:
-    sys.path.insert(0, str(REPOSITORY / "tests"))
-    try:
-        from mlir_tools import find_mlir_tool
-    finally:
-        sys.path.pop(0)
+    from tests.mlir_tools import find_mlir_tool
+
     return find_mlir_tool("mlir-opt")
 
 

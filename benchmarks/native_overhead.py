@@ -28,7 +28,7 @@ ops (arith add/sub/mul/div/rem/floordiv/ceildiv, affine.apply, and the operators
 affine access maps) per memory access in the innermost loop body of each version, counted
 in the MLIR before LLVM lowering.
 
-    python benchmarks/native_overhead.py [--quick] [--repeat N]
+    python -m benchmarks.native_overhead [--quick] [--repeat N]
 """
 
 from __future__ import annotations

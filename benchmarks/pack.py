@@ -7,7 +7,7 @@ reported as a ratio against `np.copyto` of the logical bytes into a preallocated
 the same size (memcpy), timed in the same round; the table shows the median over rounds,
 with the operations interleaved within each round so machine load affects all alike.
 
-    python benchmarks/pack.py [--quick] [--repeat N]
+    python -m benchmarks.pack [--quick] [--repeat N]
 """
 
 from __future__ import annotations

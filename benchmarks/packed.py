@@ -26,7 +26,7 @@ prints each output's checksums, which must equal numpy's (the ±1 correlation ov
 windows, an independent formulation) before any number is printed. The table gives the
 median over repetitions of each version's time / the unpacked time.
 
-    python benchmarks/packed.py [--quick] [--repeat N]
+    python -m benchmarks.packed [--quick] [--repeat N]
 """
 
 from __future__ import annotations
@@ -45,12 +45,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
-from mlir_tools import LOWER_TO_LLVM, find_mlir_tool, find_runner_utils, lower_to_llvm  # noqa: E402
-
-sys.path.pop(0)
-
 import heterolayout  # noqa: E402
+from tests.mlir_tools import LOWER_TO_LLVM, find_mlir_tool, find_runner_utils, lower_to_llvm  # noqa: E402
 
 PIPELINE = LOWER_TO_LLVM  # math.ctpop included (convert-math-to-llvm)
 

@@ -17,7 +17,7 @@ hits them alike; the table gives medians over repetitions, and the ratios of the
 Before timing, each result is checked: the converted buffer equals numpy's reference
 (`Layout.pack(..., native=False)` of the logical tensor), and oneDNN's equals it too.
 
-    python benchmarks/reorder.py [--quick] [--repeat N] [--min-time SECONDS]
+    python -m benchmarks.reorder [--quick] [--repeat N] [--min-time SECONDS]
 """
 
 from __future__ import annotations
@@ -37,15 +37,11 @@ os.environ["OMP_NUM_THREADS"] = "1"  # before libgomp (through oneDNN) is loaded
 
 import numpy as np
 
+from benchmarks import onednn
 from heterolayout import parse_layout
 from heterolayout.dialects.context import parse_program
 from heterolayout.execution.native import TimedFunction, missing
 from heterolayout.passes.pipeline import apply_pipeline
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import onednn
-
-sys.path[:1] = []
 
 FULL = (8, 64, 112, 112)
 QUICK = (2, 32, 28, 28)

@@ -31,7 +31,7 @@ runs; the table gives the median and the best per-call time over all rounds as G
 and ratios to the baseline (on a loaded machine the best times are the ones a process got
 a core for). Nothing is printed unless every checksum equals numpy's.
 
-    python benchmarks/schedule.py [--quick] [--rounds N] [--target avx2|avx512] [--fma]
+    python -m benchmarks.schedule [--quick] [--rounds N] [--target avx2|avx512] [--fma]
 """
 
 from __future__ import annotations
@@ -50,16 +50,11 @@ from pathlib import Path
 import numpy as np
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPOSITORY / "tests"))
-sys.path.insert(0, str(REPOSITORY / "benchmarks"))
-import onednn  # noqa: E402
-from mlir_tools import find_mlir_tool, find_runner_utils, lower_to_llvm  # noqa: E402
-
-sys.path[:2] = []
-
+from benchmarks import onednn  # noqa: E402
 from heterolayout import parse_layout  # noqa: E402
 from heterolayout.layout.model import Layout  # noqa: E402
 from heterolayout.passes.schedule.layout_schedule import host_target  # noqa: E402
+from tests.mlir_tools import find_mlir_tool, find_runner_utils, lower_to_llvm  # noqa: E402
 
 F32 = "f32"
 

@@ -16,7 +16,7 @@ seconds are shown. Every Python command reads compiled bytecode (a private
 `PYTHONPYCACHEPREFIX`, filled by one untimed run of each command first), as an installed
 tool does, whatever `PYTHONDONTWRITEBYTECODE` says.
 
-    python benchmarks/startup.py [--repeat N]
+    python -m benchmarks.startup [--repeat N]
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ INPUT_TYPE = "memref<1x16x14x14xf32>"
 
 def builtin_version(text: str) -> str:
     """The example with the input's layout as a builtin affine_map in its type."""
-    sys.path.insert(0, str(REPOSITORY))
     from heterolayout import parse_layout
     from heterolayout.layout.expressions import format_map
 

@@ -13,7 +13,7 @@ without layouts unscheduled) and the wall time of the guided search.
 With `--fast-math` the search may also choose `fma=true reassociate=true` (results may
 differ in the last bits); register tiles are tuned either way.
 
-    python benchmarks/tune.py [--kernel conv|depthwise|matmul]... [--all] [--small] [--fast-math]
+    python -m benchmarks.tune [--kernel conv|depthwise|matmul]... [--all] [--small] [--fast-math]
 """
 
 from __future__ import annotations
@@ -24,13 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import onednn
+from benchmarks.schedule import Sizes, run_onednn
 from heterolayout.execution.engines import load_module
 from heterolayout.search.measure import measure, native_timer
 from heterolayout.search.search import TuneResult, tune
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import onednn
-from schedule import Sizes, run_onednn
 
 CONV = """
 func.func @main(%input: memref<1x{C}x{H}x{H}xf32>, %weights: memref<{C}x{C}x3x3xf32>,

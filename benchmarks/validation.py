@@ -5,7 +5,7 @@ For every example, and for a generated module of many small blocked accesses in 
 side in one process (parse excluded; each run on a fresh copy of the parsed module;
 interleaved repetitions, medians) and prints the ratio, with the accesses proven and how.
 
-    python benchmarks/validation.py [--repeat N] [--accesses N]
+    python -m benchmarks.validation [--repeat N] [--accesses N]
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 
 import pytest
-from mlir_tools import (
+
+from tests.mlir_tools import (
     find_mlir_tool,
     find_runner_utils,
     require,

@@ -16,12 +16,12 @@ import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import elementwise_reference as reference
 import numpy as np
-from fuzz.choices import Choices, DrawnChoices
 from hypothesis import strategies as st
 
 from heterolayout import Layout, parse_layout
+from tests import elementwise_reference as reference
+from tests.fuzz.choices import Choices, DrawnChoices
 
 Terms = tuple[tuple[int, int | None], ...]
 

@@ -9,12 +9,15 @@ import re
 from collections import Counter
 
 import pytest
-from fuzz.choices import SeededChoices
-from fuzz.corpus import corpus_cases, load, save
-from fuzz.functions import Site
-from fuzz.layouts import GENERATORS, cyclic
-from fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
-from fuzz.runner import (
+from xdsl.utils.exceptions import PassFailedException
+
+from heterolayout.dialects.context import parse_program
+from tests.fuzz.choices import SeededChoices
+from tests.fuzz.corpus import corpus_cases, load, save
+from tests.fuzz.functions import Site
+from tests.fuzz.layouts import GENERATORS, cyclic
+from tests.fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
+from tests.fuzz.runner import (
     OPTIONS,
     CaseResult,
     Outcome,
@@ -25,9 +28,6 @@ from fuzz.runner import (
     rotating_options,
     run_case,
 )
-from xdsl.utils.exceptions import PassFailedException
-
-from heterolayout.dialects.context import parse_program
 
 SEEDS = range(20)
 NATIVE_SEEDS = (11, 17, 21, 24)
@@ -53,7 +53,7 @@ NEW_PATHS = (
 def _describe(results: list[CaseResult]) -> str:
     return "\n".join(
         f"seed {r.program.seed}: {f.config}: {f.outcome.value}: {f.detail}"
-        f"  (python benchmarks/fuzz.py --replay {r.program.seed})"
+        f"  (python -m benchmarks.fuzz --replay {r.program.seed})"
         for r in results
         for f in r.bugs()
     )

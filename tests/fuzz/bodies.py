@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fuzz.choices import Choices, chance
-from fuzz.functions import Buffer, Callee, FunctionText, Site
-from fuzz.nests import Nests
-from fuzz.structured import Linalg
-from fuzz.text import INDEX_RANGE_UNBOUNDED, Types, is_float, literal, wrap_integer
+from tests.fuzz.choices import Choices, chance
+from tests.fuzz.functions import Buffer, Callee, FunctionText, Site
+from tests.fuzz.nests import Nests
+from tests.fuzz.structured import Linalg
+from tests.fuzz.text import INDEX_RANGE_UNBOUNDED, Types, is_float, literal, wrap_integer
 
 N_COMPARED = (0, 15)
 """What `%n` holds (a constant of @main in [0, 16)): constants it is compared with."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fuzz.functions import Site
-from fuzz.programs import Program
+from tests.fuzz.functions import Site
+from tests.fuzz.programs import Program
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 _SITE = "// site: "

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from fuzz.choices import Choices, chance
-from fuzz.text import Line, MemrefType, Types, cast, is_float
+from tests.fuzz.choices import Choices, chance
+from tests.fuzz.text import Line, MemrefType, Types, cast, is_float
 
 
 @dataclass

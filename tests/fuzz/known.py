@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fuzz.programs import Program
-    from fuzz.runner import Finding
+    from tests.fuzz.programs import Program
+    from tests.fuzz.runner import Finding
 
 Applies = Callable[["Program", "Finding", "Sequence[Finding]"], bool]
 """Whether a finding is the issue, given the program and the case's earlier findings."""

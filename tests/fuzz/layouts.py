@@ -22,8 +22,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import elementwise_reference as reference
-from strategies import (
+from tests import elementwise_reference as reference
+from tests.fuzz.choices import Choices, chance
+from tests.strategies import (
     HTP_ALIASES,
     NAMED_FORMATS,
     Terms,
@@ -38,8 +39,6 @@ from strategies import (
     pair_list,
     tag_terms,
 )
-
-from fuzz.choices import Choices, chance
 
 MAX_PHYSICAL = 4096
 """Physical slots of one buffer, at most."""

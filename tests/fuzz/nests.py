@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from fuzz.choices import chance
-from fuzz.functions import Buffer
-from fuzz.layouts import FuzzLayout
-from fuzz.text import MemrefType, is_float, literal, vector_print, wrap_integer
+from tests.fuzz.choices import chance
+from tests.fuzz.functions import Buffer
+from tests.fuzz.layouts import FuzzLayout
+from tests.fuzz.text import MemrefType, is_float, literal, vector_print, wrap_integer
 
 if TYPE_CHECKING:
-    from fuzz.bodies import Writer
+    from tests.fuzz.bodies import Writer
 
 
 class Nests:

@@ -24,12 +24,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from fuzz.bodies import Writer
-from fuzz.choices import Choices, SeededChoices, chance
-from fuzz.functions import Buffer, Callee, FunctionText, Site, may_be_dynamic
-from fuzz.layouts import ELEMENTS, MAX_PHYSICAL, random_layout
-from fuzz.structured import Linalg
-from fuzz.text import Line, MemrefType, Types, fill_value, literal, vector_print
+from tests.fuzz.bodies import Writer
+from tests.fuzz.choices import Choices, SeededChoices, chance
+from tests.fuzz.functions import Buffer, Callee, FunctionText, Site, may_be_dynamic
+from tests.fuzz.layouts import ELEMENTS, MAX_PHYSICAL, random_layout
+from tests.fuzz.structured import Linalg
+from tests.fuzz.text import Line, MemrefType, Types, fill_value, literal, vector_print
 
 MAX_LOGICAL = 120
 """Logical elements of one buffer, at most (each is printed)."""

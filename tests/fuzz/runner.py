@@ -44,7 +44,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from mlir_tools import NativeRunError, run_native
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StridedLayoutAttr
 from xdsl.ir import Attribute, Operation
@@ -52,10 +51,6 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
 import heterolayout
-from fuzz.checks import dominance_violations, memref_types, non_identity
-from fuzz.functions import Site
-from fuzz.known import known_issue
-from fuzz.programs import Program
 from heterolayout.dialects.context import make_context, parse_program
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.execution.errors import ExecutionError
@@ -65,6 +60,11 @@ from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.physical import physical_type
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
+from tests.fuzz.checks import dominance_violations, memref_types, non_identity
+from tests.fuzz.functions import Site
+from tests.fuzz.known import known_issue
+from tests.fuzz.programs import Program
+from tests.mlir_tools import NativeRunError, run_native
 
 ENGINES = ("interp", "compiled")
 OPTIONS: dict[str, dict[str, object]] = {

@@ -22,12 +22,12 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from fuzz.choices import chance
-from fuzz.functions import Buffer
-from fuzz.text import MemrefType, is_float, literal, wrap_integer
+from tests.fuzz.choices import chance
+from tests.fuzz.functions import Buffer
+from tests.fuzz.text import MemrefType, is_float, literal, wrap_integer
 
 if TYPE_CHECKING:
-    from fuzz.bodies import Writer
+    from tests.fuzz.bodies import Writer
 
 LayoutFor = Callable[[tuple[int, ...]], MemrefType]
 """A memref type of that shape with a random layout, or none (the program's generator)."""

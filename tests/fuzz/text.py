@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from fuzz.layouts import FuzzLayout
+from tests.fuzz.layouts import FuzzLayout
 
 INDEX_RANGE_UNBOUNDED = 1 << 20
 """The range the generator gives `%n`: never usable as an index as it is, only through a

@@ -1,0 +1,41 @@
+"""Smoke run of benchmarks/reorder.py: it builds, checks every conversion against numpy's
+reference before timing, and prints one row per conversion (oneDNN is a benchmark-only
+extra, left out here). No time is asserted; the ratios only have to be positive."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.mlir_tools import require_native_engine
+from tests.paths import REPOSITORY
+
+ROWS = (
+    "NCHW→nChw16c",
+    "nChw16c→NCHW",
+    "NCHW→NHWC",
+    "OIHW→OIhw16i16o (3×3 weights)",
+    "NHWC→HTP crouton, pad 31",
+    "i1→i8 bit-packed (NHWC8c)",
+)
+
+
+def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
+    require_native_engine()
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.reorder", "--quick", "--repeat", "1",
+         "--min-time", "0.001", "--no-onednn"],
+        cwd=REPOSITORY, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = {
+        cells[0]: cells[1:]
+        for line in run.stdout.splitlines()
+        if line.startswith("| ") and not line.startswith(("| conversion", "| ---"))
+        for cells in [[cell.strip() for cell in line.strip("|").split("|")]]
+    }
+    assert tuple(rows) == ROWS
+    for name, cells in rows.items():
+        assert float(cells[2]) > 0 and float(cells[3]) > 0 and float(cells[5]) > 0, (name, cells)
+        assert float(cells[8]) > 0, (name, cells)
+        assert cells[4] == cells[6] == cells[7] == cells[9] == "—", (name, cells)  # no oneDNN
