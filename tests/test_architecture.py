@@ -203,3 +203,17 @@ def test_no_private_name_is_imported_from_another_module() -> None:
         if any(n.startswith("_") and not n.startswith("__") for n in names)
     ]
     assert not crossing, "private names used across modules:\n" + "\n".join(sorted(crossing))
+
+
+def test_the_root_of_a_memref_value_is_asked_in_one_place() -> None:
+    """`dialects/roots.py` answers "which buffer is this value?"; no other module of the IR
+    floors defines its own answer (the engines' roots of numpy views are another thing)."""
+    defined = [
+        f"{module}.{node.name}"
+        for module, path in MODULES.items()
+        if module != "heterolayout.dialects.roots"
+        and not module.startswith("heterolayout.execution")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef) and node.name.lstrip("_").endswith("root")
+    ]
+    assert not defined, "roots defined outside dialects/roots.py: " + ", ".join(defined)

@@ -23,9 +23,10 @@ from heterolayout.dialects.conversion import (
 )
 from heterolayout.dialects.layout import LAYOUT_ATTRIBUTES, LayoutDialect, parse_layout_attribute
 from heterolayout.dialects.ops import AssignOp, ConvertOp
+from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.target_attributes import PartitionLayoutAttr, TpuLayoutAttr
 from heterolayout.dialects.vector_from_elements import FromElementsOp
-from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.model import Layout
 from heterolayout.layout.services import lend_attribute_text
 

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import SSAValue
 
 from heterolayout.dialects.roles import roles_of
-from heterolayout.dialects.verification import buffer_root
+from heterolayout.dialects.roots import buffer_root
 
 
 def may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:

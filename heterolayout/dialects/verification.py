@@ -35,6 +35,7 @@ from heterolayout.dialects.dominance import check_dominance
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.roles import VIEW_OPS
+from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.view_types import check_view_type
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.errors import LayoutError
@@ -73,13 +74,6 @@ def verify_layouts(root: Operation) -> None:
             _check_cast(op)
         elif isinstance(op, GlobalOp):
             _check_initializer(op)
-
-
-def buffer_root(value: SSAValue) -> SSAValue:
-    """The buffer a memref value stands for: through `memref.cast` to its source."""
-    while isinstance(value.owner, CastOp):
-        value = value.owner.source
-    return value
 
 
 def _check_single_assign(

@@ -41,9 +41,10 @@ from dataclasses import dataclass
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from heterolayout.dialects.roots import storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
-from heterolayout.passes.schedule.nest import INDEX, Nest, storage_root
+from heterolayout.passes.schedule.nest import INDEX, Nest
 from heterolayout.passes.schedule.register_tiling import tile_counts
 from heterolayout.search.program import Buffer
 

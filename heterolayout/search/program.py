@@ -23,10 +23,11 @@ from xdsl.rewriter import Rewriter
 from heterolayout.dialects.context import make_context, verify_program
 from heterolayout.dialects.layout import AssignOp
 from heterolayout.dialects.names import carry_spellings, value_name
+from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.execution.entry import find_function
 from heterolayout.layout.errors import LayoutError
-from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, extract, storage_root
+from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, extract
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 import heterolayout
+from heterolayout.dialects.roots import storage_root
 from heterolayout.execution.engines import load_module
 from heterolayout.execution.entry import find_function
 from heterolayout.execution.errors import ExecutionError
 from heterolayout.layout import parse_layout
 from heterolayout.passes.pipeline import apply_pipeline
-from heterolayout.passes.schedule.nest import storage_root
 from heterolayout.search.candidates import generate
 from heterolayout.search.cost import estimate, summarize
 from heterolayout.search.measure import Cache

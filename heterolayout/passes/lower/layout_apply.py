@@ -46,7 +46,8 @@ from heterolayout.dialects.functions import (
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.ops import AssignOp, ConvertOp
 from heterolayout.dialects.roles import roles_of
-from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.dialects.roots import buffer_root
+from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import ViewError, value_layout
 from heterolayout.passes.index.layout_simplify_index import erase_dead_ops
 from heterolayout.passes.unchanged import left_unchanged

@@ -19,8 +19,8 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from heterolayout.dialects.verification import buffer_root
-from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, storage_root
+from heterolayout.dialects.roots import buffer_root, storage_root
+from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled
 
 DIRECTIONS = ("<", "=", ">")
 Form = tuple[list[int], int]

@@ -13,7 +13,8 @@ from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from heterolayout.passes.schedule.nest import Access, storage_root
+from heterolayout.dialects.roots import storage_root
+from heterolayout.passes.schedule.nest import Access
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import copies
 from heterolayout.passes.schedule.statements import Instance, StatementEmitter

@@ -24,8 +24,9 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp
+from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.schedule_hint import ScheduleOp
-from heterolayout.dialects.verification import buffer_root, verify_layouts
+from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.remarks import remark, show_remarks

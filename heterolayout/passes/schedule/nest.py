@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 
 from heterolayout.dialects.arith_ops import constant_index
-from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, VIEW_OPS
+from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES
 from heterolayout.layout.expressions import linear_form
 from heterolayout.passes.index.index_code import IndexLeaves
 
@@ -253,16 +253,6 @@ def is_index_op(op: Operation) -> bool:
     """An op computing index values: never copied; accesses are rebuilt from their
     expressions and other uses from `index_expr`."""
     return bool(op.results) and all(r.type == INDEX for r in op.results)
-
-
-def storage_root(value: SSAValue) -> SSAValue:
-    """The buffer whose memory a memref value is: through `memref.cast` and the views
-    (`memref.subview`, `reinterpret_cast`, `collapse_shape`, …) to their source."""
-    while isinstance(value, OpResult) and (
-        value.op.name == "memref.cast" or value.op.name in VIEW_OPS
-    ):
-        value = value.op.operands[0]
-    return value
 
 
 def bare_dim(expr: AffineExpr) -> int | None:

@@ -15,7 +15,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.ops import ConvertOp
-from heterolayout.passes.schedule.nest import Access, Nest, bare_dim, storage_root
+from heterolayout.dialects.roots import storage_root
+from heterolayout.passes.schedule.nest import Access, Nest, bare_dim
 
 
 def drop_overwritten_converts(nest: Nest) -> list[SSAValue]:

@@ -37,6 +37,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.dialects.arith_ops import BITWISE
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import (
@@ -46,7 +47,6 @@ from heterolayout.passes.schedule.nest import (
     bare_dim,
     index_expr,
     is_index_op,
-    storage_root,
 )
 from heterolayout.passes.schedule.statements import rebuilt
 

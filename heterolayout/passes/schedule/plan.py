@@ -16,7 +16,8 @@ from typing import Literal
 
 from xdsl.ir import SSAValue
 
-from heterolayout.passes.schedule.nest import Access, Nest, storage_root
+from heterolayout.dialects.roots import storage_root
+from heterolayout.passes.schedule.nest import Access, Nest
 
 Kind = Literal["loop", "unroll", "vector"]
 INNER_RANK = 1 << 30

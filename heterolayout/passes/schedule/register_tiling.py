@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from heterolayout.passes.schedule.nest import Access, NotScheduled, storage_root
+from heterolayout.dialects.roots import storage_root
+from heterolayout.passes.schedule.nest import Access, NotScheduled
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
 from heterolayout.passes.schedule.statements import Instance
 from heterolayout.passes.schedule.vectorization import buffer_layout, contiguous_run, element_bits

@@ -28,13 +28,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from heterolayout.passes.schedule.nest import (
-    Access,
-    bare_dim,
-    index_expr,
-    is_index_op,
-    storage_root,
-)
+from heterolayout.dialects.roots import storage_root
+from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_index_op
 from heterolayout.passes.schedule.plan import Plan
 
 Add = Callable[[Operation], None]

@@ -46,7 +46,7 @@ from heterolayout.dialects.functions import (
     callee_key,
     is_declaration,
 )
-from heterolayout.dialects.verification import buffer_root
+from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.views import view_source, view_window
 
 
@@ -96,17 +96,6 @@ def _needs_copy(operand: SSAValue, wanted: MemRefType) -> bool:
     return view_window(operand) is not None or layout_of(wanted) is not None
 
 
-def _root(value: SSAValue) -> SSAValue:
-    window = view_window(value)
-    if window is not None:
-        return window.root
-    found = view_source(value)
-    while found is not None:
-        value = found[1]
-        found = view_source(value)
-    return buffer_root(value)
-
-
 def _refuse_aliasing(
     call: func.CallOp, index: int, operand: SSAValue, callee: Function | None
 ) -> None:
@@ -119,9 +108,9 @@ def _refuse_aliasing(
             "that may return it; the view is copied at the call, and the caller would "
             "receive the copy (pass the root buffer, or return nothing)",
         )
-    root = _root(operand)
+    root = storage_root(operand)
     for other, value in enumerate(call.arguments):
-        if other != index and isinstance(value.type, MemRefType) and _root(value) is root:
+        if other != index and isinstance(value.type, MemRefType) and storage_root(value) is root:
             fail(
                 call,
                 f"layout-lower: func.call @{name} passes a view ({operand.type}) and, as "

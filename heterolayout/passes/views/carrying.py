@@ -22,7 +22,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.conversion import memref_shape
-from heterolayout.dialects.verification import buffer_root
+from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.views import kept_dims, value_layout, view_source
 from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
