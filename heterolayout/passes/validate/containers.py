@@ -155,6 +155,16 @@ def container_slots(access: Access) -> tuple[int, int]:
     return packing.container_bits // layout.dtype.bits, lanes
 
 
+def slot_bit(access: Access, slot: int) -> int:
+    """The first bit of slot `slot` of an integer container (the element position in a
+    vector container): MSB-first lanes fill from the top, so in a container wider than its
+    slots (i57 of 8 x i7) the unused bits are the lowest and every slot starts above them."""
+    packing, bits = access.layout.packing, access.layout.dtype.bits  # type: ignore[union-attr]
+    assert packing is not None
+    slack = 0 if packing.is_vector or packing.bit_order != "msb" else packing.container_bits % bits
+    return slack + slot * bits
+
+
 def lane_at(access: Access, slot: int) -> int:
     """The lane index the layout puts in slot `slot` (MSB-first fills from the top)."""
     packing = access.layout.packing
@@ -212,7 +222,7 @@ def store_lanes(
     lanes: dict[int, Lane] = {}
     pads: list[Pad] = []
     for slot in range(slots):
-        found = trace(store.operands[0], slot * bits, bits, lambda v: v is access.stored)
+        found = trace(store.operands[0], slot_bit(access, slot), bits, lambda v: v is access.stored)
         lane = lane_at(access, slot)
         if isinstance(found, Traced):
             t, inner = divmod(found.bit, bits)
@@ -220,7 +230,7 @@ def store_lanes(
                 return f"slot {slot} of the stored container starts inside lane {t} of the vector"
             if t in lanes:
                 return f"lane {t} of the stored vector is written to two slots of the container"
-            lanes[t] = Lane(t, physical, constant(slot_selector(access, slot * bits)))  # type: ignore[arg-type]
+            lanes[t] = Lane(t, physical, constant(slot_selector(access, slot_bit(access, slot))))  # type: ignore[arg-type]
         elif lane >= lane_count:  # bits past the last lane: no element lives there
             continue
         elif isinstance(found, str):

@@ -22,6 +22,7 @@ from heterolayout.passes.validate.containers import (
     bits_of,
     container_slots,
     lane_at,
+    slot_bit,
     slot_selector,
     trace,
 )
@@ -61,14 +62,13 @@ def _written(op: Operation, destination: Access, reader: TermReader) -> list[tup
     if destination.layout.packing is None:
         return [(Lane(0, indices), 0)]
     slots, lanes = container_slots(destination)
-    bits = destination.layout.dtype.bits  # type: ignore[union-attr]
     written = []
     for place, base in places:  # each container stored (several for a vector of them)
         for slot in range(slots):
             if lane_at(destination, slot) < lanes:  # bits past the last lane hold no element
-                selector = slot_selector(destination, slot * bits)
+                selector = slot_selector(destination, slot_bit(destination, slot))
                 lane = Lane(0, place, constant(selector))  # type: ignore[arg-type]
-                written.append((lane, base + slot * bits))
+                written.append((lane, base + slot_bit(destination, slot)))
     return written
 
 
