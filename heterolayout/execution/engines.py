@@ -38,23 +38,14 @@ def chosen_engine(module: ModuleOp, engine: str) -> str:
     """`engine`, or for `auto` the engine `module` runs fastest in (`AUTO`)."""
     if engine != AUTO:
         return engine
+    from heterolayout.execution.native import missing
     from heterolayout.execution.work import LARGE_WORK, estimate_work
 
-    if estimate_work(module) < LARGE_WORK or not _native_installed():
+    if estimate_work(module) < LARGE_WORK or missing() is not None:
         return "compiled"
     if any(op.name.startswith("gpu.") for op in module.walk()):
         return "compiled"
     return "native"
-
-
-def _native_installed() -> bool:
-    from heterolayout.execution.native.toolchain import find_c_compiler, find_mlir_tool
-
-    return None not in (
-        find_mlir_tool("mlir-opt"),
-        find_mlir_tool("mlir-runner"),
-        find_c_compiler(),
-    )
 
 
 def engine_for(module: ModuleOp, engine: str) -> Any:

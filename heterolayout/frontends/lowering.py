@@ -1,0 +1,119 @@
+"""The torch dialect to bufferized upstream IR: torch-mlir's pipelines to linalg on tensors
+(in iree-base-compiler's `iree-opt`), then upstream MLIR 22's bufferization (`mlir-opt-22`),
+so the result is upstream IR of the version heterolayout reads and the native engine
+compiles with.
+
+The bufferization makes one public `@main` on memrefs: tensors become memrefs with the
+identity layout, the results become arguments written in place after the inputs
+(`buffer-results-to-out-params`, which moves each result's attributes, its graph name, onto
+its argument), constants become constant `memref.global`s, and every allocation gets its
+deallocation. `tensor.pad` becomes a fill and a copy into a subview
+(`convert-tensor-to-linalg` first), which the engines and passes read.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
+from heterolayout.execution.native.toolchain import INSTALL_HINT, find_mlir_tool
+from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.onnx_import import Signature
+
+TO_LINALG = {
+    "onnx": "builtin.module(torch-onnx-to-torch-backend-pipeline,"
+    "torch-backend-to-linalg-on-tensors-backend-pipeline)",
+    "torch": "builtin.module(torch-function-to-torch-backend-pipeline,"
+    "torch-backend-to-linalg-on-tensors-backend-pipeline)",
+}
+"""torch-mlir's pipelines from each importer's torch dialect to linalg on tensors."""
+
+BUFFERIZE = (
+    "--convert-tensor-to-linalg",
+    "--one-shot-bufferize=bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map",
+    "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
+    "--buffer-deallocation-pipeline",
+    "--canonicalize",
+)
+"""Upstream MLIR 22's flags from linalg on tensors to memrefs (the module docstring)."""
+
+TOOL_TIMEOUT = 3600
+"""Seconds a frontend tool may run: a generous bound on a model of a few hundred MB."""
+
+
+def _iree_opt() -> str:
+    try:
+        from iree.compiler.tools.binaries import find_tool
+    except ImportError:
+        raise MissingFrontend(f"importing models needs iree-base-compiler: {ONNX_EXTRA}") from None
+    try:
+        return str(find_tool("iree-opt"))
+    except ValueError as error:
+        raise MissingFrontend(f"iree-opt not found ({error}): {ONNX_EXTRA}") from None
+
+
+def _run(command: list[str], tool: str) -> None:
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, check=False, timeout=TOOL_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        raise FrontendError(f"{tool} ran longer than {TOOL_TIMEOUT} s") from None
+    if done.returncode != 0:
+        raise FrontendError(f"{tool} refused the model: {first_error(done.stderr)}")
+
+
+def first_error(stderr: str) -> str:
+    """The first error a tool printed, without its location, with the op it names (the
+    ONNX op of a `torch.operator`) when a note shows it."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if "error:" in line]
+    if not errors:
+        return lines[0] if lines else "no message"
+    message = errors[0].split("error:", 1)[1].strip()
+    for line in lines[lines.index(errors[0]) + 1 :]:
+        if "error:" in line:
+            break
+        operator = re.search(r'torch\.operator "([\w.]+)"', line)
+        if operator and operator.group(1) not in message:
+            return f"{message} ({operator.group(1)})"
+    return message
+
+
+def to_linalg(source: Path, destination: Path, dialect: str) -> None:
+    """Run torch-mlir's pipelines on a torch-dialect module: linalg on tensors, as text."""
+    _run(
+        [_iree_opt(), f"--pass-pipeline={TO_LINALG[dialect]}", str(source), "-o", str(destination)],
+        "iree-opt",
+    )
+
+
+def bufferize(source: Path, destination: Path) -> None:
+    """Bufferize linalg on tensors with upstream MLIR 22 (`BUFFERIZE`)."""
+    mlir_opt = find_mlir_tool("mlir-opt")
+    if mlir_opt is None:
+        raise MissingFrontend(f"bufferizing the imported model needs MLIR 22: {INSTALL_HINT}")
+    _run([mlir_opt, *BUFFERIZE, str(source), "-o", str(destination)], "mlir-opt")
+
+
+def check_signature(text: str, signature: Signature) -> None:
+    """The bufferized module's `@main` takes the graph inputs then the graph outputs, each
+    named, all of static shape, and returns nothing."""
+    header = re.search(r"^ *func\.func @main\(.*$", text, re.MULTILINE)
+    if header is None:
+        raise FrontendError("the bufferized module has no public @main")
+    line = re.sub(r'"(?:[^"\\]|\\.)*"', '""', header.group(0))
+    roles = re.findall(rf"({re.escape(GRAPH_INPUT)}|{re.escape(GRAPH_OUTPUT)}) = ", line)
+    expected = [GRAPH_INPUT] * len(signature.inputs) + [GRAPH_OUTPUT] * len(signature.outputs)
+    if roles != expected:
+        raise FrontendError(
+            f"the bufferized @main does not take the {len(signature.inputs)} graph inputs "
+            f"then the {len(signature.outputs)} graph outputs: {header.group(0).strip()}"
+        )
+    if "->" in line:
+        raise FrontendError(f"the bufferized @main still returns values: {line.strip()}")
+    if "?" in line:
+        raise FrontendError(f"the bufferized @main has a dynamic shape: {line.strip()}")

@@ -1,0 +1,205 @@
+"""The framework's own run of a model, compared with heterolayout's run of the imported
+program on the same inputs (`layout-run --reference MODEL.onnx`).
+
+onnxruntime runs the ONNX model; the program runs in a heterolayout engine (after whatever
+pipeline the user gave it). Each graph output is compared element by element as numpy's
+`isclose` does: |got - expected| <= atol + rtol * |expected|, NaN equal to NaN.
+
+The default tolerance is per element type. For f32, rtol 1e-4 and atol 1e-5: the program
+and onnxruntime sum the same products in different orders (onnxruntime's kernels block and
+vectorize their reductions, the program's loops run in their own order), and a sum of n
+terms reordered moves by up to about n·2⁻²⁴ of the sum of their magnitudes, 6e-5 relative
+for the thousand-term reductions of a 3x3 convolution over 128 channels; atol covers the
+outputs that cancel to near zero. f64 gets 1e-10 and 1e-12, f16 1e-2 and 1e-3, integers and
+booleans must be equal. A deeper reduction, or a chain of them, can need a larger rtol
+(`--rtol`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from heterolayout.dialects.functions import argument_names
+from heterolayout.execution.api import run
+from heterolayout.execution.arguments import random_value
+from heterolayout.execution.entry import find_function
+from heterolayout.execution.named import bind_named, output_keys
+from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+
+TOLERANCES: dict[str, tuple[float, float]] = {
+    "float64": (1e-10, 1e-12),
+    "float32": (1e-4, 1e-5),
+    "float16": (1e-2, 1e-3),
+}
+"""Per element type, the default (rtol, atol); other types compare exactly."""
+
+
+def tolerance(dtype: np.dtype[Any]) -> tuple[float, float]:
+    return TOLERANCES.get(np.dtype(dtype).name, (0.0, 0.0))
+
+
+@dataclass(frozen=True)
+class OutputComparison:
+    """One graph output of the program against the framework's."""
+
+    name: str
+    max_abs: float
+    max_rel: float
+    rtol: float
+    atol: float
+    over: int
+    """Elements over the tolerance (all of them when the shapes differ)."""
+    size: int
+    shape_note: str = ""
+
+    @property
+    def within(self) -> bool:
+        return self.over == 0 and not self.shape_note
+
+    def __str__(self) -> str:
+        if self.shape_note:
+            return f"{self.name}: {self.shape_note}"
+        verdict = "ok" if self.within else f"{self.over} of {self.size} elements over"
+        return (
+            f"{self.name}: max abs error {self.max_abs:.3g}, max relative error "
+            f"{self.max_rel:.3g} (rtol {self.rtol:g}, atol {self.atol:g}): {verdict}"
+        )
+
+
+@dataclass(frozen=True)
+class ReferenceReport:
+    """Every graph output compared, and the framework that computed the expected values."""
+
+    outputs: tuple[OutputComparison, ...]
+    framework: str = "onnxruntime"
+
+    @property
+    def equal(self) -> bool:
+        return all(o.within for o in self.outputs)
+
+    def __str__(self) -> str:
+        lines = [str(o) for o in self.outputs]
+        if self.equal:
+            lines.append(f"OK: {len(self.outputs)} outputs within tolerance of {self.framework}")
+        else:
+            failed = ", ".join(o.name for o in self.outputs if not o.within)
+            lines.append(f"MISMATCH with {self.framework}: {failed}")
+        return "\n".join(lines)
+
+
+def compare_output(
+    name: str,
+    actual: Any,
+    expected: np.ndarray,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> OutputComparison:
+    """One output against the framework's, with the default tolerance of its type unless
+    `rtol` / `atol` are given."""
+    default_rtol, default_atol = tolerance(expected.dtype)
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    got = np.asarray(actual)
+    if got.shape != expected.shape:
+        note = f"shape {list(got.shape)}, onnxruntime's {list(expected.shape)}"
+        return OutputComparison(name, 0.0, 0.0, rtol, atol, expected.size, expected.size, note)
+    left, right = got.astype(np.float64), expected.astype(np.float64)
+    both_nan = np.isnan(left) & np.isnan(right)
+    difference = np.where(both_nan, 0.0, np.abs(left - right))
+    difference = np.where(np.isnan(difference), np.inf, difference)
+    magnitude = np.abs(right)
+    nonzero = magnitude > 0
+    relative = difference[nonzero] / magnitude[nonzero]
+    over = int(np.count_nonzero(difference > atol + rtol * magnitude))
+    return OutputComparison(
+        name,
+        float(difference.max(initial=0.0)),
+        float(relative.max(initial=0.0)),
+        rtol,
+        atol,
+        over,
+        expected.size,
+    )
+
+
+def _session(model: str | os.PathLike[str] | Any) -> Any:
+    try:
+        import onnxruntime
+    except ImportError:
+        raise MissingFrontend(
+            f"comparing with onnxruntime needs the onnxruntime package: {ONNX_EXTRA}"
+        ) from None
+    source = model if isinstance(model, (str, os.PathLike)) else model.SerializeToString()
+    if isinstance(source, (str, os.PathLike)) and not os.path.isfile(source):
+        raise FrontendError(f"{source}: no such model file")
+    try:
+        return onnxruntime.InferenceSession(source, providers=["CPUExecutionProvider"])
+    except Exception as error:
+        message = " ".join(str(error).split())
+        raise FrontendError(f"onnxruntime cannot load the model: {message}") from None
+
+
+def compare_with_onnxruntime(
+    module: ModuleOp,
+    model: str | os.PathLike[str] | Any,
+    inputs: Mapping[str | int, Any] | None = None,
+    *,
+    entry: str = "main",
+    engine: str = "auto",
+    seed: int = 0,
+    rtol: float | None = None,
+    atol: float | None = None,
+) -> ReferenceReport:
+    """Run the program and onnxruntime on the same inputs (given by graph name or position,
+    or seeded random data for the program's inputs) and compare every graph output.
+
+    The program's arguments meet the model's inputs by graph name, or by position for an
+    argument without one; its outputs meet the model's outputs the same way."""
+    session = _session(model)
+    function = find_function(module, entry)
+    names = argument_names(function)
+    if inputs is None:
+        rng = np.random.default_rng(seed)
+        inputs = {
+            i: random_value(t, rng)
+            for i, (n, t) in enumerate(zip(names, function.function_type.inputs.data, strict=True))
+            if n is None or not n.output
+        }
+    arguments = bind_named(function, inputs)
+    feed = {}
+    by_name = {n.name: i for i, n in enumerate(names) if n is not None}
+    for position, graph_input in enumerate(session.get_inputs()):
+        index = by_name.get(graph_input.name, position)
+        if index >= len(arguments):
+            raise FrontendError(
+                f"the model's input '{graph_input.name}' has no argument of @{entry}"
+            )
+        feed[graph_input.name] = np.array(arguments[index], copy=True)
+    results = run(module, entry, dict(enumerate(arguments)), engine)
+    try:
+        expected = session.run(None, feed)
+    except Exception as error:
+        message = " ".join(str(error).split())
+        raise FrontendError(f"onnxruntime failed on these inputs: {message}") from None
+    keys = [key for key, _ in output_keys(function)]
+    compared = []
+    for position, (graph_output, value) in enumerate(
+        zip(session.get_outputs(), expected, strict=True)
+    ):
+        key = graph_output.name if graph_output.name in results else None
+        if key is None and position < len(keys):
+            key = keys[position]
+        if key is None:
+            raise FrontendError(
+                f"the model's output '{graph_output.name}' has no output of @{entry}"
+            )
+        compared.append(
+            compare_output(graph_output.name, results[key], np.asarray(value), rtol, atol)
+        )
+    return ReferenceReport(tuple(compared))
