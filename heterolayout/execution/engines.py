@@ -38,12 +38,16 @@ def chosen_engine(module: ModuleOp, engine: str) -> str:
     """`engine`, or for `auto` the engine `module` runs fastest in (`AUTO`)."""
     if engine != AUTO:
         return engine
-    from heterolayout.execution.native import missing
+    from heterolayout.execution.native.build import Tools
     from heterolayout.execution.work import LARGE_WORK, estimate_work
 
-    if estimate_work(module) < LARGE_WORK or missing() is not None:
+    if estimate_work(module) < LARGE_WORK:
         return "compiled"
     if any(op.name.startswith("gpu.") for op in module.walk()):
+        return "compiled"
+    try:
+        Tools.find()
+    except ExecutionError:
         return "compiled"
     return "native"
 

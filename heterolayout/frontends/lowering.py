@@ -67,20 +67,24 @@ def _run(command: list[str], tool: str) -> None:
 
 
 def first_error(stderr: str) -> str:
-    """The first error a tool printed, without its location, with the op it names (the
-    ONNX op of a `torch.operator`) when a note shows it."""
+    """The first error a tool printed, without the op it prints, led by the ONNX op and node
+    it is about when the tool names them (`onnx.Foo (node 'n'): failed to legalize ...`)."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     errors = [line for line in lines if "error:" in line]
     if not errors:
         return lines[0] if lines else "no message"
+    start = lines.index(errors[0])
     message = errors[0].split("error:", 1)[1].strip()
-    for line in lines[lines.index(errors[0]) + 1 :]:
-        if "error:" in line:
-            break
-        operator = re.search(r'torch\.operator "([\w.]+)"', line)
-        if operator and operator.group(1) not in message:
-            return f"{message} ({operator.group(1)})"
-    return message
+    node = re.match(r'loc\("((?:[^"\\]|\\.)*)"\):\s*(.*)', message)
+    if node is not None:
+        message = node.group(2)
+    notes = [message, *(line for line in lines[start + 1 :] if "error:" not in line)]
+    operator = re.search(r'(?:name = |torch\.operator )"(onnx\.[\w.]+)"', "\n".join(notes))
+    message = re.split(r":\s+%\S+ = ", message)[0]
+    subject = [operator.group(1)] if operator else []
+    if node is not None and node.group(1):
+        subject.append(f"(node '{node.group(1)}')")
+    return f"{' '.join(subject)}: {message}" if subject else message
 
 
 def to_linalg(source: Path, destination: Path, dialect: str) -> None:

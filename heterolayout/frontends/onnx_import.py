@@ -84,6 +84,12 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
             if dim.HasField("dim_param") and dim.dim_param in dims:
                 used.add(dim.dim_param)
                 dim.dim_value = dims[dim.dim_param]
+    symbols = {
+        dim.dim_param
+        for value in (*graph.input, *graph.output)
+        for dim in value.type.tensor_type.shape.dim
+        if dim.HasField("dim_param")
+    }
     unused = sorted(set(dims) - used)
     if unused:
         raise FrontendError(f"--dim {unused[0]}: the graph's inputs and outputs have no such dim")
@@ -95,11 +101,13 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
         for value in values:
             if value.name not in initializers:
-                _check_static(value, role)
+                _check_static(value, role, symbols)
     return inferred
 
 
-def _check_static(value: Any, role: str) -> None:
+def _check_static(value: Any, role: str, symbols: set[str]) -> None:
+    """A graph input or output of static shape; else a line saying how to give a symbolic
+    dim of the model (`symbols`) its size."""
     if not value.type.HasField("tensor_type"):
         raise FrontendError(f"graph {role} '{value.name}' is not a tensor")
     shape = value.type.tensor_type.shape
@@ -108,14 +116,15 @@ def _check_static(value: Any, role: str) -> None:
     for index, dim in enumerate(shape.dim):
         if dim.HasField("dim_value"):
             continue
-        if dim.HasField("dim_param"):
+        if dim.HasField("dim_param") and dim.dim_param in symbols:
             raise FrontendError(
                 f"graph {role} '{value.name}' has the symbolic dim '{dim.dim_param}' "
-                f"(dim {index}): give it a size with --dim {dim.dim_param}=N"
+                f"(dim {index}): give it a size (layout-import --dim {dim.dim_param}=SIZE, "
+                f"import_model(dims={{'{dim.dim_param}': SIZE}}))"
             )
         raise FrontendError(
-            f"graph {role} '{value.name}' has a dim of unknown size (dim {index}): "
-            "heterolayout runs static shapes"
+            f"graph {role} '{value.name}' has a dim whose size is known only at run time "
+            f"(dim {index}): heterolayout runs static shapes"
         )
 
 

@@ -86,7 +86,8 @@ class ReferenceReport:
     def __str__(self) -> str:
         lines = [str(o) for o in self.outputs]
         if self.equal:
-            lines.append(f"OK: {len(self.outputs)} outputs within tolerance of {self.framework}")
+            count = f"{len(self.outputs)} output{'s' if len(self.outputs) != 1 else ''}"
+            lines.append(f"OK: {count} within tolerance of {self.framework}")
         else:
             failed = ", ".join(o.name for o in self.outputs if not o.within)
             lines.append(f"MISMATCH with {self.framework}: {failed}")
