@@ -222,3 +222,33 @@ def test_the_default_engine_is_native_for_a_large_program(native_engine: None) -
     c = np.zeros((128, 128), np.float32)
     heterolayout.run(MATMUL.format(n=128), args=(a, a, c))
     np.testing.assert_allclose(c, a @ a, rtol=1e-5, atol=1e-4)
+
+
+def test_inputs_without_outputs_print_by_name_and_check_takes_none(
+    imported: dict[str, str], tmp_path: Path
+) -> None:
+    program = tmp_path / "two.mlir"
+    program.write_text(imported["mlp"])
+    x = random_input((4, 8), seed=2)
+    np.savez(tmp_path / "in.npz", x=x)
+    code, out, err = _cli(str(program), "--inputs", str(tmp_path / "in.npz"))
+    assert (code, err) == (0, "") and out.startswith("y: [[")
+    code, out, err = _cli(str(program), "--check", "--inputs", str(tmp_path / "in.npz"))
+    assert (code, out) == (1, "")
+    assert err == (
+        "layout-run: error: --check runs seeded arguments and compares two programs: it takes "
+        "no --inputs, --outputs or --reference\n"
+    )
+    (tmp_path / "bad.npz").write_bytes(b"not numpy")
+    code, out, err = _cli(str(program), "--inputs", str(tmp_path / "bad.npz"))
+    assert (code, out) == (1, "") and err.count("\n") == 1
+    assert "bad.npz: not a numpy .npz or .npy file" in err
+
+
+def test_help_says_how_the_default_engine_chooses() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit):
+        layout_run(["--help"])
+    assert "default: auto, the native engine for a large program" in " ".join(
+        out.getvalue().split()
+    )
