@@ -62,7 +62,7 @@ def _save(tmp_path: Path, name: str, model: Any) -> Path:
 
 
 def _within(actual: np.ndarray, expected: np.ndarray) -> None:
-    rtol, atol = tolerance(expected.dtype)
+    rtol, atol = tolerance(expected)
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol)
 
 
@@ -149,7 +149,8 @@ def test_reference_fails_on_a_model_that_computes_something_else(
     code, out, err = _cli(str(program), "--reference", str(same))
     assert (code, err) == (0, "")
     line = out.splitlines()[0]
-    assert line.startswith("y: max abs error ") and line.endswith("(rtol 0.0001, atol 1e-05): ok")
+    assert line.startswith("y: max abs error ") and line.endswith("): ok")
+    assert ", max relative error " in line and " (rtol 0.0001, atol " in line
     other = _save(tmp_path, "other", mlp(perturb=0.5))
     code, out, err = _cli(str(program), "--reference", str(other))
     assert (code, err) == (1, "")
@@ -168,6 +169,13 @@ def test_compare_output_measures_absolute_and_relative_error() -> None:
     assert (comparison.over, comparison.within) == (0, True)
     assert compare_output("y", actual, expected, rtol=1e-5, atol=1e-6).over == 1
     assert not compare_output("y", actual[:3], expected).within
+    # The default atol follows the output's scale: an output that cancels to near zero
+    # among outputs of 1000 carries an error of their size.
+    large = np.array([1000.0, 0.0, -800.0], dtype=np.float32)
+    near = large + np.array([0.0, 5e-3, 0.0], dtype=np.float32)
+    assert compare_output("y", near, large).within
+    assert compare_output("y", near, large).atol == pytest.approx(1e-2)
+    assert compare_output("y", near, large, atol=1e-5).over == 1
 
 
 def test_named_arguments_errors(imported: dict[str, str]) -> None:

@@ -18,8 +18,8 @@ or printed one per line as `name: value` (`execution.named`).
 `--reference MODEL.onnx` runs the program (after PIPELINE) and onnxruntime on the same
 inputs (IN.npz, or seeded random data) and prints, per graph output, the largest absolute
 and relative errors; it exits 1 when an element is over the tolerance (|got - expected| <=
-atol + rtol·|expected|; default per element type, f32: rtol 1e-4, atol 1e-5; `--rtol`,
-`--atol`; frontends/reference.py says why).
+atol + rtol·|expected|; default per element type, f32: rtol 1e-4 and atol 1e-5 times the
+output's largest magnitude; `--rtol`, `--atol` (absolute); frontends/reference.py says why).
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
@@ -147,7 +147,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--atol",
         type=float,
         metavar="A",
-        help="with --reference: absolute tolerance (default per element type; f32: 1e-5)",
+        help="with --reference: absolute tolerance (default per element type; f32: 1e-5 times "
+        "the output's largest magnitude, at least 1e-5)",
     )
     parser.add_argument(
         "--timeout",
