@@ -241,6 +241,14 @@ def test_inputs_without_outputs_print_by_name_and_check_takes_none(
     np.savez(tmp_path / "in.npz", x=x)
     code, out, err = _cli(str(program), "--inputs", str(tmp_path / "in.npz"))
     assert (code, err) == (0, "") and out.startswith("y: [[")
+    code, out, err = _cli(str(program))  # seeded inputs; the outputs by name all the same
+    assert (code, err) == (0, "") and out.startswith("y: [[")
+    code, out, err = _cli(str(_save(tmp_path, "mlp", mlp())))
+    assert (code, out) == (1, "")
+    assert err.endswith(
+        "mlp.onnx is an ONNX model: import it first (layout-import "
+        f"{tmp_path / 'mlp.onnx'} -o OUT.mlir)\n"
+    )
     code, out, err = _cli(str(program), "--check", "--inputs", str(tmp_path / "in.npz"))
     assert (code, out) == (1, "")
     assert err == (

@@ -12,7 +12,8 @@ prints (`vector.print`, and runner-utils functions such as `printMemrefF32` decl
 external) appears as mlir-runner prints it, then the entry function's results one per line.
 `--inputs IN.npz` gives the arguments instead, by graph name (the names `layout-import`
 writes) or position (`arr_<i>`, as `numpy.savez` names a list); the graph outputs need not
-be given. Then, and with `--outputs OUT.npz`, the outputs are named: the graph outputs (or
+be given. Then, with `--outputs OUT.npz`, and for a program whose arguments carry graph
+names, the outputs are named: the graph outputs (or
 every memref argument of a program that marks none) and the results, written to OUT.npz,
 or printed one per line as `name: value` (`execution.named`).
 `--reference MODEL.onnx` runs the program (after PIPELINE) and onnxruntime on the same
@@ -172,6 +173,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.file == "-":
         text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"
         check_input_size(len(text.encode()), name)
+    elif args.file.endswith(".onnx"):
+        raise ValueError(
+            f"{args.file} is an ONNX model: import it first (layout-import {args.file} -o OUT.mlir)"
+        )
     else:
         check_input_size(os.path.getsize(args.file), args.file)
         with open(args.file, encoding="utf-8") as stream:
@@ -212,7 +217,9 @@ def _run(args: argparse.Namespace) -> int:
         print(compared)
         return 0 if compared.equal else 1
     function = find_function(module, args.entry)
-    if args.inputs or args.outputs:
+    from heterolayout.dialects.functions import argument_names
+
+    if args.inputs or args.outputs or any(argument_names(function)):
         given = _load_inputs(args.inputs) if args.inputs else None
         outputs = run_named(module, args.entry, given, args.engine, args.seed, args.dynamic_extent)
         if args.outputs:
