@@ -168,3 +168,21 @@ def test_without_the_extra_one_line_says_what_to_install(
     assert err.startswith("layout-import: error: importing ONNX models needs ")
     assert err.endswith(": pip install 'heterolayout[onnx]'\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_two_outputs_of_one_tensor_are_both_written() -> None:
+    """`Identity` makes two graph outputs one value, which MLIR 22's hoisting of results
+    into arguments crashes on: such a model bufferizes with a copy per output."""
+    from onnx import TensorProto, helper
+
+    def value(name: str) -> Any:
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, [2, 3])
+
+    nodes = [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Identity", ["y"], ["z"])]
+    graph = helper.make_graph(nodes, "graph", [value("x")], [value("y"), value("z")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    outputs = heterolayout.run(heterolayout.import_model(model), {"x": x})
+    assert list(outputs) == ["y", "z"]
+    np.testing.assert_array_equal(outputs["y"], np.maximum(x, 0))
+    np.testing.assert_array_equal(outputs["z"], np.maximum(x, 0))

@@ -40,6 +40,12 @@ BUFFERIZE = (
 )
 """Upstream MLIR 22's flags from linalg on tensors to memrefs (the module docstring)."""
 
+HOIST = "hoist-static-allocs "
+"""The option of `buffer-results-to-out-params` that writes each result into its argument
+in place rather than into an allocation copied there. MLIR 22 crashes on it when @main
+returns one value twice (two graph outputs that are the same tensor, through `Identity`):
+such a module is bufferized without it (a copy per output)."""
+
 TOOL_TIMEOUT = 3600
 """Seconds a frontend tool may run: a generous bound on a model of a few hundred MB."""
 
@@ -100,7 +106,26 @@ def bufferize(source: Path, destination: Path) -> None:
     mlir_opt = find_mlir_tool("mlir-opt")
     if mlir_opt is None:
         raise MissingFrontend(f"bufferizing the imported model needs MLIR 22: {INSTALL_HINT}")
-    _run([mlir_opt, *BUFFERIZE, str(source), "-o", str(destination)], "mlir-opt")
+    flags = list(BUFFERIZE)
+    if _returns_a_value_twice(source):
+        flags = [flag.replace(HOIST, "") for flag in flags]
+    _run([mlir_opt, *flags, str(source), "-o", str(destination)], "mlir-opt")
+
+
+def _returns_a_value_twice(source: Path) -> bool:
+    """Whether @main of a module of linalg on tensors (iree-opt's output, which the MLIR
+    bindings of the same iree-base-compiler read) returns one value twice."""
+    from iree.compiler import ir
+
+    with ir.Context() as context:
+        context.allow_unregistered_dialects = True
+        module = ir.Module.parse(source.read_text(encoding="utf-8"))
+        for op in module.body.operations:
+            attributes = op.operation.attributes
+            if "sym_name" in attributes and ir.StringAttr(attributes["sym_name"]).value == "main":
+                returned = list(list(op.operation.regions[0].blocks[0].operations)[-1].operands)
+                return any(a == b for i, a in enumerate(returned) for b in returned[i + 1 :])
+    return False
 
 
 def check_signature(text: str, signature: Signature) -> None:
