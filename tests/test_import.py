@@ -186,3 +186,61 @@ def test_two_outputs_of_one_tensor_are_both_written() -> None:
     assert list(outputs) == ["y", "z"]
     np.testing.assert_array_equal(outputs["y"], np.maximum(x, 0))
     np.testing.assert_array_equal(outputs["z"], np.maximum(x, 0))
+
+
+def test_a_torch_export_program_imports_and_equals_pytorch(tmp_path: Path) -> None:
+    """A `torch.export` program (PyTorch installed; not part of the onnx extra): a conv
+    block with a residual and a linear head, saved, imported, compared with PyTorch."""
+    torch = pytest.importorskip("torch", reason="torch.export needs PyTorch: pip install torch")
+
+    class Block(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = torch.nn.Conv2d(4, 4, 3, padding=1)
+            self.head = torch.nn.Linear(4 * 5 * 5, 3)
+
+        def forward(self, image: Any, bias: Any) -> Any:
+            features = torch.relu(self.conv(image)) + image
+            return self.head(features.flatten(1)) + bias
+
+    torch.manual_seed(0)
+    example = (torch.rand(2, 4, 5, 5), torch.rand(2, 3))
+    program = torch.export.export(Block().eval(), example)
+    torch.export.save(program, str(tmp_path / "block.pt2"))
+    out = tmp_path / "block.mlir"
+    assert _cli(layout_import, str(tmp_path / "block.pt2"), "-o", str(out)) == (0, "", "")
+    (output,) = program.graph_signature.user_outputs
+    assert _signature(out.read_text()) == [
+        ("heterolayout.input", "image", (2, 4, 5, 5)),
+        ("heterolayout.input", "bias", (2, 3)),
+        ("heterolayout.output", output, (2, 3)),
+    ]
+    code, report, err = _cli(layout_run, str(out), "--reference", str(tmp_path / "block.pt2"))
+    assert (code, err) == (0, "")
+    assert report.splitlines()[-1] == "OK: 1 output within tolerance of PyTorch"
+    image, bias = (t.numpy() for t in example)
+    outputs = heterolayout.run(heterolayout.import_model(program), {"image": image, "bias": bias})
+    expected = program.module()(*example).detach().numpy()
+    np.testing.assert_allclose(outputs[output], expected, rtol=1e-4, atol=1e-5)
+
+
+def test_without_pytorch_a_saved_program_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "model.pt2", "w") as archive:
+        archive.writestr("model/version", "1")
+    real_import = builtins.__import__
+
+    def without(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError(f"No module named '{name}'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without)
+    code, out, err = _cli(layout_import, str(tmp_path / "model.pt2"))
+    assert (code, out) == (1, "")
+    assert err == (
+        "layout-import: error: importing torch.export programs needs PyTorch: pip install torch\n"
+    )

@@ -20,12 +20,12 @@ from pathlib import Path
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.execution.native.toolchain import INSTALL_HINT, find_mlir_tool
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
-from heterolayout.frontends.onnx_import import Signature
+from heterolayout.frontends.signature import Signature
 
 TO_LINALG = {
     "onnx": "builtin.module(torch-onnx-to-torch-backend-pipeline,"
     "torch-backend-to-linalg-on-tensors-backend-pipeline)",
-    "torch": "builtin.module(torch-function-to-torch-backend-pipeline,"
+    "torch": "builtin.module(torchdynamo-export-to-torch-backend-pipeline,"
     "torch-backend-to-linalg-on-tensors-backend-pipeline)",
 }
 """torch-mlir's pipelines from each importer's torch dialect to linalg on tensors."""
@@ -126,6 +126,44 @@ def _returns_a_value_twice(source: Path) -> bool:
                 returned = list(list(op.operation.regions[0].blocks[0].operations)[-1].operands)
                 return any(a == b for i, a in enumerate(returned) for b in returned[i + 1 :])
     return False
+
+
+RESOURCES = re.compile(r"^\{-#\s*dialect_resources:.*?^#-\}\s*", re.MULTILINE | re.DOTALL)
+"""The module's resource section (its blobs), after the module."""
+BLOB = re.compile(r'^\s*(?:"((?:[^"\\]|\\.)*)"|([^\s:"]+))\s*:\s*"0x([0-9A-Fa-f]*)"', re.MULTILINE)
+"""One blob of the section: its key (bare or quoted) and its hex (alignment, then data)."""
+DENSE_RESOURCE = re.compile(r'dense_resource<(?:"((?:[^"\\]|\\.)*)"|([^\s>"]+))>')
+BIT_MEMREF = re.compile(r"memref<(?:[^>]*x)?i1>")
+
+
+def inline_resources(text: str) -> str:
+    """The module with its `dense_resource<key>` constants written as `dense<"0x…">` from the
+    resource section's blobs, and the section dropped.
+
+    The FX importer keeps weights as resources through bufferization
+    (`memref.global … = dense_resource<torch_tensor_…>`); heterolayout's parser reads
+    `dense` initializers. A blob's hex is a 4-byte alignment, then the elements as
+    `dense<"0x…">` stores them (little-endian), except `i1`, one byte per element there
+    and one bit in `dense`'s hex: refused."""
+    section = RESOURCES.search(text)
+    if section is None:
+        return text
+    blobs = {
+        (quoted if quoted else bare): data[8:]
+        for quoted, bare, data in BLOB.findall(section.group(0))
+    }
+    body = text[: section.start()] + text[section.end() :]
+
+    def dense(match: re.Match[str]) -> str:
+        key = match.group(1) or match.group(2)
+        if key not in blobs:
+            raise FrontendError(f"the constant dense_resource<{key}> has no data in the module")
+        declared = body[body.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if BIT_MEMREF.search(declared):
+            raise FrontendError(f"the i1 constant dense_resource<{key}> is not supported yet")
+        return f'dense<"0x{blobs[key]}">'
+
+    return DENSE_RESOURCE.sub(dense, body)
 
 
 def check_signature(text: str, signature: Signature) -> None:

@@ -12,20 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
-
-
-@dataclass(frozen=True)
-class Signature:
-    """The graph names of the imported function's inputs and outputs, in order."""
-
-    inputs: tuple[str, ...]
-    outputs: tuple[str, ...]
+from heterolayout.frontends.signature import Signature, graph_names, one_line
 
 
 def require_onnx() -> Any:
@@ -62,12 +54,7 @@ def load_model(model: str | os.PathLike[str] | Any) -> Any:
     try:
         return onnx.load(str(path))
     except Exception as error:  # protobuf's DecodeError and onnx's own, as one line
-        raise FrontendError(f"{path}: not an ONNX model ({_one_line(error)})") from None
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return text or type(error).__name__
+        raise FrontendError(f"{path}: not an ONNX model ({one_line(error)})") from None
 
 
 def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
@@ -96,7 +83,7 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     try:
         inferred = onnx.shape_inference.infer_shapes(copy, data_prop=True)
     except Exception as error:
-        raise FrontendError(f"ONNX shape inference failed: {_one_line(error)}") from None
+        raise FrontendError(f"ONNX shape inference failed: {one_line(error)}") from None
     initializers = {i.name for i in inferred.graph.initializer}
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
         for value in values:
@@ -140,23 +127,19 @@ def import_onnx(
         module = info.create_module(context=context).operation
         onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
     except Exception as error:  # the importer's OnnxImportError and its assertions
-        raise FrontendError(f"the ONNX importer refused the model: {_one_line(error)}") from None
+        raise FrontendError(f"the ONNX importer refused the model: {one_line(error)}") from None
     signature = Signature(
         tuple(info.main_graph.input_map), tuple(o.name for o in proto.graph.output)
     )
     with context:
         function = module.regions[0].blocks[0].operations[0]
         function.attributes["sym_name"] = ir.StringAttr.get("main")
-        function.attributes["arg_attrs"] = _names(ir, GRAPH_INPUT, signature.inputs)
-        function.attributes["res_attrs"] = _names(ir, GRAPH_OUTPUT, signature.outputs)
+        function.attributes["arg_attrs"] = graph_names(ir, GRAPH_INPUT, signature.inputs)
+        function.attributes["res_attrs"] = graph_names(ir, GRAPH_OUTPUT, signature.outputs)
         try:
             module.verify()
         except Exception as error:
-            raise FrontendError(f"the imported module is not valid: {_one_line(error)}") from None
+            raise FrontendError(f"the imported module is not valid: {one_line(error)}") from None
         with open(destination, "wb") as stream:
             module.write_bytecode(stream)
     return signature
-
-
-def _names(ir: Any, key: str, names: tuple[str, ...]) -> Any:
-    return ir.ArrayAttr.get([ir.DictAttr.get({key: ir.StringAttr.get(n)}) for n in names])

@@ -1,7 +1,7 @@
 """The framework's own run of a model, compared with heterolayout's run of the imported
-program on the same inputs (`layout-run --reference MODEL.onnx`).
+program on the same inputs (`layout-run --reference MODEL.onnx`, or `MODEL.pt2`).
 
-onnxruntime runs the ONNX model; the program runs in a heterolayout engine (after whatever
+onnxruntime runs an ONNX model, PyTorch a `torch.export` program; the program runs in a heterolayout engine (after whatever
 pipeline the user gave it). Each graph output is compared element by element as numpy's
 `isclose` does: |got - expected| <= atol + rtol * |expected|, NaN equal to NaN.
 
@@ -21,7 +21,8 @@ given explicitly are used as they are (`atol` absolute).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import zipfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,8 @@ from heterolayout.execution.arguments import random_value
 from heterolayout.execution.entry import find_function
 from heterolayout.execution.named import bind_named, output_keys
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.signature import one_line
+from heterolayout.frontends.torch_import import is_exported_program
 
 TOLERANCES: dict[str, tuple[float, float]] = {
     "float64": (1e-10, 1e-12),
@@ -116,7 +119,7 @@ def compare_output(
     atol = default_atol if atol is None else atol
     got = np.asarray(actual)
     if got.shape != expected.shape:
-        note = f"shape {list(got.shape)}, onnxruntime's {list(expected.shape)}"
+        note = f"shape {list(got.shape)}, the framework's {list(expected.shape)}"
         return OutputComparison(name, 0.0, 0.0, rtol, atol, expected.size, expected.size, note)
     left, right = got.astype(np.float64), expected.astype(np.float64)
     both_nan = np.isnan(left) & np.isnan(right)
@@ -137,7 +140,19 @@ def compare_output(
     )
 
 
-def _session(model: str | os.PathLike[str] | Any) -> Any:
+@dataclass(frozen=True)
+class Framework:
+    """A framework's run of the model: its name, the model's input and output names in
+    order, and `run(feed by input name) -> outputs in order`."""
+
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    run: Callable[[dict[str, np.ndarray]], list[np.ndarray]]
+
+
+def onnxruntime_framework(model: str | os.PathLike[str] | Any) -> Framework:
+    """onnxruntime's CPU session of an ONNX file or ModelProto."""
     try:
         import onnxruntime
     except ImportError:
@@ -145,16 +160,67 @@ def _session(model: str | os.PathLike[str] | Any) -> Any:
             f"comparing with onnxruntime needs the onnxruntime package: {ONNX_EXTRA}"
         ) from None
     source = model if isinstance(model, (str, os.PathLike)) else model.SerializeToString()
-    if isinstance(source, (str, os.PathLike)) and not os.path.isfile(source):
-        raise FrontendError(f"{source}: no such model file")
     try:
-        return onnxruntime.InferenceSession(source, providers=["CPUExecutionProvider"])
+        session = onnxruntime.InferenceSession(source, providers=["CPUExecutionProvider"])
     except Exception as error:
-        message = " ".join(str(error).split())
-        raise FrontendError(f"onnxruntime cannot load the model: {message}") from None
+        raise FrontendError(f"onnxruntime cannot load the model: {one_line(error)}") from None
+
+    def run_session(feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        try:
+            return [np.asarray(v) for v in session.run(None, feed)]
+        except Exception as error:
+            raise FrontendError(f"onnxruntime failed on these inputs: {one_line(error)}") from None
+
+    return Framework(
+        "onnxruntime",
+        tuple(i.name for i in session.get_inputs()),
+        tuple(o.name for o in session.get_outputs()),
+        run_session,
+    )
 
 
-def compare_with_onnxruntime(
+def torch_framework(program: str | os.PathLike[str] | Any) -> Framework:
+    """PyTorch's run of a `torch.export` program (or a file `torch.export.save` wrote)."""
+    try:
+        import torch
+    except ImportError:
+        raise MissingFrontend(
+            "comparing with a torch.export program needs PyTorch: pip install torch"
+        ) from None
+    exported: Any = program
+    if not is_exported_program(program):
+        try:
+            exported = torch.export.load(str(program))
+        except Exception as error:
+            raise FrontendError(
+                f"{program}: not a torch.export program ({one_line(error)})"
+            ) from None
+    signature = exported.graph_signature
+    inputs = tuple(str(n) for n in signature.user_inputs)
+    module = exported.module()
+
+    def run_module(feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        with torch.no_grad():
+            result = module(*(torch.from_numpy(feed[n]) for n in inputs))
+        values = result if isinstance(result, (tuple, list)) else (result,)
+        return [v.detach().numpy() for v in values]
+
+    return Framework("PyTorch", inputs, tuple(str(n) for n in signature.user_outputs), run_module)
+
+
+def framework_for(model: str | os.PathLike[str] | Any) -> Framework:
+    """The framework a model file or object belongs to: torch for an exported program (a
+    `.pt2` zip archive), onnxruntime for an ONNX model."""
+    if isinstance(model, (str, os.PathLike)) and not os.path.isfile(model):
+        raise FrontendError(f"{model}: no such model file")
+    if is_exported_program(model) or (
+        isinstance(model, (str, os.PathLike)) and zipfile.is_zipfile(model)
+    ):
+        return torch_framework(model)
+    return onnxruntime_framework(model)
+
+
+def compare_with_reference(
     module: ModuleOp,
     model: str | os.PathLike[str] | Any,
     inputs: Mapping[str | int, Any] | None = None,
@@ -165,12 +231,13 @@ def compare_with_onnxruntime(
     rtol: float | None = None,
     atol: float | None = None,
 ) -> ReferenceReport:
-    """Run the program and onnxruntime on the same inputs (given by graph name or position,
-    or seeded random data for the program's inputs) and compare every graph output.
+    """Run the program and the model's framework (onnxruntime for ONNX, PyTorch for a
+    `torch.export` program) on the same inputs (given by graph name or position, or seeded
+    random data for the program's inputs) and compare every graph output.
 
     The program's arguments meet the model's inputs by graph name, or by position for an
     argument without one; its outputs meet the model's outputs the same way."""
-    session = _session(model)
+    framework = framework_for(model)
     function = find_function(module, entry)
     names = argument_names(function)
     if inputs is None:
@@ -183,32 +250,20 @@ def compare_with_onnxruntime(
     arguments = bind_named(function, inputs)
     feed = {}
     by_name = {n.name: i for i, n in enumerate(names) if n is not None}
-    for position, graph_input in enumerate(session.get_inputs()):
-        index = by_name.get(graph_input.name, position)
+    for position, graph_input in enumerate(framework.inputs):
+        index = by_name.get(graph_input, position)
         if index >= len(arguments):
-            raise FrontendError(
-                f"the model's input '{graph_input.name}' has no argument of @{entry}"
-            )
-        feed[graph_input.name] = np.array(arguments[index], copy=True)
+            raise FrontendError(f"the model's input '{graph_input}' has no argument of @{entry}")
+        feed[graph_input] = np.array(arguments[index], copy=True)
     results = run(module, entry, dict(enumerate(arguments)), engine)
-    try:
-        expected = session.run(None, feed)
-    except Exception as error:
-        message = " ".join(str(error).split())
-        raise FrontendError(f"onnxruntime failed on these inputs: {message}") from None
+    expected = framework.run(feed)
     keys = [key for key, _ in output_keys(function)]
     compared = []
-    for position, (graph_output, value) in enumerate(
-        zip(session.get_outputs(), expected, strict=True)
-    ):
-        key = graph_output.name if graph_output.name in results else None
+    for position, (graph_output, value) in enumerate(zip(framework.outputs, expected, strict=True)):
+        key = graph_output if graph_output in results else None
         if key is None and position < len(keys):
             key = keys[position]
         if key is None:
-            raise FrontendError(
-                f"the model's output '{graph_output.name}' has no output of @{entry}"
-            )
-        compared.append(
-            compare_output(graph_output.name, results[key], np.asarray(value), rtol, atol)
-        )
-    return ReferenceReport(tuple(compared))
+            raise FrontendError(f"the model's output '{graph_output}' has no output of @{entry}")
+        compared.append(compare_output(graph_output, results[key], value, rtol, atol))
+    return ReferenceReport(tuple(compared), framework.name)

@@ -1,12 +1,14 @@
 """`layout-import`: a model to the bufferized upstream IR every heterolayout tool takes.
 
-    layout-import MODEL.onnx [-o OUT.mlir] [--dim NAME=SIZE ...]
+    layout-import MODEL [-o OUT.mlir] [--dim NAME=SIZE ...]
 
 OUT holds one public `@main` whose arguments are the graph inputs then the graph outputs
 (written in place), in graph order, each carrying its graph name (`heterolayout.input =
-"x"`, `heterolayout.output = "y"`), and the weights as constant `memref.global`s. The ONNX
-frontend is iree-base-compiler's importer and torch-mlir pipelines, and upstream MLIR 22
-bufferizes (docs/models.md); it is the optional extra `pip install 'heterolayout[onnx]'`.
+"x"`, `heterolayout.output = "y"`), and the weights as constant `memref.global`s. MODEL is
+an ONNX file, or a `torch.export` program saved with `torch.export.save` (a `.pt2`, where
+PyTorch is installed). The frontend is iree-base-compiler's importers and torch-mlir
+pipelines, and upstream MLIR 22 bufferizes (docs/models.md); it is the optional extra
+`pip install 'heterolayout[onnx]'`.
 Without `-o` the module goes to standard output; `-o` is written only when the import
 succeeds. Errors are one line on stderr and exit 1.
 """
@@ -31,12 +33,15 @@ def _dim(text: str) -> tuple[str, int]:
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="layout-import",
-        description="Import a model (ONNX) as bufferized upstream MLIR: one public @main "
+        description="Import a model (ONNX, or torch.export .pt2) as bufferized upstream MLIR: one public @main "
         "taking the graph inputs then the graph outputs, each carrying its graph name.",
         epilog="Needs the onnx extra: pip install 'heterolayout[onnx]' (onnx, "
         "iree-base-compiler, onnxruntime) and MLIR 22 (apt-get install -y mlir-22-tools).",
     )
-    parser.add_argument("model", help="ONNX model file (external data beside it)")
+    parser.add_argument(
+        "model",
+        help="ONNX model file (external data beside it), or a torch.export program (.pt2)",
+    )
     parser.add_argument("-o", "--output", help="MLIR file to write (default: standard output)")
     parser.add_argument(
         "--dim",
@@ -44,8 +49,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=SIZE",
-        help="the size of a symbolic dim of the graph's inputs and outputs, such as a batch "
-        "size N (repeatable); heterolayout runs static shapes",
+        help="the size of a symbolic dim of an ONNX graph's inputs and outputs, such as a "
+        "batch size N (repeatable); heterolayout runs static shapes",
     )
     return parser.parse_args(argv)
 

@@ -16,7 +16,8 @@ be given. Then, with `--outputs OUT.npz`, and for a program whose arguments carr
 names, the outputs are named: the graph outputs (or
 every memref argument of a program that marks none) and the results, written to OUT.npz,
 or printed one per line as `name: value` (`execution.named`).
-`--reference MODEL.onnx` runs the program (after PIPELINE) and onnxruntime on the same
+`--reference MODEL.onnx` (or a `torch.export` program, MODEL.pt2) runs the program (after
+PIPELINE) and onnxruntime (or PyTorch) on the same
 inputs (IN.npz, or seeded random data) and prints, per graph output, the largest absolute
 and relative errors; it exits 1 when an element is over the tolerance (|got - expected| <=
 atol + rtol·|expected|; default per element type, f32: rtol 1e-4 and atol 1e-5 times the
@@ -134,8 +135,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--reference",
-        metavar="MODEL.onnx",
-        help="compare every graph output with onnxruntime's run of the model on the same "
+        metavar="MODEL",
+        help="compare every graph output with onnxruntime's run of the model (PyTorch's for "
+        "a torch.export .pt2) on the same "
         "inputs; exit 1 over the tolerance",
     )
     parser.add_argument(
@@ -202,9 +204,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.pipeline:
         module = apply_pipeline(module, args.pipeline)
     if args.reference:
-        from heterolayout.frontends.reference import compare_with_onnxruntime
+        from heterolayout.frontends.reference import compare_with_reference
 
-        compared = compare_with_onnxruntime(
+        compared = compare_with_reference(
             module,
             args.reference,
             _load_inputs(args.inputs) if args.inputs else None,
