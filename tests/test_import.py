@@ -19,12 +19,12 @@ from xdsl.dialects.builtin import MemRefType, StringAttr
 
 import heterolayout
 from heterolayout.dialects.context import parse_program
+from heterolayout.frontends.errors import FrontendError
+from heterolayout.frontends.lowering import inline_resources
 from heterolayout.tools.bench import main as layout_bench
 from heterolayout.tools.import_model import main as layout_import
 from heterolayout.tools.opt import main as layout_opt
 from heterolayout.tools.run import main as layout_run
-
-pytestmark = pytest.mark.usefixtures("frontend")
 
 
 @pytest.fixture
@@ -57,6 +57,7 @@ def _signature(text: str) -> list[tuple[str, str, tuple[int, ...]]]:
     return signature
 
 
+@pytest.mark.usefixtures("frontend")
 def test_mlp_imports_as_one_main_with_named_arguments_and_constant_weights() -> None:
     text = heterolayout.import_model(mlp())
     assert _signature(text) == [
@@ -72,6 +73,7 @@ def test_mlp_imports_as_one_main_with_named_arguments_and_constant_weights() -> 
     assert weights == [(8, 16), (16,), (16, 6)]
 
 
+@pytest.mark.usefixtures("frontend")
 def test_arguments_follow_the_graph_order_and_run_by_name() -> None:
     text = heterolayout.import_model(two_by_two())
     assert _signature(text) == [
@@ -87,6 +89,7 @@ def test_arguments_follow_the_graph_order_and_run_by_name() -> None:
     np.testing.assert_array_equal(outputs["diff"], zeta - alpha)
 
 
+@pytest.mark.usefixtures("frontend")
 def test_layout_import_writes_a_file_every_tool_takes(tmp_path: Path) -> None:
     import onnx
 
@@ -103,6 +106,7 @@ def test_layout_import_writes_a_file_every_tool_takes(tmp_path: Path) -> None:
     assert (code, err) == (0, "") and "@main" in timing
 
 
+@pytest.mark.usefixtures("frontend")
 def test_symbolic_dims_need_a_size(tmp_path: Path) -> None:
     import onnx
 
@@ -120,6 +124,7 @@ def test_symbolic_dims_need_a_size(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.usefixtures("frontend")
 def test_an_op_the_frontend_cannot_lower_is_one_line_naming_it(tmp_path: Path) -> None:
     import onnx
     from onnx import TensorProto, helper
@@ -139,6 +144,7 @@ def test_an_op_the_frontend_cannot_lower_is_one_line_naming_it(tmp_path: Path) -
     assert not (tmp_path / "m.mlir").exists()
 
 
+@pytest.mark.usefixtures("frontend")
 def test_not_a_model_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.onnx").write_bytes(b"\x00not a protobuf\xff")
     code, out, err = _cli(layout_import, str(tmp_path / "bad.onnx"))
@@ -147,7 +153,9 @@ def test_not_a_model_is_one_line(tmp_path: Path) -> None:
     assert err.count("\n") == 1
 
 
+@pytest.mark.usefixtures("frontend")
 @pytest.mark.parametrize("package", ["onnx", "iree.compiler"])
+@pytest.mark.usefixtures("frontend")
 def test_without_the_extra_one_line_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, package: str
 ) -> None:
@@ -170,6 +178,7 @@ def test_without_the_extra_one_line_says_what_to_install(
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.usefixtures("frontend")
 def test_two_outputs_of_one_tensor_are_both_written() -> None:
     """`Identity` makes two graph outputs one value, which MLIR 22's hoisting of results
     into arguments crashes on: such a model bufferizes with a copy per output."""
@@ -188,6 +197,7 @@ def test_two_outputs_of_one_tensor_are_both_written() -> None:
     np.testing.assert_array_equal(outputs["z"], np.maximum(x, 0))
 
 
+@pytest.mark.usefixtures("frontend")
 def test_a_torch_export_program_imports_and_equals_pytorch(tmp_path: Path) -> None:
     """A `torch.export` program (PyTorch installed; not part of the onnx extra): a conv
     block with a residual and a linear head, saved, imported, compared with PyTorch."""
@@ -244,3 +254,39 @@ def test_without_pytorch_a_saved_program_says_what_to_install(
     assert err == (
         "layout-import: error: importing torch.export programs needs PyTorch: pip install torch\n"
     )
+
+
+BUFFERIZED_WITH_RESOURCES = """module {
+  memref.global "private" constant @a : memref<2xf32> = dense_resource<torch_tensor_2_torch.float32> {alignment = 64 : i64}
+  memref.global "private" constant @b : memref<1xi32> = dense_resource<"odd key"> {alignment = 64 : i64}
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      torch_tensor_2_torch.float32: "0x040000000000803F00000040",
+      "odd key": "0x0400000007000000"
+    }
+  }
+#-}
+"""
+
+
+def test_dense_resource_weights_become_dense_hex() -> None:
+    text = inline_resources(BUFFERIZED_WITH_RESOURCES)
+    assert "dialect_resources" not in text and "dense_resource" not in text
+    module = parse_program(text)
+    values = {
+        op.sym_name.data: op.initial_value for op in module.ops if isinstance(op, memref.GlobalOp)
+    }
+    assert str(values["a"]) == "dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>"
+    assert str(values["b"]) == "dense<7> : tensor<1xi32>"
+
+
+def test_dense_resource_without_data_or_of_i1_is_refused() -> None:
+    missing = BUFFERIZED_WITH_RESOURCES.replace('"odd key": "0x0400000007000000"', "")
+    with pytest.raises(FrontendError, match=r"dense_resource<odd key> has no data"):
+        inline_resources(missing)
+    bits = BUFFERIZED_WITH_RESOURCES.replace("memref<1xi32>", "memref<1xi1>")
+    with pytest.raises(FrontendError, match=r"the i1 constant dense_resource<odd key>"):
+        inline_resources(bits)
