@@ -14,11 +14,13 @@ import numpy as np
 import pytest
 from onnx_models import (
     assign_after,
+    cnn_ops,
     conv_block,
     mlp,
     onnxruntime_outputs,
     random_input,
     require_frontend,
+    transformer_ops,
 )
 
 import heterolayout
@@ -108,6 +110,47 @@ def test_with_layouts_scheduled_and_lowered_still_equal_to_onnxruntime(
     assert out.splitlines()[-1] == "OK: 1 output within tolerance of onnxruntime"
     lowered = heterolayout.run(apply_pipeline(parse_program(text), pipeline), {"x": x})
     _within(lowered["y"], onnxruntime_outputs(build(), {"x": x})["y"])
+
+
+OPS = {
+    "cnn": (cnn_ops, (1, 3, 12, 12), '#layout.tag<"NCHW->NHWC">'),
+    "transformer": (transformer_ops, (2, 4, 8), '#layout.tag<"ABC->ACB">'),
+}
+"""Graphs of the ops of common CNNs and transformers (docs/models.md lists them), their
+input's shape, and a layout for their first activation."""
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_the_ops_of_cnns_and_transformers_equal_onnxruntime(
+    tmp_path: Path, name: str, native_engine: None
+) -> None:
+    require_frontend()
+    build, shape, layout = OPS[name]
+    model = build()
+    text = heterolayout.import_model(model)
+    x = random_input(shape, seed=3)
+    expected = onnxruntime_outputs(model, {"x": x})
+    outputs = heterolayout.run(text, {"x": x}, engine="native")
+    assert list(outputs) == list(expected)
+    for key, value in expected.items():
+        _within(outputs[key], value)
+    program = tmp_path / f"{name}.mlir"
+    program.write_text(assign_after(text, "%alloc", layout))
+    np.savez(tmp_path / "in.npz", x=x)
+    pipeline = "layout-schedule,layout-lower"
+    code, out, err = _cli(
+        str(program),
+        "-p",
+        pipeline,
+        "--inputs",
+        str(tmp_path / "in.npz"),
+        "--reference",
+        str(_save(tmp_path, name, model)),
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1].endswith("within tolerance of onnxruntime")
+    code, out, err = _cli(str(program), "--check", "-p", pipeline)
+    assert (code, err) == (0, "") and out.startswith("OK: ")
 
 
 def test_inputs_and_outputs_round_trip_by_graph_name(
@@ -226,6 +269,11 @@ def test_the_default_engine_is_native_for_a_large_program(native_engine: None) -
     assert estimate_work(large) >= LARGE_WORK > estimate_work(small)
     assert (chosen_engine(small, "auto"), chosen_engine(large, "auto")) == ("compiled", "native")
     assert chosen_engine(large, "interp") == "interp"
+    exp = parse_program(
+        "func.func @main(%a: f32) -> f32 {\n  %r = math.exp %a : f32\n  func.return %r : f32\n}"
+    )
+    assert chosen_engine(exp, "auto") == "native"  # the Python engines do not run math.exp
+    assert heterolayout.run(exp, args=(1.0,))[0] == pytest.approx(np.e)
     a = random_input((128, 128))
     c = np.zeros((128, 128), np.float32)
     heterolayout.run(MATMUL.format(n=128), args=(a, a, c))

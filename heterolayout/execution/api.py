@@ -87,9 +87,9 @@ def run(
     given. The call then returns a `NamedResult`, a dict of the outputs by name:
     `execution.named`.
 
-    The default engine, `auto`, is the native engine for a large program when upstream
-    MLIR 22 and a C compiler are installed, the compiled engine otherwise
-    (`engines.chosen_engine`).
+    The default engine, `auto`, is the native engine for a large program, or one with an op
+    the Python engines do not run, when upstream MLIR 22 and a C compiler are installed; the
+    compiled engine otherwise (`engines.chosen_engine`).
 
     What the program prints (`vector.print`, and the runner-utils functions it declares as
     external, such as `printMemrefF32`: see `runner_utils`) is mlir-runner's text. It goes to

@@ -20,8 +20,9 @@ ENGINE_CLASSES = {
 importing heterolayout stays cheap (and an engine may use this module's `load_module`)."""
 ENGINES = tuple(ENGINE_CLASSES)
 AUTO = "auto"
-"""The default engine's name: the native engine for a large program (`work.LARGE_WORK`)
-when upstream MLIR 22 and a C compiler are installed, the compiled engine otherwise."""
+"""The default engine's name: the native engine for a large program (`work.LARGE_WORK`) or
+one with an op the Python engines do not run, when upstream MLIR 22 and a C compiler are
+installed; the compiled engine otherwise."""
 _ENGINES_ATTRIBUTE = "_heterolayout_engines"
 """Where a module keeps its engines. An engine holds ops of its module (whose parents lead
 back to the module), so a cache outside the module, even a weak-keyed one, would keep every
@@ -38,12 +39,14 @@ def chosen_engine(module: ModuleOp, engine: str) -> str:
     """`engine`, or for `auto` the engine `module` runs fastest in (`AUTO`)."""
     if engine != AUTO:
         return engine
+    from heterolayout.execution.entry import functions, supported
     from heterolayout.execution.native.build import Tools
     from heterolayout.execution.work import LARGE_WORK, estimate_work
 
-    if estimate_work(module) < LARGE_WORK:
-        return "compiled"
     if any(op.name.startswith("gpu.") for op in module.walk()):
+        return "compiled"
+    bodies = [op for f in functions(module).values() for op in f.walk() if op is not f]
+    if estimate_work(module) < LARGE_WORK and all(supported(op) for op in bodies):
         return "compiled"
     try:
         Tools.find()

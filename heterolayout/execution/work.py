@@ -5,7 +5,8 @@ between the compiled engine (quick to start, slow per operation) and the native 
 The estimate counts op executions: each op once per iteration of the loops around it (loops
 with constant bounds: `scf.for`, `affine.for`), a linalg op once per point of its loop nest
 (the product of its static extents). A loop or extent known only at run time counts once,
-so the estimate stays low where it cannot see: such a program keeps today's engine.
+and so does a block of a region with several (a branch, a `scf.while` body), so the
+estimate stays low where it cannot see: such a program keeps the compiled engine.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ def _work(op: Operation, repeat: int) -> int:
     if is_structured(op):
         return repeat * _points(op)
     inner = repeat * _trips(op)
-    nested = sum(_work(child, inner) for region in op.regions for child in region.ops)
+    nested = sum(
+        _work(child, inner)
+        for region in op.regions
+        for block in region.blocks
+        for child in block.ops
+    )
     return repeat + nested
 
 

@@ -34,7 +34,8 @@ that still has layouts as its `layout-strip` form. `cuda` runs host code in the 
 engine and each `gpu.launch_func` on an NVIDIA GPU through CuPy (kernels lowered first; with
 `--check` the unlowered side runs in the compiled engine). The default engine, `auto`, is
 the native engine for a large program (an estimated million operations or more per call:
-`execution.work`) when MLIR 22 and a C compiler are installed, else the compiled engine.
+`execution.work`) or one with an op the Python engines do not run, when MLIR 22 and a C
+compiler are installed; else the compiled engine.
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
@@ -95,8 +96,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=("auto", *engines, "cuda"),
         default="auto",
         help="default: auto, the native engine for a large program (an estimated million "
-        "operations or more per call) when MLIR 22 and a C compiler are installed, else "
-        "compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
+        "operations or more per call) or one with an op the Python engines do not run, when "
+        "MLIR 22 and a C compiler are installed, else compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
         "GPU through CuPy (with --check: against the compiled engine's run of the unlowered "
         "program)",
     )
