@@ -24,21 +24,9 @@ ROWS = (
 def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
     require_native_engine()
     run = subprocess.run(
-        [
-            sys.executable,
-            str(REPOSITORY / "benchmarks" / "reorder.py"),
-            "--quick",
-            "--repeat",
-            "1",
-            "--min-time",
-            "0.001",
-            "--no-onednn",
-        ],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+        [sys.executable, str(REPOSITORY / "benchmarks" / "reorder.py"), "--quick", "--repeat", "1",
+         "--min-time", "0.001", "--no-onednn"],
+        cwd=REPOSITORY, capture_output=True, text=True, timeout=600, check=False,
     )
     assert run.returncode == 0, run.stderr
     rows = {

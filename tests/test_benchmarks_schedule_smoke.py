@@ -19,11 +19,7 @@ def test_schedule_benchmark_smoke_run_prints_every_row() -> None:
     require(find_runner_utils(), "MLIR runner utils")
     run = subprocess.run(
         [sys.executable, str(REPOSITORY / "benchmarks" / "schedule.py"), "--smoke", "--naive"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+        cwd=REPOSITORY, capture_output=True, text=True, timeout=600, check=False,
     )
     assert run.returncode == 0, run.stderr
     rows = [
@@ -33,11 +29,7 @@ def test_schedule_benchmark_smoke_run_prints_every_row() -> None:
     ][1:]
     versions = {(row[0], row[1]) for row in rows}
     for kernel in ("conv", "matmul"):
-        for version in (
-            "with boundary conversions",
-            "kernel alone",
-            "naive nest, layout-lower only",
-        ):
+        for version in ("with boundary conversions", "kernel alone", "naive nest, layout-lower only"):
             assert (kernel, version) in versions
     assert all(float(row[3].split()[0]) > 0 for row in rows)
     # The scheduled kernels are vector code: packed multiplies and adds (or FMAs).

@@ -160,7 +160,9 @@ def _fingerprint(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def run_engines(module: ModuleOp, arguments: list[Any], engines: tuple[str, ...]) -> dict[str, Any]:
+def run_engines(
+    module: ModuleOp, arguments: list[Any], engines: tuple[str, ...]
+) -> dict[str, Any]:
     """Each engine's results, arguments after the call and printed text, by their bits."""
     outcomes = {}
     for engine in engines:
@@ -180,9 +182,7 @@ def test_engines_are_bit_identical_on_the_program_and_its_lowered_form(
 ) -> None:
     engines = engines_for(path)
     if engines == ("native",):
-        pytest.skip(
-            f"{path.name}: only the native engine runs it (its --check compares both forms)"
-        )
+        pytest.skip(f"{path.name}: only the native engine runs it (its --check compares both forms)")
     source, lowered = programs(path.name)
     source_function, lowered_function = (
         find_function(source, "main"),

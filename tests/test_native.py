@@ -451,7 +451,6 @@ def test_libraries_are_cached_by_text_tools_and_flags(
 ) -> None:
     monkeypatch.setenv("HETEROLAYOUT_CACHE_DIR", str(tmp_path))
     from heterolayout.execution.native import module
-
     monkeypatch.setattr(module, "_LIBRARIES", {})
     text = "func.func @main(%a: i32) -> i32 { %b = arith.addi %a, %a : i32\n func.return %b : i32 }"
     first = native.compile(text)

@@ -348,9 +348,7 @@ BLOCKED_CASES = st.one_of(LAYOUT_CASES["tag"], LAYOUT_CASES["named"], LAYOUT_CAS
 
 @PROPERTIES
 @given(case=BLOCKED_CASES, data=st.data())
-def test_dynamic_dims_specialize_to_the_static_layout(
-    case: LayoutCase, data: st.DataObject
-) -> None:
+def test_dynamic_dims_specialize_to_the_static_layout(case: LayoutCase, data: st.DataObject) -> None:
     """'?' works on any dim of a blocked layout, blocked dims too (their rest is
     `D ceildiv blocks`), and specializes to the static layout."""
     assert isinstance(case.model, reference.Blocked)

@@ -480,9 +480,7 @@ def test_affine_index_code_avoids_divisions_of_a_mod() -> None:
 
 
 def test_affine_index_code_divisions_of_a_mod_run_natively(native_runner) -> None:  # type: ignore[no-untyped-def]
-    plain = MISFOLDED.replace(
-        '  layout.assign %m to #layout.tag<"IS->4SiS"> : memref<10x8xf64>\n', ""
-    )
+    plain = MISFOLDED.replace('  layout.assign %m to #layout.tag<"IS->4SiS"> : memref<10x8xf64>\n', "")
     assert native_runner(plain).split() == MISFOLDED_EXPECTED
     for options in ("index=affine", "index=affine flatten=true"):
         lowered = lower(MISFOLDED, f"layout-lower{{{options}}}")
