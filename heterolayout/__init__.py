@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from heterolayout.dialects.context import make_context as context
     from heterolayout.execution import check, run
+    from heterolayout.frontends.importer import import_model
     from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
     from heterolayout.search.search import tune
 
@@ -22,6 +23,7 @@ __all__ = [
     "check",
     "context",
     "element_type",
+    "import_model",
     "parse_layout",
     "run",
     "tune",
@@ -38,6 +40,10 @@ def __getattr__(name: str) -> Any:
         from heterolayout import execution
 
         return getattr(execution, name)
+    if name == "import_model":
+        from heterolayout.frontends.importer import import_model
+
+        return import_model
     if name == "tune":
         from heterolayout.search.search import tune
 

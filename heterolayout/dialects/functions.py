@@ -6,9 +6,10 @@ a call whose callee runs once per thread), so they ask here rather than name the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import func, gpu
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
 
 Function = func.FuncOp | gpu.FuncOp
@@ -78,3 +79,43 @@ def display_name(function: Function) -> str:
     if isinstance(function, func.FuncOp):
         return f"@{function.sym_name.data}"
     return f"{function.name} @{function_key(function)}"
+
+
+GRAPH_INPUT = "heterolayout.input"
+"""The argument attribute naming the graph input an argument holds (`layout-import`)."""
+GRAPH_OUTPUT = "heterolayout.output"
+"""The argument (or result) attribute naming the graph output it holds: an argument that
+carries it is written by the call, in place."""
+
+
+@dataclass(frozen=True)
+class GraphName:
+    """The graph value a function argument or result holds: its name, and whether the call
+    writes it (a graph output) or reads it (a graph input)."""
+
+    name: str
+    output: bool
+
+
+def _graph_name(attributes: DictionaryAttr) -> GraphName | None:
+    for key, output in ((GRAPH_OUTPUT, True), (GRAPH_INPUT, False)):
+        value = attributes.data.get(key)
+        if isinstance(value, StringAttr):
+            return GraphName(value.data, output)
+    return None
+
+
+def _names(attributes: ArrayAttr[DictionaryAttr] | None, count: int) -> list[GraphName | None]:
+    if attributes is None:
+        return [None] * count
+    return [_graph_name(a) for a in attributes.data]
+
+
+def argument_names(function: func.FuncOp) -> list[GraphName | None]:
+    """Per argument, the graph value it holds (None for an argument without one)."""
+    return _names(function.arg_attrs, len(function.function_type.inputs))
+
+
+def result_names(function: func.FuncOp) -> list[GraphName | None]:
+    """Per result, the graph output it returns (None for a result without one)."""
+    return _names(function.res_attrs, len(function.function_type.outputs))

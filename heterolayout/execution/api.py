@@ -9,9 +9,9 @@ physical buffers the layouts pack them into, and compares everything in logical 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -19,8 +19,10 @@ from xdsl.passes import ModulePass
 
 from heterolayout.execution.arguments import DYNAMIC_EXTENT, bind_arguments, from_value
 from heterolayout.execution.comparison import CheckReport, compare_programs
-from heterolayout.execution.engines import engine_for, load_module
+from heterolayout.execution.engines import AUTO, chosen_engine, engine_for, load_module
 from heterolayout.execution.entry import find_function
+from heterolayout.execution.errors import ExecutionError
+from heterolayout.execution.named import NamedResult, bind_named, named_outputs
 from heterolayout.execution.runtime.runner_utils import RunOutput
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.pipeline import apply_pipeline, pipeline_passes
@@ -38,27 +40,72 @@ class RunResult(tuple[Any, ...]):
         return result
 
 
+@overload
 def run(
     module_or_text: ModuleOp | str,
     entry: str = "main",
     args: Sequence[Any] = (),
-    engine: str = "compiled",
+    engine: str = AUTO,
     *,
     capture: bool = False,
-) -> RunResult:
+) -> RunResult: ...
+@overload
+def run(
+    module_or_text: ModuleOp | str,
+    entry: Mapping[str | int, Any],
+    args: Sequence[Any] = (),
+    engine: str = AUTO,
+    *,
+    capture: bool = False,
+) -> NamedResult: ...
+@overload
+def run(
+    module_or_text: ModuleOp | str,
+    entry: str,
+    args: Mapping[str | int, Any],
+    engine: str = AUTO,
+    *,
+    capture: bool = False,
+) -> NamedResult: ...
+def run(
+    module_or_text: ModuleOp | str,
+    entry: str | Mapping[str | int, Any] = "main",
+    args: Sequence[Any] | Mapping[str | int, Any] = (),
+    engine: str = AUTO,
+    *,
+    capture: bool = False,
+) -> RunResult | NamedResult:
     """Run `entry` and return its results, one entry per result: Python ints and floats for
     scalars, numpy arrays for vectors and memrefs (layout-typed memrefs in logical form).
 
     A numpy array passed for a memref argument sees the function's writes (in logical form),
     like a buffer passed to a compiled function.
 
+    Arguments given as a mapping (`run(module, {"x": array})`, or `args={...}`) are bound by
+    the graph name an argument carries (`layout-import` writes them) or by position (an int,
+    or `arr_<i>` as `numpy.savez` names positional arrays); the graph outputs need not be
+    given. The call then returns a `NamedResult`, a dict of the outputs by name:
+    `execution.named`.
+
+    The default engine, `auto`, is the native engine for a large program, or one with an op
+    the Python engines do not run, when upstream MLIR 22 and a C compiler are installed; the
+    compiled engine otherwise (`engines.chosen_engine`).
+
     What the program prints (`vector.print`, and the runner-utils functions it declares as
     external, such as `printMemrefF32`: see `runner_utils`) is mlir-runner's text. It goes to
     standard output as the program runs; with `capture=True` it is collected instead and
     returned in the result's `output`.
     """
+    if isinstance(entry, Mapping):
+        if args:
+            raise ExecutionError("run: arguments given both as a mapping and in args")
+        entry, args = "main", entry
     module = load_module(module_or_text)
     function = find_function(module, entry)
+    if isinstance(args, Mapping):
+        positional = bind_named(function, args)
+        results = run(module, entry, positional, engine, capture=capture)
+        return named_outputs(function, positional, results, results.output)
     values = bind_arguments(function, args)
     captured = io.StringIO() if capture else None
     results = engine_for(module, engine).call(entry, tuple(values), RunOutput(captured))
@@ -78,7 +125,7 @@ def check(
     seed: int = 0,
     *,
     entry: str = "main",
-    engine: str = "compiled",
+    engine: str = AUTO,
     dynamic_extent: int = DYNAMIC_EXTENT,
     reference_engine: str | None = None,
     validate: bool = True,
@@ -95,9 +142,12 @@ def check(
     logical elements of one input; the proof covers every element and pad slot.
 
     `engine` runs the lowered program and `reference_engine` (default: the same) the
-    original. The native engine runs a program with layouts as its stripped form
+    original; `auto` chooses by the original program (`engines.chosen_engine`). The native engine runs a program with layouts as its stripped form
     (`layout-strip`)."""
     module = load_module(module_or_text)
+    engine = chosen_engine(module, engine)
+    if reference_engine is not None:
+        reference_engine = chosen_engine(module, reference_engine)
     passes = pipeline_passes(pipeline)
     if validate:
         passes = [

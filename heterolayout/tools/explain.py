@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +24,7 @@ from heterolayout.layout.limits import MAX_ELEMENTS, OUT_OF_MEMORY, deep_recursi
 from heterolayout.layout.model import Layout
 from heterolayout.layout.parse import parse_layout
 from heterolayout.layout.walk import FOLD_AT, MemoryWalk, Slots
+from heterolayout.tools.files import write_file
 from heterolayout.tools.placement import Placement
 from heterolayout.tools.svg import render_svg
 
@@ -351,23 +350,6 @@ def _cell(slots: Slots, k: int | None) -> str:
     if slots.pad[k]:
         return "pad"
     return ",".join(str(v) for v in slots.indices[k]) or "()"
-
-
-def write_file(path: str, text: str) -> None:
-    """Write through a temporary file and a rename, so `path` is complete or untouched."""
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".layout-explain-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _count_of(count: int, noun: str) -> str:

@@ -43,6 +43,7 @@ from heterolayout.layout.limits import (
 from heterolayout.passes.pipeline import available_passes, naming_the_pass, with_steps
 from heterolayout.passes.remarks import show_remarks
 from heterolayout.passes.unchanged import unchanged_by
+from heterolayout.tools.files import write_file
 
 TRACEBACK_VARIABLE = "HETEROLAYOUT_TRACEBACK"
 
@@ -164,7 +165,7 @@ class LayoutOptMain(xDSLOptMain):
             show_remarks()
         super().run()
         if output_file is not None and self.pending_output is not None:
-            _write_atomically(output_file, self.pending_output.getvalue())
+            write_file(output_file, self.pending_output.getvalue())
 
 
 @contextmanager
@@ -184,22 +185,6 @@ def _same_file(input_file: str | None, output_file: str) -> bool:
     if input_file is None or not os.path.exists(output_file):
         return False
     return os.path.samefile(input_file, output_file)
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write to a temporary file next to `path`, then rename: readers never see half a file."""
-    import tempfile
-
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".layout-opt-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
 
 
 @contextmanager

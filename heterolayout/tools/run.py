@@ -1,14 +1,27 @@
 """`layout-run`: run a program's entry function on seeded random arguments, or check that a
 pipeline (by default `layout-lower`) preserves what it computes.
 
-    layout-run FILE [-p PIPELINE] [--entry main] [--engine interp|compiled|native|cuda]
+    layout-run FILE [-p PIPELINE] [--entry main] [--engine auto|interp|compiled|native|cuda]
                [--check] [--reference-engine interp|compiled|native] [--seed N]
                [--dynamic-extent N] [--timeout SECONDS]
+               [--inputs IN.npz] [--outputs OUT.npz] [--reference MODEL.onnx [--rtol R] [--atol A]]
 
 Arguments are seeded random data; a `?` dim of a memref argument has `--dynamic-extent`
 elements (default 8). Without `--check` it runs the program (after PIPELINE when one is given): what the program
 prints (`vector.print`, and runner-utils functions such as `printMemrefF32` declared as
 external) appears as mlir-runner prints it, then the entry function's results one per line.
+`--inputs IN.npz` gives the arguments instead, by graph name (the names `layout-import`
+writes) or position (`arr_<i>`, as `numpy.savez` names a list); the graph outputs need not
+be given. Then, with `--outputs OUT.npz`, and for a program whose arguments carry graph
+names, the outputs are named: the graph outputs (or
+every memref argument of a program that marks none) and the results, written to OUT.npz,
+or printed one per line as `name: value` (`execution.named`).
+`--reference MODEL.onnx` (or a `torch.export` program, MODEL.pt2) runs the program (after
+PIPELINE) and onnxruntime (or PyTorch) on the same
+inputs (IN.npz, or seeded random data) and prints, per graph output, the largest absolute
+and relative errors; it exits 1 when an element is over the tolerance (|got - expected| <=
+atol + rtol·|expected|; default per element type, f32: rtol 1e-4 and atol 1e-5 times the
+output's largest magnitude; `--rtol`, `--atol` (absolute); frontends/reference.py says why).
 With `--check` it runs the program and its lowered form on the same data, compares the
 results, every memref argument after the call (in logical form) and the printed lines, and
 prints `OK` with the number of compared elements (a printed line counts as one) or the
@@ -19,7 +32,10 @@ program (with `--check`, the lowered one), `--reference-engine` the unlowered si
 `--check` (default: `--engine`). `native` compiles with upstream MLIR 22 and runs a program
 that still has layouts as its `layout-strip` form. `cuda` runs host code in the compiled
 engine and each `gpu.launch_func` on an NVIDIA GPU through CuPy (kernels lowered first; with
-`--check` the unlowered side runs in the compiled engine).
+`--check` the unlowered side runs in the compiled engine). The default engine, `auto`, is
+the native engine for a large program (an estimated million operations or more per call:
+`execution.work`) or one with an op the Python engines do not run, when MLIR 22 and a C
+compiler are installed; else the compiled engine.
 Errors are one line on stderr and exit 1; set HETEROLAYOUT_TRACEBACK=1 to see a traceback.
 """
 
@@ -77,9 +93,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     engines = ("interp", "compiled", "native")
     parser.add_argument(
         "--engine",
-        choices=(*engines, "cuda"),
-        default="compiled",
-        help="default: compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
+        choices=("auto", *engines, "cuda"),
+        default="auto",
+        help="default: auto, the native engine for a large program (an estimated million "
+        "operations or more per call) or one with an op the Python engines do not run, when "
+        "MLIR 22 and a C compiler are installed, else compiled; cuda launches the kernels of lowered GPU code on an NVIDIA "
         "GPU through CuPy (with --check: against the compiled engine's run of the unlowered "
         "program)",
     )
@@ -106,6 +124,37 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "elements tiled by 4: a 2x4 buffer)",
     )
     parser.add_argument(
+        "--inputs",
+        metavar="IN.npz",
+        help="the arguments, by graph name or position (arr_0, arr_1, ...); graph outputs "
+        "need not be given",
+    )
+    parser.add_argument(
+        "--outputs",
+        metavar="OUT.npz",
+        help="write the outputs by graph name (the program's results as result_<i>)",
+    )
+    parser.add_argument(
+        "--reference",
+        metavar="MODEL",
+        help="compare every graph output with onnxruntime's run of the model (PyTorch's for "
+        "a torch.export .pt2) on the same "
+        "inputs; exit 1 over the tolerance",
+    )
+    parser.add_argument(
+        "--rtol",
+        type=float,
+        metavar="R",
+        help="with --reference: relative tolerance (default per element type; f32: 1e-4)",
+    )
+    parser.add_argument(
+        "--atol",
+        type=float,
+        metavar="A",
+        help="with --reference: absolute tolerance (default per element type; f32: 1e-5 times "
+        "the output's largest magnitude, at least 1e-5)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=DEFAULT_TIMEOUT,
@@ -127,11 +176,20 @@ def _run(args: argparse.Namespace) -> int:
     if args.file == "-":
         text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"
         check_input_size(len(text.encode()), name)
+    elif args.file.endswith(".onnx"):
+        raise ValueError(
+            f"{args.file} is an ONNX model: import it first (layout-import {args.file} -o OUT.mlir)"
+        )
     else:
         check_input_size(os.path.getsize(args.file), args.file)
         with open(args.file, encoding="utf-8") as stream:
             text, name = stream.read(), args.file
     module = parse_program(text, name)
+    if args.check and (args.inputs or args.outputs or args.reference):
+        raise ValueError(
+            "--check runs seeded arguments and compares two programs: it takes no --inputs, "
+            "--outputs or --reference"
+        )
     if args.check:
         report = check(
             module,
@@ -146,12 +204,85 @@ def _run(args: argparse.Namespace) -> int:
         return 0 if report.equal else 1
     if args.pipeline:
         module = apply_pipeline(module, args.pipeline)
+    if args.reference:
+        from heterolayout.frontends.reference import compare_with_reference
+
+        compared = compare_with_reference(
+            module,
+            args.reference,
+            _load_inputs(args.inputs) if args.inputs else None,
+            entry=args.entry,
+            engine=args.engine,
+            seed=args.seed,
+            rtol=args.rtol,
+            atol=args.atol,
+        )
+        print(compared)
+        return 0 if compared.equal else 1
     function = find_function(module, args.entry)
+    from heterolayout.dialects.functions import argument_names
+
+    if args.inputs or args.outputs or any(argument_names(function)):
+        given = _load_inputs(args.inputs) if args.inputs else None
+        outputs = run_named(module, args.entry, given, args.engine, args.seed, args.dynamic_extent)
+        if args.outputs:
+            write_npz(args.outputs, outputs)
+        else:
+            for key, value in outputs.items():
+                print(f"{key}: {value}")
+        return 0
     arguments = random_arguments(function, args.seed, args.dynamic_extent)
     results = run(module, args.entry, arguments, engine=args.engine)
     for value, type_attr in zip(results, function.function_type.outputs.data, strict=True):
         print(format_value(value, type_attr))
     return 0
+
+
+def _load_inputs(path: str) -> dict[str | int, np.ndarray]:
+    """The arrays of an `.npz` file (or one `.npy` array, the first argument) by key."""
+    try:
+        loaded = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError) as error:
+        raise ValueError(f"{path}: not a numpy .npz or .npy file ({one_line(error)})") from None
+    if isinstance(loaded, np.ndarray):
+        return {0: loaded}
+    with loaded:
+        return {key: loaded[key] for key in loaded.files}
+
+
+def run_named(
+    module: Any,
+    entry: str,
+    given: dict[str | int, np.ndarray] | None,
+    engine: str,
+    seed: int,
+    dynamic_extent: int,
+) -> dict[str, Any]:
+    """Run with the given arguments, or seeded random ones for every argument that is not
+    a graph output; the outputs by name."""
+    from heterolayout.dialects.functions import argument_names
+    from heterolayout.execution.api import run
+    from heterolayout.execution.arguments import random_arguments
+    from heterolayout.execution.entry import find_function
+
+    if given is None:
+        function = find_function(module, entry)
+        names = argument_names(function)
+        randoms = random_arguments(function, seed, dynamic_extent)
+        given = {
+            i: value
+            for i, (value, name) in enumerate(zip(randoms, names, strict=True))
+            if name is None or not name.output
+        }
+    return dict(run(module, entry, given, engine))
+
+
+def write_npz(path: str, outputs: dict[str, Any]) -> None:
+    """The outputs as an `.npz` file, written whole or not at all."""
+    from heterolayout.tools.files import write_with
+
+    arrays: dict[str, Any] = {key: np.asarray(value) for key, value in outputs.items()}
+    write_with(path, lambda file: np.savez(file, **arrays))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

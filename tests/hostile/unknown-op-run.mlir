@@ -1,6 +1,6 @@
-// An op neither engine runs, on a layout-typed memref: named by both engines; --check names
-// it through the lowering, which has no rule for it either.
-// RUN: layout-run
+// An op neither Python engine runs (auto runs it natively), on a layout-typed memref: named
+// by both engines; --check names it through the lowering, which has no rule for it either.
+// RUN: layout-run --engine compiled
 // RUN: layout-run --engine interp
 // ERROR: unsupported op 'memref.atomic_rmw' at {{FILE}}:9:3
 func.func @main(%a: memref<8xf32, #layout.tag<"W->W4w">>) -> f32 {

@@ -343,7 +343,7 @@ def test_svg_has_one_cell_per_slot(capsys, tmp_path):
             assert "pad" in cell.get("class")
         else:
             assert cell.get("data-index") == ",".join(map(str, expected))
-    assert not list(tmp_path.glob(".layout-explain-*"))
+    assert not list(tmp_path.glob(".layout-*"))
 
 
 def test_svg_of_non_blocked_layout(capsys, tmp_path):

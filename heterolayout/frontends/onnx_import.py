@@ -1,0 +1,145 @@
+"""ONNX models to the torch dialect, with iree-base-compiler's ONNX importer (the one
+`iree-import-onnx` runs; torch-mlir ships the same): one function per graph, named `main`,
+its arguments the graph inputs (initializers are weights, not inputs) and its results the
+graph outputs, in graph order, each carrying its graph name (`GRAPH_INPUT`, `GRAPH_OUTPUT`).
+
+Shapes must be static: a symbolic dim (a batch size `N`) is given a size by `dims`
+(`layout-import --dim N=1`), then ONNX's shape inference types every value, as the importer
+needs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
+from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.signature import Signature, graph_names, one_line
+
+
+def require_onnx() -> Any:
+    """The `onnx` package, or MissingFrontend saying what to install."""
+    try:
+        import onnx
+    except ImportError:
+        raise MissingFrontend(
+            f"importing ONNX models needs the onnx package: {ONNX_EXTRA}"
+        ) from None
+    return onnx
+
+
+def _require_importer() -> tuple[Any, Any]:
+    """iree-base-compiler's ONNX importer and its MLIR bindings."""
+    try:
+        from iree.compiler import ir
+        from iree.compiler.extras import onnx_importer
+    except ImportError:
+        raise MissingFrontend(
+            f"importing ONNX models needs iree-base-compiler: {ONNX_EXTRA}"
+        ) from None
+    return onnx_importer, ir
+
+
+def load_model(model: str | os.PathLike[str] | Any) -> Any:
+    """An ONNX ModelProto from a file (its external data beside it) or as given."""
+    onnx = require_onnx()
+    if isinstance(model, onnx.ModelProto):
+        return model
+    path = Path(model)
+    if not path.is_file():
+        raise FrontendError(f"{path}: no such model file")
+    try:
+        return onnx.load(str(path))
+    except Exception as error:  # protobuf's DecodeError and onnx's own, as one line
+        raise FrontendError(f"{path}: not an ONNX model ({one_line(error)})") from None
+
+
+def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
+    """A copy of the model whose symbolic dims named in `dims` have those sizes, every value
+    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    dim of unknown size."""
+    onnx = require_onnx()
+    copy = onnx.ModelProto()
+    copy.CopyFrom(model)
+    graph = copy.graph
+    used: set[str] = set()
+    for value in (*graph.input, *graph.output, *graph.value_info):
+        for dim in value.type.tensor_type.shape.dim:
+            if dim.HasField("dim_param") and dim.dim_param in dims:
+                used.add(dim.dim_param)
+                dim.dim_value = dims[dim.dim_param]
+    symbols = {
+        dim.dim_param
+        for value in (*graph.input, *graph.output)
+        for dim in value.type.tensor_type.shape.dim
+        if dim.HasField("dim_param")
+    }
+    unused = sorted(set(dims) - used)
+    if unused:
+        raise FrontendError(f"--dim {unused[0]}: the graph's inputs and outputs have no such dim")
+    try:
+        inferred = onnx.shape_inference.infer_shapes(copy, data_prop=True)
+    except Exception as error:
+        raise FrontendError(f"ONNX shape inference failed: {one_line(error)}") from None
+    initializers = {i.name for i in inferred.graph.initializer}
+    for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
+        for value in values:
+            if value.name not in initializers:
+                _check_static(value, role, symbols)
+    return inferred
+
+
+def _check_static(value: Any, role: str, symbols: set[str]) -> None:
+    """A graph input or output of static shape; else a line saying how to give a symbolic
+    dim of the model (`symbols`) its size."""
+    if not value.type.HasField("tensor_type"):
+        raise FrontendError(f"graph {role} '{value.name}' is not a tensor")
+    shape = value.type.tensor_type.shape
+    if not value.type.tensor_type.HasField("shape"):
+        raise FrontendError(f"graph {role} '{value.name}' has no known rank")
+    for index, dim in enumerate(shape.dim):
+        if dim.HasField("dim_value"):
+            continue
+        if dim.HasField("dim_param") and dim.dim_param in symbols:
+            raise FrontendError(
+                f"graph {role} '{value.name}' has the symbolic dim '{dim.dim_param}' "
+                f"(dim {index}): give it a size (layout-import --dim {dim.dim_param}=SIZE, "
+                f"import_model(dims={{'{dim.dim_param}': SIZE}}))"
+            )
+        raise FrontendError(
+            f"graph {role} '{value.name}' has a dim whose size is known only at run time "
+            f"(dim {index}): heterolayout runs static shapes"
+        )
+
+
+def import_onnx(
+    model: str | os.PathLike[str] | Any, dims: Mapping[str, int], destination: Path
+) -> Signature:
+    """Write the model's graph as a torch-dialect module (MLIR bytecode) to `destination`."""
+    onnx_importer, ir = _require_importer()
+    proto = with_static_shapes(load_model(model), dims)
+    try:
+        info = onnx_importer.ModelInfo(proto)
+        context = ir.Context()
+        module = info.create_module(context=context).operation
+        onnx_importer.NodeImporter.define_function(info.main_graph, module).import_all()
+    except Exception as error:  # the importer's OnnxImportError and its assertions
+        raise FrontendError(f"the ONNX importer refused the model: {one_line(error)}") from None
+    signature = Signature(
+        tuple(info.main_graph.input_map), tuple(o.name for o in proto.graph.output)
+    )
+    with context:
+        function = module.regions[0].blocks[0].operations[0]
+        function.attributes["sym_name"] = ir.StringAttr.get("main")
+        function.attributes["arg_attrs"] = graph_names(ir, GRAPH_INPUT, signature.inputs)
+        function.attributes["res_attrs"] = graph_names(ir, GRAPH_OUTPUT, signature.outputs)
+        try:
+            module.verify()
+        except Exception as error:
+            raise FrontendError(f"the imported module is not valid: {one_line(error)}") from None
+        with open(destination, "wb") as stream:
+            module.write_bytecode(stream)
+    return signature

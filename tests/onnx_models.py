@@ -1,0 +1,253 @@
+"""Small ONNX models with seeded random weights, built with `onnx.helper`, for the import
+tests (tests/test_import.py, tests/test_run_models.py), and what the tests need around them:
+the skips, onnxruntime's outputs, and layouts inserted into an imported program."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import pytest
+from mlir_tools import require_native_engine
+
+OPSET = 17
+
+
+def require_frontend() -> None:
+    """Skip the test visibly unless the onnx extra (onnx, iree-base-compiler, onnxruntime)
+    and MLIR 22 are installed; under CI=true, which installs them, fail it instead."""
+    missing = []
+    for module in ("onnx", "onnxruntime", "iree.compiler"):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        message = f"needs {', '.join(missing)}: pip install -e '.[onnx]'"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message} (CI=true installs the onnx extra)", pytrace=False)
+        pytest.skip(message)
+    require_native_engine()
+
+
+def _weights(rng: np.random.Generator, name: str, shape: tuple[int, ...]) -> Any:
+    from onnx import numpy_helper
+
+    return numpy_helper.from_array(rng.uniform(-1, 1, shape).astype(np.float32), name)
+
+
+def _model(nodes: list[Any], inputs: list[Any], outputs: list[Any], weights: list[Any]) -> Any:
+    from onnx import checker, helper
+
+    graph = helper.make_graph(nodes, "graph", inputs, outputs, weights)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    checker.check_model(model)
+    return model
+
+
+def _tensor(name: str, shape: list[int | str]) -> Any:
+    from onnx import TensorProto, helper
+
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def mlp(seed: int = 0, *, batch: int | str = 4, perturb: float = 0.0) -> Any:
+    """x[batch,8] → MatMul w1[8,16] → Add b1 → Relu → MatMul w2[16,6] → y; `perturb` adds
+    to one weight of w2 (a model that computes something else)."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    weights = [_weights(rng, "w1", (8, 16)), _weights(rng, "b1", (16,))]
+    w2 = rng.uniform(-1, 1, (16, 6)).astype(np.float32)
+    w2[3, 2] += perturb
+    from onnx import numpy_helper
+
+    weights.append(numpy_helper.from_array(w2, "w2"))
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h"]),
+        helper.make_node("Add", ["h", "b1"], ["hb"]),
+        helper.make_node("Relu", ["hb"], ["r"]),
+        helper.make_node("MatMul", ["r", "w2"], ["y"]),
+    ]
+    return _model(nodes, [_tensor("x", [batch, 8])], [_tensor("y", [batch, 6])], weights)
+
+
+def conv_block(seed: int = 0) -> Any:
+    """x[1,4,6,6] → Conv 3x3 pad 1 + bias → Relu → Add x (the residual) → y."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    weights = [_weights(rng, "w", (4, 4, 3, 3)), _weights(rng, "b", (4,))]
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("Add", ["r", "x"], ["y"]),
+    ]
+    shape: list[int | str] = [1, 4, 6, 6]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
+def two_by_two() -> Any:
+    """Inputs zeta, alpha (not in sorted order) and outputs sum, diff: zeta + alpha, zeta - alpha."""
+    from onnx import helper
+
+    nodes = [
+        helper.make_node("Add", ["zeta", "alpha"], ["sum"]),
+        helper.make_node("Sub", ["zeta", "alpha"], ["diff"]),
+    ]
+    return _model(
+        nodes,
+        [_tensor("zeta", [2, 3]), _tensor("alpha", [2, 3])],
+        [_tensor("sum", [2, 3]), _tensor("diff", [2, 3])],
+        [],
+    )
+
+
+def onnxruntime_outputs(model: Any, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    names = [o.name for o in session.get_outputs()]
+    return dict(zip(names, session.run(None, inputs), strict=True))
+
+
+def random_input(shape: tuple[int, ...], seed: int = 1) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(-1, 1, shape).astype(np.float32)
+
+
+def assign_after(text: str, definition: str, layout: str) -> str:
+    """The program with a `layout.assign` of `layout` right after the line that defines
+    `definition` (such as `%alloc` or `%0`, a weight's `memref.get_global`)."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(f"{definition} = "):
+            memref_type = stripped.rsplit(" : ", 1)[1]
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.insert(
+                index + 1, f"{indent}layout.assign {definition} to {layout} : {memref_type}"
+            )
+            return "\n".join(lines) + "\n"
+    raise AssertionError(f"no definition of {definition} in the program")
+
+
+def _constant(name: str, value: Any) -> Any:
+    from onnx import numpy_helper
+
+    return numpy_helper.from_array(np.asarray(value), name)
+
+
+def cnn_ops(seed: int = 0) -> Any:
+    """The ops of common CNNs in one graph: a ResNet stem (Conv 7x7 stride 2 pad 3 + bias,
+    BatchNormalization, Relu, MaxPool 3x3 stride 2 pad 1), a MobileNet inverted residual's
+    depthwise Conv (group) and Clip (ReLU6), a 1x1 Conv, AveragePool, GlobalAveragePool,
+    Flatten, Gemm (transB) and Softmax: x[1,3,12,12] → y[1,5]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    node = helper.make_node
+    weights = [
+        _weights(rng, "stem", (8, 3, 7, 7)),
+        _weights(rng, "stem_bias", (8,)),
+        _weights(rng, "scale", (8,)),
+        _weights(rng, "shift", (8,)),
+        _weights(rng, "mean", (8,)),
+        _constant("variance", rng.uniform(0.5, 1.5, 8).astype(np.float32)),
+        _weights(rng, "depthwise", (8, 1, 3, 3)),
+        _constant("low", np.float32(0.0)),
+        _constant("high", np.float32(6.0)),
+        _weights(rng, "pointwise", (4, 8, 1, 1)),
+        _weights(rng, "fc", (5, 4)),
+        _weights(rng, "fc_bias", (5,)),
+    ]
+    nodes = [
+        node(
+            "Conv",
+            ["x", "stem", "stem_bias"],
+            ["c1"],
+            kernel_shape=[7, 7],
+            strides=[2, 2],
+            pads=[3, 3, 3, 3],
+        ),
+        node("BatchNormalization", ["c1", "scale", "shift", "mean", "variance"], ["bn"]),
+        node("Relu", ["bn"], ["r1"]),
+        node("MaxPool", ["r1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        node("Conv", ["p1", "depthwise"], ["dw"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=8),
+        node("Clip", ["dw", "low", "high"], ["r6"]),
+        node("Conv", ["r6", "pointwise"], ["pw"], kernel_shape=[1, 1]),
+        node("AveragePool", ["pw"], ["ap"], kernel_shape=[2, 2]),
+        node("GlobalAveragePool", ["ap"], ["gap"]),
+        node("Flatten", ["gap"], ["flat"]),
+        node("Gemm", ["flat", "fc", "fc_bias"], ["logits"], transB=1),
+        node("Softmax", ["logits"], ["y"], axis=-1),
+    ]
+    return _model(nodes, [_tensor("x", [1, 3, 12, 12])], [_tensor("y", [1, 5])], weights)
+
+
+def transformer_ops(seed: int = 0) -> Any:
+    """The ops of a transformer encoder layer in one graph: LayerNormalization, attention
+    (MatMul, Transpose, Div, Softmax, MatMul), residual Adds, a LayerNorm written out
+    (ReduceMean, Sub, Pow, Sqrt, Div, Mul), a GELU written with Erf, and a second output
+    through Sigmoid, Tanh, Concat and Reshape: x[2,4,8] → y[2,4,8], z[2,64]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    node = helper.make_node
+    weights = [
+        _weights(rng, "gamma", (8,)),
+        _weights(rng, "beta", (8,)),
+        _weights(rng, "wq", (8, 8)),
+        _weights(rng, "wk", (8, 8)),
+        _weights(rng, "wv", (8, 8)),
+        _constant("root", np.float32(np.sqrt(8.0))),
+        _constant("two", np.float32(2.0)),
+        _constant("epsilon", np.float32(1e-5)),
+        _constant("half", np.float32(0.5)),
+        _constant("one", np.float32(1.0)),
+        _constant("root2", np.float32(np.sqrt(2.0))),
+        _weights(rng, "w1", (8, 16)),
+        _weights(rng, "b1", (16,)),
+        _weights(rng, "w2", (16, 8)),
+        _constant("shape", np.array([2, 64], dtype=np.int64)),
+    ]
+    nodes = [
+        node("LayerNormalization", ["x", "gamma", "beta"], ["n1"], axis=-1),
+        node("MatMul", ["n1", "wq"], ["q"]),
+        node("MatMul", ["n1", "wk"], ["k"]),
+        node("MatMul", ["n1", "wv"], ["v"]),
+        node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
+        node("MatMul", ["q", "kt"], ["scores"]),
+        node("Div", ["scores", "root"], ["scaled"]),
+        node("Softmax", ["scaled"], ["attention"], axis=-1),
+        node("MatMul", ["attention", "v"], ["mixed"]),
+        node("Add", ["mixed", "x"], ["h1"]),
+        node("ReduceMean", ["h1"], ["mu"], axes=[-1]),
+        node("Sub", ["h1", "mu"], ["centred"]),
+        node("Pow", ["centred", "two"], ["squared"]),
+        node("ReduceMean", ["squared"], ["variance"], axes=[-1]),
+        node("Add", ["variance", "epsilon"], ["stable"]),
+        node("Sqrt", ["stable"], ["deviation"]),
+        node("Div", ["centred", "deviation"], ["n2"]),
+        node("MatMul", ["n2", "w1"], ["f1"]),
+        node("Add", ["f1", "b1"], ["f2"]),
+        node("Div", ["f2", "root2"], ["f3"]),
+        node("Erf", ["f3"], ["f4"]),
+        node("Add", ["f4", "one"], ["f5"]),
+        node("Mul", ["f2", "f5"], ["f6"]),
+        node("Mul", ["f6", "half"], ["gelu"]),
+        node("MatMul", ["gelu", "w2"], ["f7"]),
+        node("Add", ["f7", "h1"], ["y"]),
+        node("Sigmoid", ["y"], ["s"]),
+        node("Tanh", ["y"], ["t"]),
+        node("Concat", ["s", "t"], ["st"], axis=-1),
+        node("Reshape", ["st", "shape"], ["z"]),
+    ]
+    return _model(
+        nodes,
+        [_tensor("x", [2, 4, 8])],
+        [_tensor("y", [2, 4, 8]), _tensor("z", [2, 64])],
+        weights,
+    )
