@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from mlir_tools import require_native_engine
+
+from tests.mlir_tools import require_native_engine
 
 OPSET = 17
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from onnx_models import conv_block, mlp, require_frontend, two_by_two
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, StringAttr
 
@@ -25,6 +24,7 @@ from heterolayout.tools.bench import main as layout_bench
 from heterolayout.tools.import_model import main as layout_import
 from heterolayout.tools.opt import main as layout_opt
 from heterolayout.tools.run import main as layout_run
+from tests.onnx_models import conv_block, mlp, require_frontend, two_by_two
 
 
 @pytest.fixture

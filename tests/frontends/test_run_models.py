@@ -12,16 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from onnx_models import (
-    assign_after,
-    cnn_ops,
-    conv_block,
-    mlp,
-    onnxruntime_outputs,
-    random_input,
-    require_frontend,
-    transformer_ops,
-)
 
 import heterolayout
 from heterolayout.dialects.context import parse_program
@@ -31,6 +21,16 @@ from heterolayout.execution.work import LARGE_WORK, estimate_work
 from heterolayout.frontends.reference import compare_output, tolerance
 from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
+from tests.onnx_models import (
+    assign_after,
+    cnn_ops,
+    conv_block,
+    mlp,
+    onnxruntime_outputs,
+    random_input,
+    require_frontend,
+    transformer_ops,
+)
 
 MODELS = {"mlp": (mlp, (4, 8)), "conv": (conv_block, (1, 4, 6, 6))}
 
