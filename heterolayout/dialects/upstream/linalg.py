@@ -2,7 +2,9 @@
 
 Missing in xDSL: `map` (what `tensor.pad` bufferizes to without `--convert-tensor-to-linalg`),
 `batch_matmul`, `matvec`, `vecmat`, `dot`, `depthwise_conv_2d_nhwc_hwc`,
-`depthwise_conv_2d_nchw_chw`, `pooling_nhwc_sum|max|min`, `pooling_nchw_sum`. Too narrow in
+`depthwise_conv_2d_nchw_chw`, `pooling_nhwc_sum|max|min`, `pooling_nchw_sum`, and the 1-D and
+3-D windows (ONNX's Conv1d/Conv3d, 1-D and 3-D pools, LRN): `conv_1d_ncw_fcw`,
+`conv_1d_nwc_wcf`, `conv_3d_ncdhw_fcdhw`, `conv_3d_ndhwc_dhwcf`, `pooling_ncw|nwc|ndhwc_sum|max|min`. Too narrow in
 xDSL: `conv_2d_nchw_fchw`, `conv_2d_nhwc_hwcf` and `pooling_nchw_max` require `strides`
 and `dilations`, which upstream defaults to 1. Bodies different from upstream's in xDSL:
 `add`, `sub`, `mul`, `matmul` and the other convolutions add `i1` with `arith.addi` (xor),
@@ -231,22 +233,38 @@ class DotOp(_Named):
 
 
 class _Window(_Named):
-    """Convolutions and poolings: `strides` and `dilations` (2-D, default 1) place the
-    window over the image."""
+    """Convolutions and poolings: `strides` and `dilations` (one per spatial dim, default 1)
+    place the window over the image."""
 
     PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    SPATIAL: ClassVar[int] = 2
+    """Spatial dims: 1 (`*_1d_*`, `pooling_ncw_*`), 2, or 3 (`*_3d_*`, `pooling_ndhwc_*`)."""
 
     strides = opt_prop_def(DenseIntElementsAttr)
     dilations = opt_prop_def(DenseIntElementsAttr)
 
-    def window(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        strides = (1, 1) if self.strides is None else tuple(self.strides.get_values())
-        dilations = (1, 1) if self.dilations is None else tuple(self.dilations.get_values())
+    def window(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        ones = (1,) * self.SPATIAL
+        strides = ones if self.strides is None else tuple(self.strides.get_values())
+        dilations = ones if self.dilations is None else tuple(self.dilations.get_values())
         return strides, dilations  # type: ignore[return-value]
 
     def _at(self, out: AffineExpr, window: AffineExpr, axis: int) -> AffineExpr:
         (strides, dilations) = self.window()
         return out * strides[axis] + window * dilations[axis]
+
+    def _image(self, outs: Sequence[AffineExpr], windows: Sequence[AffineExpr]) -> list[AffineExpr]:
+        return [self._at(o, w, axis) for axis, (o, w) in enumerate(zip(outs, windows, strict=True))]
+
+    def verify_(self) -> None:
+        super().verify_()
+        for name in ("strides", "dilations"):
+            values = getattr(self, name)
+            if values is not None and len(values.get_values()) != self.SPATIAL:
+                raise VerifyException(
+                    f"{self.name}: {name} needs {self.SPATIAL} values, got "
+                    f"{len(values.get_values())}"
+                )
 
 
 @irdl_op_definition
@@ -271,6 +289,56 @@ class Conv2DNhwcHwcfOp(_Window):
         n, oh, ow, f, kh, kw, c = _dims(7)
         image = (n, self._at(oh, kh, 0), self._at(ow, kw, 1), c)
         return _maps(7, image, (kh, kw, c, f), (n, oh, ow, f))
+
+
+@irdl_op_definition
+class Conv1DNcwFcwOp(_Window):
+    name = "linalg.conv_1d_ncw_fcw"
+    BODY: ClassVar[Body] = staticmethod(_mac)
+    ITERATORS: ClassVar[str] = "ppprr"
+    SPATIAL: ClassVar[int] = 1
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, f, ow, c, kw = _dims(5)
+        return _maps(5, (n, c, *self._image([ow], [kw])), (f, c, kw), (n, f, ow))
+
+
+@irdl_op_definition
+class Conv1DNwcWcfOp(_Window):
+    name = "linalg.conv_1d_nwc_wcf"
+    BODY: ClassVar[Body] = staticmethod(_mac)
+    ITERATORS: ClassVar[str] = "ppprr"
+    SPATIAL: ClassVar[int] = 1
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, ow, f, kw, c = _dims(5)
+        return _maps(5, (n, *self._image([ow], [kw]), c), (kw, c, f), (n, ow, f))
+
+
+@irdl_op_definition
+class Conv3DNcdhwFcdhwOp(_Window):
+    name = "linalg.conv_3d_ncdhw_fcdhw"
+    BODY: ClassVar[Body] = staticmethod(_mac)
+    ITERATORS: ClassVar[str] = "ppppprrrr"
+    SPATIAL: ClassVar[int] = 3
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, f, od, oh, ow, c, kd, kh, kw = _dims(9)
+        image = (n, c, *self._image([od, oh, ow], [kd, kh, kw]))
+        return _maps(9, image, (f, c, kd, kh, kw), (n, f, od, oh, ow))
+
+
+@irdl_op_definition
+class Conv3DNdhwcDhwcfOp(_Window):
+    name = "linalg.conv_3d_ndhwc_dhwcf"
+    BODY: ClassVar[Body] = staticmethod(_mac)
+    ITERATORS: ClassVar[str] = "ppppprrrr"
+    SPATIAL: ClassVar[int] = 3
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, od, oh, ow, f, kd, kh, kw, c = _dims(9)
+        image = (n, *self._image([od, oh, ow], [kd, kh, kw]), c)
+        return _maps(9, image, (kd, kh, kw, c, f), (n, od, oh, ow, f))
 
 
 @irdl_op_definition
@@ -315,6 +383,91 @@ class _PoolingNchw(_Window):
         n, c, oh, ow, kh, kw = _dims(6)
         image = (n, c, self._at(oh, kh, 0), self._at(ow, kw, 1))
         return _maps(6, image, (kh, kw), (n, c, oh, ow))
+
+
+class _PoolingNcw(_Window):
+    ITERATORS: ClassVar[str] = "pppr"
+    BODY_INPUTS: ClassVar[int] = 1
+    SPATIAL: ClassVar[int] = 1
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, c, ow, kw = _dims(4)
+        return _maps(4, (n, c, *self._image([ow], [kw])), (kw,), (n, c, ow))
+
+
+class _PoolingNwc(_Window):
+    ITERATORS: ClassVar[str] = "pppr"
+    BODY_INPUTS: ClassVar[int] = 1
+    SPATIAL: ClassVar[int] = 1
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, ow, c, kw = _dims(4)
+        return _maps(4, (n, *self._image([ow], [kw]), c), (kw,), (n, ow, c))
+
+
+class _PoolingNdhwc(_Window):
+    ITERATORS: ClassVar[str] = "ppppprrr"
+    BODY_INPUTS: ClassVar[int] = 1
+    SPATIAL: ClassVar[int] = 3
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, od, oh, ow, c, kd, kh, kw = _dims(8)
+        image = (n, *self._image([od, oh, ow], [kd, kh, kw]), c)
+        return _maps(8, image, (kd, kh, kw), (n, od, oh, ow, c))
+
+
+@irdl_op_definition
+class PoolingNcwSumOp(_PoolingNcw):
+    name = "linalg.pooling_ncw_sum"
+    BODY: ClassVar[Body] = staticmethod(_sum)
+
+
+@irdl_op_definition
+class PoolingNcwMaxOp(_PoolingNcw):
+    name = "linalg.pooling_ncw_max"
+    BODY: ClassVar[Body] = staticmethod(_max)
+
+
+@irdl_op_definition
+class PoolingNcwMinOp(_PoolingNcw):
+    name = "linalg.pooling_ncw_min"
+    BODY: ClassVar[Body] = staticmethod(_min)
+
+
+@irdl_op_definition
+class PoolingNwcSumOp(_PoolingNwc):
+    name = "linalg.pooling_nwc_sum"
+    BODY: ClassVar[Body] = staticmethod(_sum)
+
+
+@irdl_op_definition
+class PoolingNwcMaxOp(_PoolingNwc):
+    name = "linalg.pooling_nwc_max"
+    BODY: ClassVar[Body] = staticmethod(_max)
+
+
+@irdl_op_definition
+class PoolingNwcMinOp(_PoolingNwc):
+    name = "linalg.pooling_nwc_min"
+    BODY: ClassVar[Body] = staticmethod(_min)
+
+
+@irdl_op_definition
+class PoolingNdhwcSumOp(_PoolingNdhwc):
+    name = "linalg.pooling_ndhwc_sum"
+    BODY: ClassVar[Body] = staticmethod(_sum)
+
+
+@irdl_op_definition
+class PoolingNdhwcMaxOp(_PoolingNdhwc):
+    name = "linalg.pooling_ndhwc_max"
+    BODY: ClassVar[Body] = staticmethod(_max)
+
+
+@irdl_op_definition
+class PoolingNdhwcMinOp(_PoolingNdhwc):
+    name = "linalg.pooling_ndhwc_min"
+    BODY: ClassVar[Body] = staticmethod(_min)
 
 
 @irdl_op_definition
@@ -675,4 +828,17 @@ OPS: list[type[Operation]] = [
     PoolingNhwcMinOp,
     PoolingNchwSumOp,
     PoolingNchwMaxOp,
+    Conv1DNcwFcwOp,
+    Conv1DNwcWcfOp,
+    Conv3DNcdhwFcdhwOp,
+    Conv3DNdhwcDhwcfOp,
+    PoolingNcwSumOp,
+    PoolingNcwMaxOp,
+    PoolingNcwMinOp,
+    PoolingNwcSumOp,
+    PoolingNwcMaxOp,
+    PoolingNwcMinOp,
+    PoolingNdhwcSumOp,
+    PoolingNdhwcMaxOp,
+    PoolingNdhwcMinOp,
 ]
