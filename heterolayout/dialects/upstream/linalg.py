@@ -247,7 +247,7 @@ class _Window(_Named):
         ones = (1,) * self.SPATIAL
         strides = ones if self.strides is None else tuple(self.strides.get_values())
         dilations = ones if self.dilations is None else tuple(self.dilations.get_values())
-        return strides, dilations  # type: ignore[return-value]
+        return strides, dilations
 
     def _at(self, out: AffineExpr, window: AffineExpr, axis: int) -> AffineExpr:
         (strides, dilations) = self.window()
