@@ -217,7 +217,6 @@ MATH_FUNCTIONS: dict[str, Callable[..., float]] = {
     "acosh": _libm(math.acosh, np.arccosh),
     "atanh": _libm(math.atanh, np.arctanh),
     "erf": _libm(math.erf, None),
-    "erfc": _libm(math.erfc, None),
     "cbrt": _libm(None, np.cbrt),
     "floor": _libm(None, np.floor),
     "ceil": _libm(None, np.ceil),
