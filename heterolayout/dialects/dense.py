@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
+    Signedness,
 )
 from xdsl.ir import Attribute
 
@@ -68,11 +69,18 @@ def wrapped(values: np.ndarray, element: ElementType) -> np.ndarray:
 
 def dense_attr(type: Any, values: np.ndarray) -> DenseIntOrFPElementsAttr:
     """The dense attribute of `type` (a shaped type) holding `values` (in C order; integers
-    already wrapped to the element type), as `from_list` stores them."""
+    in the element type's range), stored as `from_list` stores them: a signless or signed
+    integer normalized to the signed range (`IntegerType.normalized_value`: `i1` true is -1)."""
     import numpy as np
 
-    dtype = storage_dtype(type.get_element_type())
+    element = type.get_element_type()
+    dtype = storage_dtype(element)
     if dtype is None:
         return DenseIntOrFPElementsAttr.from_list(type, np.asarray(values).ravel().tolist())
-    data = np.ascontiguousarray(values).astype(dtype, copy=False).tobytes()
-    return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+    array = np.ascontiguousarray(values)
+    if isinstance(element, IntegerType) and element.signedness.data != Signedness.UNSIGNED:
+        bits = element.width.data
+        if bits < 64:
+            mask, half = (1 << bits) - 1, 1 << (bits - 1)
+            array = ((array.astype(np.int64) + half) & mask) - half
+    return DenseIntOrFPElementsAttr(type, BytesAttr(array.astype(dtype, copy=False).tobytes()))
