@@ -45,6 +45,8 @@ RESNET18 = (
 """ResNet-18's convolution weights (OIHW) and its classifier as a 1x1 convolution."""
 LAYOUT = '#layout.tag<"ABCD->ABCD8b8a">'
 HEX_BYTES_PER_WEIGHT = 8
+IDENTITY = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
+SCALAR = "affine_map<(d0, d1, d2, d3) -> ()>"
 
 
 def shapes(scale: float) -> list[tuple[int, int, int, int]]:
@@ -66,87 +68,99 @@ def scale_for(megabytes: float) -> float:
     return scale
 
 
-def weights(scale: float) -> list[np.ndarray]:
-    rng = np.random.default_rng(0)
-    return [rng.standard_normal(s, dtype=np.float32) for s in shapes(scale)]
+def weight(shape: tuple[int, ...], index: int) -> np.ndarray:
+    """Weight `index`, the same every time it is made: the file is written one weight at a
+    time, and the benchmark holds none of them while it measures."""
+    return np.random.default_rng([0, index]).standard_normal(shape, dtype=np.float32)
 
 
-def module_text(tensors: list[np.ndarray], form: str) -> str:
-    count = len(tensors)
-    lines = ["module {"]
-    blobs = []
-    for i, tensor in enumerate(tensors):
-        memref = f"memref<{'x'.join(map(str, tensor.shape))}xf32>"
-        if form == "hex":
-            initial = f'dense<"0x{tensor.tobytes().hex().upper()}">'
-        else:
-            initial = f"dense_resource<w{i}>"
-            blobs.append(f'      w{i}: "0x04000000{tensor.tobytes().hex().upper()}"')
-        lines.append(
-            f'  memref.global "private" constant @w{i} : {memref} = {initial} '
-            "{alignment = 64 : i64}"
-        )
-    lines.append(f"  func.func @main(%out: memref<{count}xf32>) {{")
-    lines.append("    %zero = arith.constant 0.0 : f32")
-    identity = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
-    scalar = "affine_map<(d0, d1, d2, d3) -> ()>"
-    for i, tensor in enumerate(tensors):
-        memref = f"memref<{'x'.join(map(str, tensor.shape))}xf32>"
-        lines += [
-            f"    %w{i} = memref.get_global @w{i} : {memref}",
-            f"    layout.assign %w{i} to {LAYOUT} : {memref}",
-            f"    %acc{i} = memref.alloc() : memref<f32>",
-            f"    linalg.fill ins(%zero : f32) outs(%acc{i} : memref<f32>)",
-            f"    linalg.generic {{indexing_maps = [{identity}, {scalar}], iterator_types = "
-            '["reduction", "reduction", "reduction", "reduction"]} '
-            f"ins(%w{i} : {memref}) outs(%acc{i} : memref<f32>) {{",
-            "    ^bb0(%in: f32, %o: f32):",
-            "      %d = linalg.index 0 : index",
-            "      %di = arith.index_cast %d : index to i64",
-            "      %df = arith.sitofp %di : i64 to f32",
-            "      %p = arith.mulf %in, %df : f32",
-            "      %s = arith.addf %o, %p : f32",
-            "      linalg.yield %s : f32",
-            "    }",
-            f"    %c{i} = arith.constant {i} : index",
-            f"    %v{i} = memref.load %acc{i}[] : memref<f32>",
-            f"    memref.store %v{i}, %out[%c{i}] : memref<{count}xf32>",
-            f"    memref.dealloc %acc{i} : memref<f32>",
-        ]
-    lines += ["    return", "  }", "}"]
-    if blobs:
-        lines += ["{-#", "  dialect_resources: {", "    builtin: {", ",\n".join(blobs)]
-        lines += ["    }", "  }", "#-}"]
+def _memref(shape: tuple[int, ...]) -> str:
+    return f"memref<{'x'.join(map(str, shape))}xf32>"
+
+
+def _reduction(i: int, shape: tuple[int, ...], count: int) -> str:
+    """Weight `i`, laid out OIhw8i8o, reduced (each element times its output channel) into
+    `%out[i]`."""
+    memref = _memref(shape)
+    lines = [
+        f"    %w{i} = memref.get_global @w{i} : {memref}",
+        f"    layout.assign %w{i} to {LAYOUT} : {memref}",
+        f"    %acc{i} = memref.alloc() : memref<f32>",
+        f"    linalg.fill ins(%zero : f32) outs(%acc{i} : memref<f32>)",
+        f"    linalg.generic {{indexing_maps = [{IDENTITY}, {SCALAR}], iterator_types = "
+        '["reduction", "reduction", "reduction", "reduction"]} '
+        f"ins(%w{i} : {memref}) outs(%acc{i} : memref<f32>) {{",
+        "    ^bb0(%in: f32, %o: f32):",
+        "      %d = linalg.index 0 : index",
+        "      %di = arith.index_cast %d : index to i64",
+        "      %df = arith.sitofp %di : i64 to f32",
+        "      %p = arith.mulf %in, %df : f32",
+        "      %s = arith.addf %o, %p : f32",
+        "      linalg.yield %s : f32",
+        "    }",
+        f"    %c{i} = arith.constant {i} : index",
+        f"    %v{i} = memref.load %acc{i}[] : memref<f32>",
+        f"    memref.store %v{i}, %out[%c{i}] : memref<{count}xf32>",
+        f"    memref.dealloc %acc{i} : memref<f32>",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def expected(tensors: list[np.ndarray]) -> np.ndarray:
-    return np.array(
-        [
-            np.einsum("ochw,o->", t.astype(np.float64), np.arange(t.shape[0], dtype=np.float64))
-            for t in tensors
-        ]
-    )
+def write_module(path: Path, all_shapes: list[tuple[int, int, int, int]], form: str) -> np.ndarray:
+    """Write the module; return what @main computes, in float64 (numpy)."""
+    count = len(all_shapes)
+    expected = np.zeros(count)
+    with path.open("w") as out:
+        out.write("module {\n")
+        for i, shape in enumerate(all_shapes):
+            tensor = weight(shape, i)
+            channel = np.arange(shape[0], dtype=np.float64)
+            expected[i] = np.einsum("ochw,o->", tensor.astype(np.float64), channel)
+            initial = (
+                f'dense<"0x{tensor.tobytes().hex().upper()}">'
+                if form == "hex"
+                else f"dense_resource<w{i}>"
+            )
+            out.write(
+                f'  memref.global "private" constant @w{i} : {_memref(shape)} = {initial} '
+                "{alignment = 64 : i64}\n"
+            )
+        out.write(f"  func.func @main(%out: memref<{count}xf32>) {{\n")
+        out.write("    %zero = arith.constant 0.0 : f32\n")
+        for i, shape in enumerate(all_shapes):
+            out.write(_reduction(i, shape, count))
+        out.write("    return\n  }\n}\n")
+        if form == "resource":
+            out.write("{-#\n  dialect_resources: {\n    builtin: {\n")
+            for i, shape in enumerate(all_shapes):
+                comma = "," if i + 1 < count else ""
+                blob = weight(shape, i).tobytes().hex().upper()
+                out.write(f'      w{i}: "0x04000000{blob}"{comma}\n')
+            out.write("    }\n  }\n#-}\n")
+    return expected
 
 
-def peak_mib(who: int) -> float:
-    return resource.getrusage(who).ru_maxrss / 1024
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def timed(what: str, rows: list[tuple[str, float, float]], action):  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     result = action()
-    rows.append((what, time.perf_counter() - start, peak_mib(resource.RUSAGE_SELF)))
+    rows.append((what, time.perf_counter() - start, peak_mib()))
     return result
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mb", type=float, default=90.0, help="module size in MB (default 90)")
+    parser.add_argument(
+        "--mb", type=float, default=94.0, help="module size in MB (default 94: ResNet-18 whole)"
+    )
     parser.add_argument("--form", choices=("hex", "resource"), default="hex")
     parser.add_argument("--keep", type=Path, help="also write the generated module here")
     args = parser.parse_args()
 
+    import heterolayout
     from heterolayout.dialects.context import parse_program
     from heterolayout.execution.native.module import compile_module
     from heterolayout.execution.native.module import module_text as native_text
@@ -154,65 +168,62 @@ def main() -> int:
     from heterolayout.passes.pipeline import apply_pipeline
 
     scale = scale_for(args.mb)
-    tensors = weights(scale)
-    count = sum(t.size for t in tensors)
-    text = module_text(tensors, args.form)
-    rows: list[tuple[str, float, float]] = [
-        ("generate the module (numpy, hex)", 0.0, peak_mib(resource.RUSAGE_SELF))
-    ]
+    all_shapes = shapes(scale)
+    count = sum(math.prod(shape) for shape in all_shapes)
+    rows: list[tuple[str, float, float]] = []
     with tempfile.TemporaryDirectory(prefix="big-constants-") as work:
         os.environ["HETEROLAYOUT_CACHE_DIR"] = work  # a fresh build, never a cached one
         path = Path(work) / "weights.mlir"
-        path.write_text(text)
+        reference = timed(
+            "write the module (numpy, one weight at a time)",
+            rows,
+            lambda: write_module(path, all_shapes, args.form),
+        )
+        size = path.stat().st_size
         if args.keep is not None:
-            args.keep.write_text(text)
+            args.keep.write_bytes(path.read_bytes())
         mlir_opt = find_mlir_tool("mlir-opt")
         if mlir_opt is not None:
             upstream = Path(work) / "weights.upstream.mlir"
-            upstream.write_text(
-                "".join(line for line in text.splitlines(True) if "layout.assign" not in line)
-            )
+            with path.open() as source, upstream.open("w") as target:
+                target.writelines(line for line in source if "layout.assign" not in line)
             timed(
                 "mlir-opt-22 FILE -o /dev/null (baseline, without the layout.assigns)",
                 rows,
                 lambda: subprocess.run([mlir_opt, str(upstream), "-o", os.devnull], check=True),
             )
-        source = timed("read the file", rows, path.read_text)
-        module = timed(
-            "parse_program (limit checks, parse, verify)",
-            rows,
-            lambda: parse_program(source, str(path)),
+            upstream.unlink()
+        text = timed("read the file", rows, path.read_text)
+        start = time.perf_counter()
+        module = parse_program(text, str(path))
+        rows.append(
+            ("parse_program (limit checks, parse, verify)", time.perf_counter() - start, peak_mib())
         )
-        lowered = timed(
-            "layout-lower (repacks every initializer)",
-            rows,
-            lambda: apply_pipeline(module, "layout-lower"),
+        del text
+        start = time.perf_counter()
+        lowered = apply_pipeline(module, "layout-lower")
+        rows.append(
+            ("layout-lower (repacks every initializer)", time.perf_counter() - start, peak_mib())
         )
+        del module
         timed("print the lowered module (native engine's text)", rows, lambda: native_text(lowered))
         library = compile_module(lowered)
-        times, peak = library.times, peak_mib(resource.RUSAGE_SELF)
+        times, peak = library.times, peak_mib()
         rows += [
             ("native: mlir-opt-22 to LLVM", times.lower, peak),
             ("native: code generation (mlir-runner-22 -O3)", times.codegen, peak),
             ("native: link", times.link, peak),
         ]
-        out = np.zeros(len(tensors), np.float32)
-        engine_start = time.perf_counter()
-        import heterolayout
-
-        heterolayout.run(lowered, "main", [out], engine="native")
-        rows.append(
-            (
-                "native: load and run @main",
-                time.perf_counter() - engine_start,
-                peak_mib(resource.RUSAGE_SELF),
-            )
+        out = np.zeros(len(all_shapes), np.float32)
+        timed(
+            "native: load and run @main",
+            rows,
+            lambda: heterolayout.run(lowered, "main", [out], engine="native"),
         )
-    reference = expected(tensors)
     error = float(np.max(np.abs(out - reference) / (1 + np.abs(reference))))
     print(
-        f"# big constants: {len(tensors)} weights of ResNet-18's shapes (channels x{scale:.3g}), "
-        f"{count:,} floats, {len(text) / 1e6:.1f} MB as {args.form}; "
+        f"# big constants: {len(all_shapes)} weights of ResNet-18's shapes (channels "
+        f"x{scale:.3g}), {count:,} floats, {size / 1e6:.1f} MB as {args.form}; "
         f"{platform.machine()}, Python {platform.python_version()}"
     )
     print()
