@@ -182,23 +182,53 @@ _DENSE_BODY = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*>|[^<>"]*(?:<[^<>]*>[^
 _DENSE_TYPE = re.compile(r"\s*:\s*(?:tensor|vector)<((?:\d+\s*x\s*)+)")
 
 
+_GLOBAL_TYPE = re.compile(r"memref<((?:\d+\s*x\s*)+)")
+_SPLAT_TEXT = 40
+"""Characters of a `memref.global`'s initializer at most that can be a splat (one element,
+in hex or in decimal): a literal of all its elements is as long as they are many."""
+
+
 def check_dense_literals(text: str, what: str) -> None:
-    """Refuse a `dense<…>` literal (a splat included) of more than `MAX_ELEMENTS` elements:
-    xDSL's parser expands every one into a Python list of all its elements (and a hex splat
-    into bytes for all of them). Each literal is matched from its start, without backtracking
-    over megabytes of hex."""
+    """Refuse a `dense<…> : tensor<…>` literal (a splat included) of more than `MAX_ELEMENTS`
+    elements, and a `memref.global`'s splat initializer of more: xDSL's parser expands every
+    one into a Python list of all its elements (and a hex splat into bytes for all of them).
+    Each literal is matched from its start, without backtracking over megabytes of hex; a
+    global's hex of all its elements is read as bytes, however many they are."""
     for opening in _DENSE_OPEN.finditer(text):
         body = _DENSE_BODY.match(text, opening.end())
-        typed = body and _DENSE_TYPE.match(text, body.end())
-        if not typed:
+        if body is None:
             continue
-        extents = [int(e) for e in typed.group(1).replace(" ", "").split("x") if e]
-        count = 1
-        for extent in extents:
-            count *= extent
+        typed = _DENSE_TYPE.match(text, body.end())
+        if typed is not None:
+            count = _count(typed.group(1))
+        elif body.end() - opening.end() <= _SPLAT_TEXT and _follows_equals(text, opening.start()):
+            line_start = text.rfind("\n", 0, opening.start()) + 1
+            memref = text.rfind("memref<", line_start, opening.start())
+            shaped = _GLOBAL_TYPE.match(text, memref) if memref >= 0 else None
+            if shaped is None or "[" in text[opening.end() : body.end()]:
+                continue
+            count = _count(shaped.group(1))
+        else:
+            continue
         if count > MAX_ELEMENTS:
             line = text.count("\n", 0, opening.start()) + 1
             check_elements(count, f"{what}:{line}: a dense literal")
+
+
+def _follows_equals(text: str, start: int) -> bool:
+    """Whether `=` comes before `start`, spaces aside (a global's initializer)."""
+    at = start - 1
+    while at >= 0 and text[at] in " \t":
+        at -= 1
+    return at >= 0 and text[at] == "="
+
+
+def _count(dims: str) -> int:
+    count = 1
+    for extent in dims.replace(" ", "").split("x"):
+        if extent:
+            count *= int(extent)
+    return count
 
 
 def check_source(text: str, what: str, first_line: int = 1) -> None:
