@@ -753,7 +753,7 @@ class MapOp(IRDLOperation):
         for operand in self.inputs:
             if not isinstance(operand.type, ShapedType) or operand.type.get_shape() != shape:
                 raise VerifyException(
-                    f"{self.name}: input of type {operand.type} has not the init's shape "
+                    f"{self.name}: an input of type {operand.type} does not have the init's shape "
                     f"({self.init.type})"
                 )
         if len(self.mapper.block.args) != len(self.operands):
