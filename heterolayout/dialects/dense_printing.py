@@ -7,13 +7,18 @@ reads hex with its own widths (`i1` as bits, `iN` as ceil(N/8) bytes) and reject
 For other widths that are not whole bytes (`i4`, `i6`) xDSL's bytes carry the sign above the
 width (-8 as `F8`); MLIR keeps those bits, LLVM stores them in the global, and a zero-extended
 load reads 248: a wrong value, not an error. For all these element types the initializer
-prints as a nested list, which both parse exactly.
+prints as a nested list, which both parse exactly. And xDSL unpacks every element into a Python
+object to find out whether the attribute is a splat before it prints the hex of its bytes;
+here a large initializer of other types is told a splat by its bytes and printed as hex
+straight from them (the weights of a model: tens of megabytes).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.printer import Printer
+
+from heterolayout.dialects.dense import storage_dtype
 
 _XDSL_HEX_THRESHOLD = 100
 _print_without_type = DenseIntOrFPElementsAttr.print_without_type
@@ -27,6 +32,18 @@ def _hex_differs_from_mlir(element: object) -> bool:
 
 
 def _print_like_mlir(self: DenseIntOrFPElementsAttr, printer: Printer) -> None:
+    length = len(self)
+    element = self.get_element_type()
+    if (
+        length > _XDSL_HEX_THRESHOLD
+        and storage_dtype(element) is not None
+        and not _hex_differs_from_mlir(element)
+    ):
+        data = self.data.data
+        size = len(data) // length
+        if data.count(data[:size]) != length:  # not a splat: what xDSL prints, unpacked never
+            printer.print_string(f'dense<"0x{data.hex().upper()}">')
+            return
     if (
         len(self) > _XDSL_HEX_THRESHOLD
         and _hex_differs_from_mlir(self.get_element_type())

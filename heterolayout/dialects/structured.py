@@ -4,9 +4,10 @@ Every linalg op the engines run is a structured op: an indexing map per operand 
 then outputs), a body computing the output elements from the input and output elements,
 and loops whose extents are the operand dims the maps read directly. Named ops use the
 body and maps of their `linalg.generic` form; `linalg.broadcast` and `linalg.reduce`
-state theirs through `dimensions`. The loops run in order, the body reading and writing
+state theirs through `dimensions`, and `linalg.map` walks every operand whole. The loops run in order, the body reading and writing
 the outputs in memory at each point, which is upstream's `convert-linalg-to-loops`: the
-same order of reductions, so the same floats.
+same order of reductions, so the same floats. `linalg.map` maps every operand by the
+identity.
 """
 
 from __future__ import annotations
@@ -45,18 +46,22 @@ class Structured:
         return len(self.extents)
 
 
+_BY_NAME = ("linalg.broadcast", "linalg.reduce", "linalg.map")
+"""Structured ops xDSL does not define as `LinalgStructuredOperation`s."""
+
+
 def is_structured(op: Operation) -> bool:
-    return isinstance(op, LinalgStructuredOperation) or op.name in (
-        "linalg.broadcast",
-        "linalg.reduce",
-    )
+    return isinstance(op, LinalgStructuredOperation) or op.name in _BY_NAME
 
 
 def structured(op: Operation) -> Structured:
     """The loop nest of a linalg op (StructureError for an op on tensors)."""
     if op.results:
         raise StructureError(f"{where(op)}: linalg on tensors does not run; bufferize first")
-    if op.name in ("linalg.broadcast", "linalg.reduce"):
+    if op.name == "linalg.map":
+        rank = op.operands[-1].type.get_num_dims()  # type: ignore[attr-defined]
+        maps, inputs = (AffineMap.identity(rank),) * len(op.operands), len(op.operands) - 1
+    elif op.name in ("linalg.broadcast", "linalg.reduce"):
         maps, inputs = _dimension_maps(op), 1
     else:
         assert isinstance(op, LinalgStructuredOperation)

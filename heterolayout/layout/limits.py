@@ -39,10 +39,13 @@ Operators they group still count against `MAX_NESTING` in a layout map."""
 
 NESTING_VARIABLE = "HETEROLAYOUT_MAX_NESTING"
 PARENTHESES_VARIABLE = "HETEROLAYOUT_MAX_MAP_PARENTHESES"
+INPUT_BYTES_VARIABLE = "HETEROLAYOUT_MAX_INPUT_BYTES"
 
-MAX_INPUT_BYTES = 4 * 2**20
-"""Size of an MLIR file `layout-opt` or `layout-run` reads: xDSL parses about 100 KB per
-second, so 4 MiB is the order of a minute of work."""
+MAX_INPUT_BYTES = 2**30
+"""Size of an MLIR file `layout-opt` or `layout-run` reads, 1 GiB: a model's weights are most
+of its text (ResNet-18's 11.7 M floats are 94 MB of hex), and constants parse at tens of MB a
+second; ops parse at about 100 KB a second, so a file of ops that large meets the run-time
+limit first (`layout-run --timeout`). `$HETEROLAYOUT_MAX_INPUT_BYTES` changes it."""
 
 RECURSION_LIMIT = 20_000
 """Python's recursion limit inside the tools: deep enough for `MAX_NESTING` levels through
@@ -56,7 +59,12 @@ times what the slowest bundled example takes in the slowest engine, so a runaway
 while real checks pass. Processor time, not wall-clock time, so that a run passes or fails
 the same way on a loaded machine."""
 
-_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|<=|affine_(?:map|set)<|[(\[{<]|[)\]}>]')
+_BRACKETS = re.compile(
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|->|>=|<=|affine_(?:map|set)<|[(\[{<]|[)\]}>]'
+)
+"""Strings and comments (skipped whole: a weight's hex string is tens of megabytes, so the
+pattern repeats one character class, which the regex engine runs as a tight loop, rather than
+an alternative per character), arrows and comparisons, and brackets."""
 _OPENING = "([{<"
 
 
@@ -81,7 +89,7 @@ class LimitError(ValueError):
     """Input beyond one of the limits above; the message names the limit."""
 
 
-def _limit(variable: str, default: int) -> int:
+def _limit(variable: str, default: int, unit: str = "levels") -> int:
     text = os.environ.get(variable, "")
     if not text:
         return default
@@ -90,7 +98,7 @@ def _limit(variable: str, default: int) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise LimitError(f"{variable}={text}: expected a positive number of levels")
+        raise LimitError(f"{variable}={text}: expected a positive number of {unit}")
     return value
 
 
@@ -119,6 +127,8 @@ def check_nesting(text: str, what: str, first_line: int = 1) -> None:
     opened: list[str] = []
     depth = grouping = maps = 0
     for match in _BRACKETS.finditer(text):
+        if text[match.start()] in '"/':  # a string or a comment, not copied out
+            continue
         token = match.group()
         if token in (">=", "<="):  # a constraint of an affine set; else a bracket
             if maps:
@@ -165,20 +175,60 @@ def _position(text: str, start: int, what: str, first_line: int) -> str:
     return f"{what}:{line}:{column}"
 
 
-_DENSE = re.compile(r"dense<(?:[^<>]|<[^<>]*>)*>\s*:\s*(?:tensor|vector)<((?:\d+\s*x\s*)+)")
+_DENSE_OPEN = re.compile(r"dense<")
+_DENSE_BODY = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*>|[^<>"]*(?:<[^<>]*>[^<>"]*)*>')
+"""A dense literal's contents up to its closing `>`: a hex string skipped whole, or a list
+(whose nested `<>` are a complex number's or a type's)."""
+_DENSE_TYPE = re.compile(r"\s*:\s*(?:tensor|vector)<((?:\d+\s*x\s*)+)")
+
+
+_GLOBAL_TYPE = re.compile(r"memref<((?:\d+\s*x\s*)+)")
+_SPLAT_TEXT = 40
+"""Characters of a `memref.global`'s initializer at most that can be a splat (one element,
+in hex or in decimal): a literal of all its elements is as long as they are many."""
 
 
 def check_dense_literals(text: str, what: str) -> None:
-    """Refuse a `dense<…>` literal (a splat included) of more than `MAX_ELEMENTS` elements:
-    xDSL's parser expands every one into a Python list of all its elements."""
-    for match in _DENSE.finditer(text):
-        extents = [int(e) for e in match.group(1).replace(" ", "").split("x") if e]
-        count = 1
-        for extent in extents:
-            count *= extent
+    """Refuse a `dense<…> : tensor<…>` literal (a splat included) of more than `MAX_ELEMENTS`
+    elements, and a `memref.global`'s splat initializer of more: xDSL's parser expands every
+    one into a Python list of all its elements (and a hex splat into bytes for all of them).
+    Each literal is matched from its start, without backtracking over megabytes of hex; a
+    global's hex of all its elements is read as bytes, however many they are."""
+    for opening in _DENSE_OPEN.finditer(text):
+        body = _DENSE_BODY.match(text, opening.end())
+        if body is None:
+            continue
+        typed = _DENSE_TYPE.match(text, body.end())
+        if typed is not None:
+            count = _count(typed.group(1))
+        elif body.end() - opening.end() <= _SPLAT_TEXT and _follows_equals(text, opening.start()):
+            line_start = text.rfind("\n", 0, opening.start()) + 1
+            memref = text.rfind("memref<", line_start, opening.start())
+            shaped = _GLOBAL_TYPE.match(text, memref) if memref >= 0 else None
+            if shaped is None or "[" in text[opening.end() : body.end()]:
+                continue
+            count = _count(shaped.group(1))
+        else:
+            continue
         if count > MAX_ELEMENTS:
-            line = text.count("\n", 0, match.start()) + 1
+            line = text.count("\n", 0, opening.start()) + 1
             check_elements(count, f"{what}:{line}: a dense literal")
+
+
+def _follows_equals(text: str, start: int) -> bool:
+    """Whether `=` comes before `start`, spaces aside (a global's initializer)."""
+    at = start - 1
+    while at >= 0 and text[at] in " \t":
+        at -= 1
+    return at >= 0 and text[at] == "="
+
+
+def _count(dims: str) -> int:
+    count = 1
+    for extent in dims.replace(" ", "").split("x"):
+        if extent:
+            count *= int(extent)
+    return count
 
 
 def check_source(text: str, what: str, first_line: int = 1) -> None:
@@ -187,11 +237,18 @@ def check_source(text: str, what: str, first_line: int = 1) -> None:
     check_dense_literals(text, what)
 
 
+def max_input_bytes() -> int:
+    """The input size limit in force: `MAX_INPUT_BYTES`, or what
+    `$HETEROLAYOUT_MAX_INPUT_BYTES` says."""
+    return _limit(INPUT_BYTES_VARIABLE, MAX_INPUT_BYTES, "bytes")
+
+
 def check_input_size(size: int, what: str) -> None:
-    if size > MAX_INPUT_BYTES:
+    limit = max_input_bytes()
+    if size > limit:
         raise LimitError(
-            f"{what}: {size} bytes is more than the input limit of {MAX_INPUT_BYTES} bytes "
-            f"({MAX_INPUT_BYTES // 2**20} MiB)"
+            f"{what}: {size} bytes is more than the input limit of {limit} bytes "
+            f"({limit / 2**20:g} MiB; set {INPUT_BYTES_VARIABLE} to raise it)"
         )
 
 

@@ -33,11 +33,11 @@ from heterolayout.dialects.symbol_index import indexed_symbol_lookups
 from heterolayout.dialects.upstream.parser import UpstreamParser
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.limits import (
-    MAX_INPUT_BYTES,
     OUT_OF_MEMORY,
     check_input_size,
     check_source,
     deep_recursion,
+    max_input_bytes,
     too_deep,
 )
 from heterolayout.passes.pipeline import available_passes, naming_the_pass, with_steps
@@ -134,7 +134,7 @@ class LayoutOptMain(xDSLOptMain):
         if self.args.input_file is not None:
             check_input_size(os.path.getsize(self.args.input_file), name)
             return stream, extension
-        data = stream.read(MAX_INPUT_BYTES + 1)
+        data = stream.read(max_input_bytes() + 1)
         check_input_size(len(data), name)
         return io.BytesIO(data), extension
 

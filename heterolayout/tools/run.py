@@ -55,11 +55,11 @@ from heterolayout.dialects.diagnostics import one_line, tool_error
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.limits import (
     DEFAULT_TIMEOUT,
-    MAX_INPUT_BYTES,
     OUT_OF_MEMORY,
     Timeout,
     check_input_size,
     deep_recursion,
+    max_input_bytes,
     processor_time_limit,
     too_deep,
 )
@@ -174,7 +174,7 @@ def _run(args: argparse.Namespace) -> int:
     from heterolayout.passes.pipeline import apply_pipeline
 
     if args.file == "-":
-        text, name = sys.stdin.read(MAX_INPUT_BYTES + 1), "<stdin>"
+        text, name = sys.stdin.read(max_input_bytes() + 1), "<stdin>"
         check_input_size(len(text.encode()), name)
     elif args.file.endswith(".onnx"):
         raise ValueError(

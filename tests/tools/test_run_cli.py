@@ -139,9 +139,9 @@ ERRORS = {
         "no function @kernel in the module (functions: @main)",
     ),
     "unsupported": (
-        "func.func @main(%a: f32) -> f32 {\n  %r = math.exp %a : f32\n  func.return %r : f32\n}",
+        "func.func @main(%a: i32) -> i32 {\n  %r = math.ctlz %a : i32\n  func.return %r : i32\n}",
         [],
-        "unsupported op 'math.exp' at {path}:2:3",
+        "unsupported op 'math.ctlz' at {path}:2:3",
     ),
     "bounds": (
         "func.func @main(%m: memref<4xi8>) -> i8 {\n  %c = arith.constant 9 : index\n"

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     AnyFloatConstr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -63,19 +64,27 @@ _ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
 
 @override
 class GlobalOp(memref.GlobalOp):
-    """`memref.global ["private"] [constant] @name : type [= dense<…> | = uninitialized]`.
+    """`memref.global ["private"] [constant] @name : type [= dense<…> | = dense_resource<…> |
+    = uninitialized]`.
 
     xDSL's requires `sym_visibility` and `initial_value`; upstream leaves both out for a
-    public external declaration."""
+    public external declaration. xDSL's reads no `dense_resource<handle>`: read here, the
+    parser turns it into the dense attribute of the file's blob (`UpstreamParser`)."""
 
     sym_name = prop_def(SymbolNameConstraint())
     sym_visibility = opt_prop_def(StringAttr)  # type: ignore[assignment]
     type = prop_def(MemRefType)
-    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr)  # type: ignore[assignment,arg-type]
+    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr | DenseResourceAttr)  # type: ignore[assignment,arg-type]
     constant = opt_prop_def(UnitAttr)
     alignment = opt_prop_def(IntegerAttr[I64])
 
     def verify_(self) -> None:
+        if isinstance(self.initial_value, DenseResourceAttr):
+            raise VerifyException(
+                f"{self.name} @{self.sym_name.data}: dense_resource<"
+                f"{self.initial_value.resource_handle.data}> has no data (its blob is read "
+                "with the file that holds it)"
+            )
         if self.alignment is not None:
             value = self.alignment.value.data
             if value <= 0 or value & (value - 1):
@@ -96,11 +105,16 @@ class GlobalOp(memref.GlobalOp):
             parser.raise_error(f"memref.global needs a memref type, got {memref_type}")
         properties["type"] = memref_type
         if parser.parse_optional_punctuation("=") is not None:
+            tensor = TensorType(memref_type.element_type, memref_type.get_shape())
             if parser.parse_optional_keyword("uninitialized") is not None:
                 properties["initial_value"] = UnitAttr()
+            elif parser.parse_optional_keyword("dense_resource") is not None:
+                parser.parse_punctuation("<")
+                handle = parser.parse_optional_str_literal() or parser.parse_identifier()
+                parser.parse_punctuation(">")
+                properties["initial_value"] = DenseResourceAttr.from_params(handle, tensor)
             else:
                 parser.parse_characters("dense")
-                tensor = TensorType(memref_type.element_type, memref_type.get_shape())
                 properties["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(tensor)
         attributes = parser.parse_optional_attr_dict()
         if "alignment" in attributes:

@@ -10,6 +10,12 @@ keeps `%alloc_0` as the name hint `alloc`; the name as written is remembered
 (`heterolayout.dialects.names.value_name`), so tools can name values as the user does. Its
 affine expression builder refuses a semi-affine map (`d0 * s0`, which MLIR reads) with a
 NotImplementedError; here that is a parse error naming the op, the memref type and the map.
+It keeps the blobs of a file's `dialect_resources` in the builtin dialect object, which every
+context shares, so that one parse's blobs outlive it and rename another's handles (`w` becomes
+`w_0`); here each parse keeps its own, and turns a `memref.global`'s `dense_resource<w>`
+initializer into the dense attribute of the blob's bytes (what upstream's
+`--mlir-elide-resource-strings-if-larger` and importers write for large weights), so that
+passes and engines see one kind of initializer.
 """
 
 from __future__ import annotations
@@ -17,12 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    BytesAttr,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FileLineColLoc,
     IndexType,
     IntAttr,
     MemRefType,
+    ModuleOp,
     StringAttr,
+    TensorType,
     UnknownLoc,
     UnrankedMemRefType,
 )
@@ -30,10 +42,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
 from xdsl.parser.base_parser import BaseParser
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.names import remember_spelling
 from heterolayout.layout.maps import QUASI_AFFINE, semi_affine_reason
 
@@ -106,10 +119,80 @@ def _op_text(text: str, start: int) -> str:
     return f"{named} (result{'s' if ',' in results else ''} {results})"
 
 
+_BLOB_ALIGNMENT = 4
+"""A resource blob's hex starts with its alignment, a little-endian 32-bit number."""
+
+
+def _dense_of_blob(
+    op: Operation, handle: str, tensor: TensorType, blob: str
+) -> DenseIntOrFPElementsAttr:
+    """The dense initializer holding a blob's bytes (decoded in one pass: no per-element
+    objects), checked against the global's type."""
+    element = tensor.element_type
+    size = getattr(element, "compile_time_size", None)
+    bits = getattr(getattr(element, "width", None), "data", None)
+    if size is None or (bits is not None and bits not in (1, 8, 16, 32, 64)):
+        raise VerifyException(
+            f"{where(op)}: dense_resource<{handle}> of {element}: blobs of 1-, 8-, 16-, 32- "
+            "and 64-bit integers and of floats are supported"
+        )
+    try:
+        data = bytes.fromhex(blob[2:]) if blob.startswith("0x") else None
+    except ValueError:
+        data = None
+    if data is None or len(data) < _BLOB_ALIGNMENT:
+        raise VerifyException(f"{where(op)}: dense_resource<{handle}>: the blob is not hex data")
+    count = 1
+    for extent in tensor.get_shape():
+        count *= extent
+    payload = len(data) - _BLOB_ALIGNMENT
+    if payload != count * size:
+        raise VerifyException(
+            f"{where(op)}: dense_resource<{handle}> holds {payload} bytes; {tensor} takes "
+            f"{count * size}"
+        )
+    return DenseIntOrFPElementsAttr(tensor, BytesAttr(data[_BLOB_ALIGNMENT:]))  # type: ignore[arg-type]
+
+
 class UpstreamParser(Parser):
     _line_at: tuple[int, int] = (0, 1)
     """The last op start seen and its line: ops start in text order, so lines are counted
     once over the whole text (xDSL's `Span.get_location` counts from the top each time)."""
+    _blobs: dict[tuple[str, str], str] | None = None
+    """This parse's resource blobs, by dialect and handle."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        module = super().parse_module(allow_implicit_module)
+        blobs, self._blobs = self._blobs or {}, None
+        for op in module.walk():
+            initial = op.properties.get("initial_value") if op.name == "memref.global" else None
+            if isinstance(initial, DenseResourceAttr):
+                handle = initial.resource_handle.data
+                blob = blobs.get(("builtin", handle))
+                if blob is None:
+                    raise VerifyException(
+                        f"{where(op)}: dense_resource<{handle}>: the file has no blob of that "
+                        "name in its dialect_resources"
+                    )
+                assert isinstance(initial.type, TensorType)
+                op.properties["initial_value"] = _dense_of_blob(op, handle, initial.type, blob)
+        return module
+
+    def _parse_dialect_resource_handle(
+        self, dialect_name: str, interface: OpAsmDialectInterface
+    ) -> str:
+        """The handle as written (xDSL's declares it in the shared dialect object)."""
+        if self._current_token.kind == MLIRTokenKind.STRING_LIT:
+            return self.parse_str_literal()
+        return self.parse_identifier(" for resource handle")
+
+    def _parse_resource(self, dialect_name: str, interface: OpAsmDialectInterface) -> None:
+        """`handle: "0x…"`, kept for this parse (xDSL's stores it in the dialect object)."""
+        key = self._parse_dialect_resource_handle(dialect_name, interface)
+        self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+        if self._blobs is None:
+            self._blobs = {}
+        self._blobs[(dialect_name, key)] = self.parse_str_literal()
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span

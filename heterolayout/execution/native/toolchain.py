@@ -31,9 +31,9 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "--expand-strided-metadata",
     "--lower-affine",
     "--arith-expand",
-    "--convert-vector-to-llvm",
     "--convert-math-to-llvm",
     "--convert-math-to-libm",
+    "--convert-vector-to-llvm",
     "--finalize-memref-to-llvm",
     "--convert-arith-to-llvm",
     "--convert-index-to-llvm",
@@ -49,7 +49,9 @@ emits, and what users bring) to the LLVM dialect. Checked with MLIR 22.1:
   expand-strided-metadata, which may create affine.apply for subviews/strided memrefs;
 - arith-expand rewrites ops with no direct LLVM lowering (ceildivsi, floordivsi, ...);
 - math ops LLVM has intrinsics for (sqrt, absf, ctpop, ...) become intrinsics, the rest
-  libm calls."""
+  libm calls, before the vector conversion: a libm call takes scalars, so a math op on a
+  vector (`math.erf` of a vectorized GELU) becomes `vector.extract`s, calls and
+  `vector.insert`s, which convert-vector-to-llvm must still see."""
 
 RUNNER_UTILS_NAMES = ("libmlir_runner_utils", "libmlir_c_runner_utils")
 

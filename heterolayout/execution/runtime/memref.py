@@ -25,6 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, UnrankedMemRefType, VectorType
 from xdsl.ir import Attribute
 
+from heterolayout.dialects.dense import dense_array
 from heterolayout.execution.errors import ExecutionError
 from heterolayout.execution.runtime.values import element_of, vector_shape
 from heterolayout.layout.element_types import ElementType
@@ -585,9 +586,8 @@ def global_value(info: MemRefInfo, initial: Any) -> MemRef:
     check_size(info, static, "memref.global")
     if initial is None:
         return allocate(info, (), "memref.global")
-    values = list(initial.get_values())
+    data = dense_array(initial)
     size = math.prod(static) * math.prod(info.lanes)
-    data = np.array(values, dtype=np.float64 if info.element.is_float else object)
     if data.size == 1 and size != 1:
         data = np.broadcast_to(data, (size,))
     return from_logical(np.array(data).reshape(static + info.lanes), info, "memref.global")

@@ -186,6 +186,10 @@ def _float_helper(helper: str) -> Builder:
     return lambda op, a, ctx: f"{helper}({a[0]}, {a[1]})"
 
 
+def _math_function(name: str) -> Builder:
+    return lambda op, a, ctx: rounded(f"_math_{name}({', '.join(a)})", _result(op))
+
+
 def _int_cast(view: Callable[[str, ElementType], str]) -> Builder:
     def build(op: Operation, a: Sequence[str], ctx: ExprContext) -> str:
         return wrap(view(a[0], _operand(op)), _result(op))
@@ -368,6 +372,12 @@ _FLOAT_OPS: dict[str, Builder] = {
     "arith.bitcast": _bitcast,
     "math.absf": lambda op, a, ctx: f"abs({a[0]})",
     "math.sqrt": lambda op, a, ctx: rounded(f"_sqrtf({a[0]})", _result(op)),
+    "math.rsqrt": lambda op, a, ctx: f"_rsqrtf({a[0]}, {_result(op).bits})",
+    "math.fpowi": lambda op, a, ctx: (
+        f"_powi({a[0]}, {signed(a[1], _operand(op, 1))}, {_result(op).bits})"
+    ),
+    "math.fma": lambda op, a, ctx: f"_fma({a[0]}, {a[1]}, {a[2]}, {_result(op).bits})",
+    **{f"math.{name}": _math_function(name) for name in values.MATH_FUNCTIONS},
     "vector.fma": lambda op, a, ctx: f"_fma({a[0]}, {a[1]}, {a[2]}, {_result(op).bits})",
 }
 
@@ -483,6 +493,9 @@ RUNTIME: dict[str, Any] = {
     "_divf": values.divf,
     "_fma": values.fma,
     "_sqrtf": values.sqrtf,
+    "_rsqrtf": values.rsqrtf,
+    "_powi": values.powi,
+    **{f"_math_{name}": function for name, function in values.MATH_FUNCTIONS.items()},
     "_maximumf": values.maximumf,
     "_minimumf": values.minimumf,
     "_maxnumf": values.maxnumf,

@@ -144,6 +144,93 @@ def sqrtf(a: float) -> float:
     return math.sqrt(a)
 
 
+def rsqrtf(a: float, bits: int) -> float:
+    """`1 / sqrt(a)` as upstream lowers `math.rsqrt` (convert-math-to-llvm): the root rounded
+    to the type, then the division."""
+    return round_float(divf(1.0, round_float(sqrtf(a), bits)), bits)
+
+
+def powi(a: float, n: int, bits: int) -> float:
+    """`math.fpowi` as LLVM's `llvm.powi` computes it (compiler-rt's `__powisf2`): square and
+    multiply in the type, each product rounded, and the reciprocal for a negative power."""
+    result, base, remaining = 1.0, a, abs(n)
+    while True:
+        if remaining & 1:
+            result = round_float(result * base, bits)
+        remaining >>= 1
+        if not remaining:
+            break
+        base = round_float(base * base, bits)
+    return round_float(divf(1.0, result), bits) if n < 0 else result
+
+
+def round_half_away(x: float) -> float:
+    """`math.round`: to the nearest integer, halves away from zero (Python rounds halves to
+    even)."""
+    if not math.isfinite(x):
+        return x
+    whole = float(math.trunc(x))
+    if abs(x - whole) >= 0.5:
+        whole += math.copysign(1.0, x)
+    return math.copysign(whole, x)
+
+
+def _libm(python: Callable[..., float] | None, numpy: Any) -> Callable[..., float]:
+    """A libm function with C99's result for every input: Python's `math` where it answers
+    (its functions call the C library's), numpy's ufunc where Python raises instead (a domain
+    error, an overflow, a pole) or keeps no sign of zero."""
+
+    def ieee(*operands: float) -> float:
+        with np.errstate(all="ignore"):
+            return float(numpy(*(np.float64(x) for x in operands)))
+
+    if python is None:
+        return ieee
+
+    def call(*operands: float) -> float:
+        try:
+            return python(*operands)
+        except (ValueError, OverflowError):
+            return ieee(*operands)
+
+    return call
+
+
+MATH_FUNCTIONS: dict[str, Callable[..., float]] = {
+    "exp": _libm(math.exp, np.exp),
+    "exp2": _libm(None, np.exp2),
+    "expm1": _libm(math.expm1, np.expm1),
+    "log": _libm(math.log, np.log),
+    "log2": _libm(math.log2, np.log2),
+    "log10": _libm(math.log10, np.log10),
+    "log1p": _libm(math.log1p, np.log1p),
+    "sin": _libm(math.sin, np.sin),
+    "cos": _libm(math.cos, np.cos),
+    "tan": _libm(math.tan, np.tan),
+    "asin": _libm(math.asin, np.arcsin),
+    "acos": _libm(math.acos, np.arccos),
+    "atan": _libm(math.atan, np.arctan),
+    "sinh": _libm(math.sinh, np.sinh),
+    "cosh": _libm(math.cosh, np.cosh),
+    "tanh": _libm(math.tanh, np.tanh),
+    "asinh": _libm(math.asinh, np.arcsinh),
+    "acosh": _libm(math.acosh, np.arccosh),
+    "atanh": _libm(math.atanh, np.arctanh),
+    "erf": _libm(math.erf, None),
+    "cbrt": _libm(None, np.cbrt),
+    "floor": _libm(None, np.floor),
+    "ceil": _libm(None, np.ceil),
+    "trunc": _libm(None, np.trunc),
+    "roundeven": _libm(None, np.rint),
+    "round": round_half_away,
+    "atan2": _libm(math.atan2, np.arctan2),
+    "powf": _libm(math.pow, np.power),
+    "copysign": math.copysign,
+}
+"""The float functions of the math dialect by op name (less `math.`), computed in double:
+each op rounds the result to its type, as it does the results of arithmetic."""
+
+
 def maximumf(a: float, b: float) -> float:
     """NaN-propagating maximum with -0.0 < +0.0."""
     if a != a:

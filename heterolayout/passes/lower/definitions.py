@@ -25,6 +25,7 @@ from xdsl.ir.affine import AffineExpr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.dense import dense_array, dense_attr, wrapped
 from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.extents import INDEX_LIMIT
@@ -177,12 +178,13 @@ class LowerGlobal(RewritePattern):
         else:
             logical = None
         if logical is not None:
-            words = layout.pack(logical).ravel().tolist()
+            words = layout.pack(logical)
             if layout.packing is not None:
-                container = element_type(f"i{layout.packing.container_bits}")
-                words = [container.wrap(w) for w in words]
+                words = wrapped(words, element_type(f"i{layout.packing.container_bits}"))
+            elif layout.dtype is not None and layout.dtype.is_integer:
+                words = wrapped(words, layout.dtype)
             tensor = TensorType(physical_memref.element_type, physical_memref.get_shape())
-            initial = DenseIntOrFPElementsAttr.from_list(tensor, words)
+            initial = dense_attr(tensor, words)
         op.properties["type"] = physical_memref
         op.properties["initial_value"] = initial
         rewriter.notify_op_modified(op)
@@ -193,10 +195,10 @@ def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarra
     i1 `true` as -1, which the layout's numpy type would store as 255)."""
     import numpy as np
 
-    values = np.array(initial.get_values())
+    values = dense_array(initial)
     dtype = layout.dtype
     if dtype is not None and dtype.is_integer:
-        values = np.array([dtype.wrap(int(v)) for v in values.ravel()])
+        values = wrapped(values, dtype)
     shape = layout.static_logical_shape
     if values.size == 1 and int(np.prod(shape)) != 1:  # splat
         return np.full(shape, values.ravel()[0])

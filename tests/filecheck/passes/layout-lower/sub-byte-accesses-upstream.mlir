@@ -4,7 +4,7 @@
 // the packed bits of its first 8 bytes; i12 lanes keep their 12 bits; pack = i64 words
 // built from 64 lanes and pack = vector<6xi1> containers hold the lanes they were given.
 // RUN: layout-run %s --engine interp | filecheck %s
-// RUN: layout-opt %s -p layout-lower | %mlir_opt --convert-linalg-to-loops --convert-vector-to-scf --lower-affine --convert-scf-to-cf --expand-strided-metadata --lower-affine --arith-expand --convert-vector-to-llvm --convert-math-to-llvm --convert-math-to-libm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %mlir_runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | filecheck %s
+// RUN: layout-opt %s -p layout-lower | %mlir_opt --convert-linalg-to-loops --convert-vector-to-scf --lower-affine --convert-scf-to-cf --expand-strided-metadata --lower-affine --arith-expand --convert-math-to-llvm --convert-math-to-libm --convert-vector-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-index-to-llvm --convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts | %mlir_runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs | filecheck %s
 // REQUIRES: mlir-runner
 
 // Bits w mod 3 == 0 of row 1, as one i64 word (LSB first): 2^0 + 2^3 + … + 2^63.
