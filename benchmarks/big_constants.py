@@ -13,7 +13,7 @@ initializer), printing the lowered module, and the native build's steps (`mlir-o
 LLVM, code generation, linking) and run; then the peak resident memory of this process and
 of its children (the MLIR tools). The baseline is `mlir-opt-22 FILE -o /dev/null` in a child.
 
-    python benchmarks/big_constants.py [--mb 90] [--form hex|resource] [--keep FILE]
+    python -m benchmarks.big_constants [--mb 90] [--form hex|resource] [--keep FILE]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Small ONNX models for the frontend tests (`test_frontend_ops.py`), each with a numpy
 reference, and the import commands of issue 27 that turn them into the checked-in
-`tests/frontend/<name>.mlir`.
+`tests/frontends/imported/<name>.mlir`.
 
 A model is written here without onnx (nodes, graph inputs, weights from a generator seeded by
 its name), so that a test can build it with `onnx.helper` and run it with onnxruntime where
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-FRONTEND = Path(__file__).resolve().parent / "frontend"
+FRONTEND = Path(__file__).resolve().parent / "frontends" / "imported"
 
 BUFFERIZE = (
     "--one-shot-bufferize=bufferize-function-boundaries "

@@ -1,5 +1,5 @@
 // fuzz case seed-33223 (seed 33223, element i32)
-// seed 33223: wrong value [schedule/interp] printed line 76: '0', reference '8'  reproduce: python benchmarks/fuzz.py --replay 33223
+// seed 33223: wrong value [schedule/interp] printed line 76: '0', reference '8'  reproduce: python -m benchmarks.fuzz --replay 33223
 // site: @kernel type memref<2x2x2x3xi32, #layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 4, 2, 4, 3, 32, 1, 2, 2, 2]>>
 // site: @main assign memref<2x4x3x3xi32, #layout.tpu<lanes = 3, start = 0, stride = [31, 15, 5, 1]>>
 // site: @main type memref<2x2x2x3xi32, #layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 4, 2, 4, 3, 32, 1, 2, 2, 2]>>

@@ -1,5 +1,5 @@
 // fuzz case issue18-1-assign-on-private-argument (seed 20007, element f32)
-// issue 18 #1: layout.assign on a private function's argument (python benchmarks/fuzz.py --replay 20007)
+// issue 18 #1: layout.assign on a private function's argument (python -m benchmarks.fuzz --replay 20007)
 // site: @helper assign memref<7xf32, #layout.chunked<[0, 4, 0, 1, 0, 0, 0, 3], pack = vector<3xf32>>>
 // site: @kernel assign memref<10xf32, #layout.chunked<"ChunkedMemoryLayout<1, 0,0, 0,7>">>
 func.func private @kernel(%A: memref<7xf32>, %B: memref<10xf32>, %n: index) -> f32 {

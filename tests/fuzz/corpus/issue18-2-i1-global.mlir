@@ -1,5 +1,5 @@
 // fuzz case issue18-2-i1-global (seed 20003, element i1)
-// issue 18 #2: an i1 global with an unpacked layout (python benchmarks/fuzz.py --replay 20003)
+// issue 18 #2: an i1 global with an unpacked layout (python -m benchmarks.fuzz --replay 20003)
 // site: @kernel assign memref<2xi1, #layout.map<affine_map<(d0) -> ((d0 floordiv 2) mod 6, d0 floordiv 12, d0 mod 2)>, shape = [2, 1, 2]>>
 // site: @kernel assign memref<2xi1, #layout.map<affine_map<(d0) -> (d0 floordiv 12, (d0 floordiv 6) mod 2, d0 mod 6)>>>
 // site: @kernel type memref<2xi1, strided<[2]>>

@@ -1,5 +1,5 @@
 // fuzz case issue26-1-tiled-copy-into-cyclic-map (seed 15, element i32)
-// issue 26, finding 1: a memref.copy of 6390 i32 into a cyclic map (innermost d0 floordiv k) takes the tiled path and moves the wrong elements (python benchmarks/fuzz.py --replay 15)
+// issue 26, finding 1: a memref.copy of 6390 i32 into a cyclic map (innermost d0 floordiv k) takes the tiled path and moves the wrong elements (python -m benchmarks.fuzz --replay 15)
 // site: @kernel assign memref<6390xi32, #layout.partition<cyclic, dims = [0], factor = 3>>
 func.func private @kernel(%A: memref<6390xi32>, %B: memref<2x4x2x4xi32>, %n: index) -> i32 {
   %c1 = arith.constant 1 : index

@@ -1,5 +1,5 @@
 // fuzz case issue26-2-packed-i1-large (seed 261, element i1)
-// issue 26, finding 2: 5700 i1 with pack = i32 and sub-byte vector accesses, wrong under upstream (python benchmarks/fuzz.py --replay 261)
+// issue 26, finding 2: 5700 i1 with pack = i32 and sub-byte vector accesses, wrong under upstream (python -m benchmarks.fuzz --replay 261)
 // native
 // site: @kernel type memref<38x150xi1, #layout.chunked<"ChunkedMemoryLayout<2, 0,2, 0,0, 1,3, 1,0, 1,28>", pack = i64, bit_order = "msb">>
 // site: @kernel type memref<3xi1, #layout.tag<"e->  3Ee3E">>

@@ -1,5 +1,5 @@
 // fuzz case issue26-2-schedule-bit-count-over-unpacked-i1 (seed 44, element i1)
-// issue 26, finding 2: layout-schedule counts bits of a packed i1 buffer against an unpacked one, read as vector<3xi1> words: wrong under upstream (python benchmarks/fuzz.py --replay 44)
+// issue 26, finding 2: layout-schedule counts bits of a packed i1 buffer against an unpacked one, read as vector<3xi1> words: wrong under upstream (python -m benchmarks.fuzz --replay 44)
 // native
 // site: @helper type memref<3xi1, #layout.tag<"F->F16f", pack = i64, bit_order = "msb">>
 // site: @kernel type memref<3xi1, #layout.tag<"Y -> Y", pad = -1>>

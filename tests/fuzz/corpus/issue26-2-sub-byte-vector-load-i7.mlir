@@ -1,5 +1,5 @@
 // fuzz case issue26-2-sub-byte-vector-load-i7 (seed 175, element i7)
-// issue 26, finding 2: vector.load of vector<7xi7> kept by layout-lower on a memref<...xi7>: upstream reads packed bits (python benchmarks/fuzz.py --replay 175)
+// issue 26, finding 2: vector.load of vector<7xi7> kept by layout-lower on a memref<...xi7>: upstream reads packed bits (python -m benchmarks.fuzz --replay 175)
 // native
 // site: @kernel assign memref<10xi7, #layout.tag<"G -> g8G", pad = 24, pack = i61, bit_order = "lsb">>
 // site: @kernel type memref<5x10xi7, #layout.partition<block, dims = [0], factor = 5>>

@@ -1,5 +1,5 @@
 // fuzz case issue26-3-linalg-writes-assigned-argument (seed 90, element i32)
-// issue 26, finding 3: a kernel argument under layout.assign written by linalg.generic only: every write lost (python benchmarks/fuzz.py --replay 90)
+// issue 26, finding 3: a kernel argument under layout.assign written by linalg.generic only: every write lost (python -m benchmarks.fuzz --replay 90)
 // site: @kernel type memref<?x4x5xi32, #layout.tag<"nCw8c", pad = 770336947>>
 // site: @main assign memref<8xi32, #layout.strided<[-3], offset = 22, pad = -509660181>>
 // site: @main type memref<6x4x5xi32, #layout.tag<"nCw8c", pad = 770336947>>

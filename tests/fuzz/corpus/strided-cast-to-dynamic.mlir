@@ -1,5 +1,5 @@
 // fuzz case seed-105071 (seed 105071, element i32)
-// seed 105071: invalid output [affine-flat] layouts left after lowering: ['memref<6x?x?xi32, strided<[3, 66, 16], offset: 4>>']  reproduce: python benchmarks/fuzz.py --replay 105071
+// seed 105071: invalid output [affine-flat] layouts left after lowering: ['memref<6x?x?xi32, strided<[3, 66, 16], offset: 4>>']  reproduce: python -m benchmarks.fuzz --replay 105071
 // site: @kernel assign memref<6x3x4xi32, strided<[3, 66, 16], offset: 4>>
 func.func @kernel(%A: memref<6x3x4xi32>, %B: memref<6x?x?xi32>, %n: index) -> i32 {
   %c1 = arith.constant 1 : index

@@ -1,5 +1,5 @@
 // fuzz case seed-6297 (seed 6297, element i8)
-// seed 6297: unproven access [flat] layout-lower: translation validation: memref.store at <input>:39:5 is not proven: not proven symbolically (the layout gives (((((((d1 * -1) + 5) floordiv 4) * 480) + ((((d1 * -1) + 5) mod 4) * 80)) + (((d0 mod 4) * 10) + 30)) + ((d0 mod 4) + d2)), the code (((((d1 ceildiv 2) + ((d0 mod 4) * 11)) + (  reproduce: python benchmarks/fuzz.py --replay 6297
+// seed 6297: unproven access [flat] layout-lower: translation validation: memref.store at <input>:39:5 is not proven: not proven symbolically (the layout gives (((((((d1 * -1) + 5) floordiv 4) * 480) + ((((d1 * -1) + 5) mod 4) * 80)) + (((d0 mod 4) * 10) + 30)) + ((d0 mod 4) + d2)), the code (((((d1 ceildiv 2) + ((d0 mod 4) * 11)) + (  reproduce: python -m benchmarks.fuzz --replay 6297
 // site: @kernel assign memref<5x5x4xi8, #layout.map<affine_map<(d0, d1, d2) -> ((d2 + 2) floordiv 4, (d2 + 2) mod 4, d1 + 3, d1 + d0)>, shape = [2, 6, 8, 10]>>
 // site: @kernel type memref<5x5x4xi8, #layout.chunked<[0, 0, 2, 0, 1, 0], pad = -105>>
 // site: @main type memref<5x5x4xi8, #layout.chunked<[0, 0, 2, 0, 1, 0], pad = -105>>

@@ -1,5 +1,5 @@
 // fuzz case seed-2650 (seed 2650, element i2)
-// seed 2650: unproven access [arith] layout-lower: translation validation: memref.load at <input>:51:7 is not proven: not proven symbolically (the layout gives d1, the code (d0 ceildiv 3)); no counterexample among 4096 sampled points  reproduce: python benchmarks/fuzz.py --replay 2650 --native
+// seed 2650: unproven access [arith] layout-lower: translation validation: memref.load at <input>:51:7 is not proven: not proven symbolically (the layout gives d1, the code (d0 ceildiv 3)); no counterexample among 4096 sampled points  reproduce: python -m benchmarks.fuzz --replay 2650 --native
 // site: @kernel assign memref<4x4x?xi2, #layout.partition<block, dims = [1], factor = 2>>
 // site: @kernel type memref<4x4x?xi2, #layout.tag<"mdP -> 2m8mDmP">>
 // site: @kernel type memref<3xi2, #layout.tag<"Z->  6z5z2zZ">>

@@ -1,5 +1,5 @@
 // fuzz case seed-4664 (seed 4664, element i1)
-// seed 4664: unproven access [affine] layout-lower: translation validation: memref.store at <input>:76:7 is not proven: not proven symbolically (the layout gives d2, the code ((d1 + 1) ceildiv 3)); no counterexample among 4096 sampled points  reproduce: python benchmarks/fuzz.py --replay 4664
+// seed 4664: unproven access [affine] layout-lower: translation validation: memref.store at <input>:76:7 is not proven: not proven symbolically (the layout gives d2, the code ((d1 + 1) ceildiv 3)); no counterexample among 4096 sampled points  reproduce: python -m benchmarks.fuzz --replay 4664
 // site: @kernel assign memref<?x5x3x2xi1, #layout.tag<"fgri->  4rIgfR">>
 // site: @kernel assign memref<9xi1, #layout.partition<cyclic, dims = [0], factor = 4, pad = -1>>
 // site: @main assign memref<4x5x3x2xi1, #layout.tag<"EBCu->  Ub3C5CCE1C", pack = i2>>

@@ -1,5 +1,5 @@
 // fuzz case seed-7759 (seed 7759, element f64)
-// seed 7759: unproven access [schedule] layout-lower: translation validation: memref.store at <input>:35:5 is not proven: at %i6 = 4, remui(%n, 2) = 0: logical index (4611686018427387904, 0, 0) is physical (4611686018427387904, 0, 0, 0) in the layout, but the code computes (0, 0, 0, 0)  reproduce: python benchmarks/fuzz.py --replay 7759
+// seed 7759: unproven access [schedule] layout-lower: translation validation: memref.store at <input>:35:5 is not proven: at %i6 = 4, remui(%n, 2) = 0: logical index (4611686018427387904, 0, 0) is physical (4611686018427387904, 0, 0, 0) in the layout, but the code computes (0, 0, 0, 0)  reproduce: python -m benchmarks.fuzz --replay 7759
 // site: @helper assign memref<2x5x?xf64, #layout.partition<[block, cyclic], dims = [0, 1], factor = [2, 4]>>
 // site: @kernel type memref<2x5x?xf64, #layout.tag<"QZo->  Q1qZ2Zo">>
 // site: @kernel type memref<?x5x6xf64, #layout.tag<"nCw8c">>

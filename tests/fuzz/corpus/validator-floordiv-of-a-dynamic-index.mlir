@@ -1,5 +1,5 @@
 // fuzz case seed-5972 (seed 5972, element f32)
-// seed 5972: unproven access [affine] layout-lower: translation validation: memref.store at <input>:74:5 is not proven: not proven symbolically (the layout gives d1, the code (d0 floordiv 2)); no counterexample among 4096 sampled points (1 more not proven)  reproduce: python benchmarks/fuzz.py --replay 5972
+// seed 5972: unproven access [affine] layout-lower: translation validation: memref.store at <input>:74:5 is not proven: not proven symbolically (the layout gives d1, the code (d0 floordiv 2)); no counterexample among 4096 sampled points (1 more not proven)  reproduce: python -m benchmarks.fuzz --replay 5972
 // site: @helper type memref<3x?x?xf32, #layout.chunked<[1, 0, 2, 0, 0, 0]>>
 // site: @kernel type memref<3x?x?xf32, #layout.chunked<[1, 0, 2, 0, 0, 0]>>
 // site: @kernel type memref<3x2x3xf32, #layout.tag<"nCw8c">>

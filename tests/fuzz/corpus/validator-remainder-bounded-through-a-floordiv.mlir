@@ -1,5 +1,5 @@
 // fuzz case seed-3483 (seed 3483, element i16)
-// seed 3483: unproven access [schedule] layout-lower: translation validation: affine.load at <input>:66:9 is not proven: not proven symbolically (the layout gives ((d1 floordiv 3) mod 2), the code d2); no counterexample among 4096 sampled points  reproduce: python benchmarks/fuzz.py --replay 3483
+// seed 3483: unproven access [schedule] layout-lower: translation validation: affine.load at <input>:66:9 is not proven: not proven symbolically (the layout gives ((d1 floordiv 3) mod 2), the code d2); no counterexample among 4096 sampled points  reproduce: python -m benchmarks.fuzz --replay 3483
 // site: @kernel assign memref<4x3x7xi16, #layout.partition<cyclic, dims = [2], factor = 2, pad = 8011>>
 // site: @main assign memref<4x3x7xi16, #layout.partition<[block, complete], dims = [0, 1], factor = [2, 3], pad = 26449>>
 func.func private @kernel(%A: memref<4x3x7xi16>, %B: memref<?x?x?x?xi16>, %n: index) -> i16 {

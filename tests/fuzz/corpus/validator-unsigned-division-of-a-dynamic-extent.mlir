@@ -1,5 +1,5 @@
 // fuzz case seed-3642 (seed 3642, element i2)
-// seed 3642: unproven access [arith] layout-lower: translation validation: memref.load at <input>:21:3 is not proven: not proven symbolically (the layout gives d2, the code (d1 floordiv 2)); no counterexample among 4096 sampled points  reproduce: python benchmarks/fuzz.py --replay 3642
+// seed 3642: unproven access [arith] layout-lower: translation validation: memref.load at <input>:21:3 is not proven: not proven symbolically (the layout gives d2, the code (d1 floordiv 2)); no counterexample among 4096 sampled points  reproduce: python -m benchmarks.fuzz --replay 3642
 // site: @kernel assign memref<4x?x?xi2, #layout.tag<"Eoj -> jEo7E", pack = i64, bit_order = "lsb">>
 // site: @kernel type memref<8x3xi2, #layout.map<affine_map<(d0, d1) -> ((d0 * 4 + d1) floordiv 3, (d0 * 4 + d1) mod 3)>, shape = [11, 3]>>
 // site: @main type memref<8x3xi2, #layout.map<affine_map<(d0, d1) -> ((d0 * 4 + d1) floordiv 3, (d0 * 4 + d1) mod 3)>, shape = [11, 3]>>

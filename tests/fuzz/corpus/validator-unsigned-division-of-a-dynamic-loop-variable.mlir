@@ -1,5 +1,5 @@
 // fuzz case seed-1598 (seed 1598, element i16)
-// seed 1598: unproven access [affine-flat] layout-lower: translation validation: memref.load at <input>:59:9 is not proven: not proven symbolically (the layout gives ((((((d0 ceildiv 3) * 36) + (((d1 floordiv 3) mod 3) * 12)) + (d0 * 4)) + (d2 floordiv 3)) + ((d1 floordiv 3) floordiv 3)), the code (((((d0 * 4) + (((d0 + 2) floordiv 3) * 36))  reproduce: python benchmarks/fuzz.py --replay 1598
+// seed 1598: unproven access [affine-flat] layout-lower: translation validation: memref.load at <input>:59:9 is not proven: not proven symbolically (the layout gives ((((((d0 ceildiv 3) * 36) + (((d1 floordiv 3) mod 3) * 12)) + (d0 * 4)) + (d2 floordiv 3)) + ((d1 floordiv 3) floordiv 3)), the code (((((d0 * 4) + (((d0 + 2) floordiv 3) * 36))  reproduce: python -m benchmarks.fuzz --replay 1598
 // site: @kernel assign memref<6x4x4x1xi16, #layout.chunked<"ChunkedMemoryLayout<4, 1,0, 3,3, 0,0, 2,0, 3,0, 2,3>", pack = vector<3xi16>>>
 // site: @kernel type memref<6x4x4x1xi16, #layout.map<affine_map<(d0, d1, d2, d3) -> (d0, d2 floordiv 3, d1, d3 floordiv 3, d2 mod 3, d3 mod 3)>>>
 // site: @main type memref<6x4x4x1xi16, #layout.map<affine_map<(d0, d1, d2, d3) -> (d0, d2 floordiv 3, d1, d3 floordiv 3, d2 mod 3, d3 mod 3)>>>

@@ -1,5 +1,5 @@
 // fuzz case seed-6157 (seed 6157, element i32)
-// seed 6157: internal error [arith] KeyError: Term(kind='remui', args=(Term(kind='leaf', args=(), value=0, leaf=<BlockArgument[index] name_hint: n, index: 2, uses: 10>), Term(kind='const', args=(), value=2, leaf=None)), value=0, leaf=None)  reproduce: python benchmarks/fuzz.py --replay 6157
+// seed 6157: internal error [arith] KeyError: Term(kind='remui', args=(Term(kind='leaf', args=(), value=0, leaf=<BlockArgument[index] name_hint: n, index: 2, uses: 10>), Term(kind='const', args=(), value=2, leaf=None)), value=0, leaf=None)  reproduce: python -m benchmarks.fuzz --replay 6157
 // site: @kernel type memref<4x?x4x?xi32, #layout.tag<"tduF->  TUFD", pad = -1603936409>>
 // site: @kernel type memref<1x6x?x?xi32, #layout.tag<"NCHW32">>
 // site: @main type memref<4x4x4x1xi32, #layout.tag<"nhwc">>

@@ -7,11 +7,11 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+from tests.paths import REPOSITORY
+
 BENCHMARK = REPOSITORY / "benchmarks" / "big_constants.py"
 
 
