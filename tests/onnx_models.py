@@ -252,3 +252,175 @@ def transformer_ops(seed: int = 0) -> Any:
         [_tensor("y", [2, 4, 8]), _tensor("z", [2, 64])],
         weights,
     )
+
+
+# ---- the networks of issue 27's point 5: small, with every op their full-size forms have ----
+def _conv(node: str, x: str, w: str, b: str | None, **attributes: Any) -> Any:
+    from onnx import helper
+
+    return helper.make_node("Conv", [x, w] + ([b] if b else []), [node], **attributes)
+
+
+def basic_block(seed: int = 0, channels: int = 8, size: int = 8) -> Any:
+    """A ResNet basic block: Conv 3x3 pad 1 + bias, Relu, Conv 3x3 pad 1 + bias, Add the
+    input (the residual), Relu; x[1,C,H,W] → y[1,C,H,W]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    c = channels
+    weights = [
+        _weights(rng, "w1", (c, c, 3, 3)),
+        _weights(rng, "b1", (c,)),
+        _weights(rng, "w2", (c, c, 3, 3)),
+        _weights(rng, "b2", (c,)),
+    ]
+    same = {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}
+    nodes = [
+        _conv("c1", "x", "w1", "b1", **same),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        _conv("c2", "r1", "w2", "b2", **same),
+        helper.make_node("Add", ["c2", "x"], ["s"]),
+        helper.make_node("Relu", ["s"], ["y"]),
+    ]
+    shape: list[int | str] = [1, c, size, size]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
+def downsampling_block(seed: int = 0, channels: int = 8, size: int = 8) -> Any:
+    """A strided ResNet block: Conv 3x3 stride 2 pad 1 (C → 2C) + bias, Relu, Conv 3x3 pad 1
+    + bias; the shortcut a 1x1 Conv stride 2 (C → 2C); Add, Relu; x[1,C,H,W] → y[1,2C,H/2,W/2]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    c, d = channels, 2 * channels
+    weights = [
+        _weights(rng, "w1", (d, c, 3, 3)),
+        _weights(rng, "b1", (d,)),
+        _weights(rng, "w2", (d, d, 3, 3)),
+        _weights(rng, "b2", (d,)),
+        _weights(rng, "ws", (d, c, 1, 1)),
+    ]
+    nodes = [
+        _conv("c1", "x", "w1", "b1", kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        _conv("c2", "r1", "w2", "b2", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        _conv("short", "x", "ws", None, kernel_shape=[1, 1], strides=[2, 2]),
+        helper.make_node("Add", ["c2", "short"], ["s"]),
+        helper.make_node("Relu", ["s"], ["y"]),
+    ]
+    return _model(
+        nodes,
+        [_tensor("x", [1, c, size, size])],
+        [_tensor("y", [1, d, size // 2, size // 2])],
+        weights,
+    )
+
+
+def resnet_stem(seed: int = 0, channels: int = 8, size: int = 32) -> Any:
+    """A ResNet stem: Conv 7x7 stride 2 pad 3 (3 → C) + bias, Relu, MaxPool 3x3 stride 2
+    pad 1; x[1,3,H,W] → y[1,C,H/4,W/4]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    weights = [_weights(rng, "w", (channels, 3, 7, 7)), _weights(rng, "b", (channels,))]
+    nodes = [
+        _conv("c", "x", "w", "b", kernel_shape=[7, 7], pads=[3, 3, 3, 3], strides=[2, 2]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node(
+            "MaxPool", ["r"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]
+        ),
+    ]
+    return _model(
+        nodes,
+        [_tensor("x", [1, 3, size, size])],
+        [_tensor("y", [1, channels, size // 4, size // 4])],
+        weights,
+    )
+
+
+def inverted_residual(seed: int = 0, channels: int = 8, size: int = 8, expand: int = 4) -> Any:
+    """A MobileNetV2 inverted residual: Conv 1x1 (C → eC) + bias, Clip 0..6 (ReLU6), a
+    depthwise Conv 3x3 pad 1 (group eC) + bias, Clip, Conv 1x1 (eC → C) + bias, Add the input;
+    x[1,C,H,W] → y[1,C,H,W]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    c, e = channels, expand * channels
+    weights = [
+        _weights(rng, "w1", (e, c, 1, 1)),
+        _weights(rng, "b1", (e,)),
+        _weights(rng, "wd", (e, 1, 3, 3)),
+        _weights(rng, "bd", (e,)),
+        _weights(rng, "w2", (c, e, 1, 1)),
+        _weights(rng, "b2", (c,)),
+        _constant("zero", np.float32(0.0)),
+        _constant("six", np.float32(6.0)),
+    ]
+    nodes = [
+        _conv("e", "x", "w1", "b1", kernel_shape=[1, 1]),
+        helper.make_node("Clip", ["e", "zero", "six"], ["e6"]),
+        _conv("d", "e6", "wd", "bd", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=e),
+        helper.make_node("Clip", ["d", "zero", "six"], ["d6"]),
+        _conv("p", "d6", "w2", "b2", kernel_shape=[1, 1]),
+        helper.make_node("Add", ["p", "x"], ["y"]),
+    ]
+    shape: list[int | str] = [1, c, size, size]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
+def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) -> Any:
+    """A transformer encoder layer (one head, post-norm): attention (MatMul q, k, v,
+    Transpose, MatMul, Div by sqrt(width), Softmax, MatMul, MatMul out + bias), Add the input,
+    LayerNormalization, a feed-forward MatMul + bias, GELU written with Erf, MatMul + bias,
+    Add, LayerNormalization; x[1,T,W] → y[1,T,W]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    node = helper.make_node
+    w, h = width, hidden
+    weights = [
+        _weights(rng, "wq", (w, w)),
+        _weights(rng, "wk", (w, w)),
+        _weights(rng, "wv", (w, w)),
+        _weights(rng, "wo", (w, w)),
+        _weights(rng, "bo", (w,)),
+        _weights(rng, "gamma1", (w,)),
+        _weights(rng, "beta1", (w,)),
+        _weights(rng, "w1", (w, h)),
+        _weights(rng, "b1", (h,)),
+        _weights(rng, "w2", (h, w)),
+        _weights(rng, "b2", (w,)),
+        _weights(rng, "gamma2", (w,)),
+        _weights(rng, "beta2", (w,)),
+        _constant("root", np.float32(np.sqrt(float(w)))),
+        _constant("root2", np.float32(np.sqrt(2.0))),
+        _constant("one", np.float32(1.0)),
+        _constant("half", np.float32(0.5)),
+    ]
+    nodes = [
+        node("MatMul", ["x", "wq"], ["q"]),
+        node("MatMul", ["x", "wk"], ["k"]),
+        node("MatMul", ["x", "wv"], ["v"]),
+        node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
+        node("MatMul", ["q", "kt"], ["scores"]),
+        node("Div", ["scores", "root"], ["scaled"]),
+        node("Softmax", ["scaled"], ["attention"], axis=-1),
+        node("MatMul", ["attention", "v"], ["mixed"]),
+        node("MatMul", ["mixed", "wo"], ["o"]),
+        node("Add", ["o", "bo"], ["ob"]),
+        node("Add", ["ob", "x"], ["h1"]),
+        node("LayerNormalization", ["h1", "gamma1", "beta1"], ["n1"], axis=-1),
+        node("MatMul", ["n1", "w1"], ["f1"]),
+        node("Add", ["f1", "b1"], ["f2"]),
+        node("Div", ["f2", "root2"], ["f3"]),
+        node("Erf", ["f3"], ["f4"]),
+        node("Add", ["f4", "one"], ["f5"]),
+        node("Mul", ["f2", "f5"], ["f6"]),
+        node("Mul", ["f6", "half"], ["gelu"]),
+        node("MatMul", ["gelu", "w2"], ["f7"]),
+        node("Add", ["f7", "b2"], ["f8"]),
+        node("Add", ["f8", "n1"], ["h2"]),
+        node("LayerNormalization", ["h2", "gamma2", "beta2"], ["y"], axis=-1),
+    ]
+    shape: list[int | str] = [1, tokens, width]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)

@@ -1,0 +1,142 @@
+"""Six networks checked against the framework with layouts (issue 27, point 5).
+
+A ResNet basic block, a strided downsampling block with a 1x1 shortcut, a ResNet stem
+(7x7 stride 2, max-pool), a MobileNetV2 inverted residual (1x1, depthwise 3x3, 1x1), an MLP
+and a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals), built with
+`onnx.helper` and seeded random weights (tests/onnx_models.py), are imported; oneDNN-style
+layouts are assigned to every activation (arguments and allocations: channels blocked by 4)
+and every weight global (OIhw4i4o, KN->NK4k, ...); the program goes through
+`layout-schedule,layout-lower` and runs natively on the same inputs as onnxruntime
+(`layout-run --reference`), and `layout-run --check` compares it with the program as imported.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import heterolayout
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.tools.run import main as layout_run
+from tests.onnx_models import (
+    basic_block,
+    downsampling_block,
+    encoder_layer,
+    inverted_residual,
+    mlp,
+    onnxruntime_outputs,
+    random_input,
+    require_frontend,
+    resnet_stem,
+)
+
+NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
+    "basic_block": (basic_block, (1, 8, 8, 8)),
+    "downsampling_block": (downsampling_block, (1, 8, 8, 8)),
+    "resnet_stem": (resnet_stem, (1, 3, 32, 32)),
+    "inverted_residual": (inverted_residual, (1, 8, 8, 8)),
+    "mlp": (mlp, (4, 8)),
+    "encoder_layer": (encoder_layer, (1, 8, 16)),
+}
+"""Each network's builder and its input's shape."""
+
+PIPELINE = "layout-schedule,layout-lower"
+
+ACTIVATION_TAGS = {2: "AB->BA", 3: "ABC->ABc4c", 4: "NCHW->nChw4c"}
+WEIGHT_TAGS = {2: "KN->NK4k", 3: "CHW->Chw4c", 4: "OIHW->OIhw4i4o"}
+"""oneDNN-style layouts by rank: activations with their channels (the last dim of a
+sequence) blocked by 4, convolution weights blocked on both channels, matmul weights
+transposed and blocked; a dim that is not a multiple of 4 is padded."""
+
+_FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
+_ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
+_DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
+
+
+def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
+    rank = memref.count("x")
+    if rank not in tags:
+        return None
+    return f'    layout.assign {value} to #layout.tag<"{tags[rank]}"> : {memref}'
+
+
+def with_layouts(text: str) -> tuple[str, int]:
+    """The imported program with a `layout.assign` on every f32 argument, allocation and
+    weight global of rank 2 to 4, and how many it got."""
+    lines: list[str] = []
+    assigned = 0
+    for line in text.splitlines():
+        lines.append(line)
+        found: list[tuple[str, str, dict[int, str]]] = []
+        if (function := _FUNCTION.match(line)) is not None:
+            found = [(v, t, ACTIVATION_TAGS) for v, t in _ARGUMENT.findall(function.group(1))]
+        elif (definition := _DEFINITION.match(line)) is not None:
+            value, kind, memref = definition.groups()
+            found = [(value, memref, WEIGHT_TAGS if kind == "get_global" else ACTIVATION_TAGS)]
+        for value, memref, tags in found:
+            if (assign := _assign(value, memref, tags)) is not None:
+                lines.append(assign)
+                assigned += 1
+    return "\n".join(lines) + "\n", assigned
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = layout_run(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def frontend() -> None:
+    require_frontend()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("frontend")
+@pytest.mark.parametrize("name", NETWORKS)
+def test_laid_out_scheduled_and_lowered_equal_onnxruntime(name: str, tmp_path: Path) -> None:
+    import onnx
+
+    build, shape = NETWORKS[name]
+    model = build()
+    text, assigned = with_layouts(heterolayout.import_model(model))
+    weights = text.count("memref.get_global")
+    assert assigned >= 3 and weights >= 1
+    program = tmp_path / f"{name}.mlir"
+    program.write_text(text)
+    onnx.save(model, str(tmp_path / f"{name}.onnx"))
+    x = random_input(shape, seed=7)
+    np.savez(tmp_path / "in.npz", x=x)
+
+    lowered = str(apply_pipeline(parse_program(text), PIPELINE))
+    assert "layout.assign" not in lowered and "#layout." not in lowered
+    outputs = heterolayout.run(lowered, {"x": x}, engine="native")
+    expected = onnxruntime_outputs(model, {"x": x})
+    assert list(outputs) == list(expected) == ["y"]
+    np.testing.assert_allclose(outputs["y"], expected["y"], rtol=1e-4, atol=1e-4)
+
+    code, out, err = _cli(
+        str(program),
+        "-p",
+        PIPELINE,
+        "--engine",
+        "native",
+        "--inputs",
+        str(tmp_path / "in.npz"),
+        "--reference",
+        str(tmp_path / f"{name}.onnx"),
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "OK: 1 output within tolerance of onnxruntime"
+
+    code, out, err = _cli(str(program), "--check", "-p", PIPELINE, "--engine", "native")
+    assert (code, err) == (0, "") and out.startswith("OK: "), out + err
