@@ -5,6 +5,7 @@ the skips, onnxruntime's outputs, and layouts inserted into an imported program.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import numpy as np
@@ -53,17 +54,22 @@ def _tensor(name: str, shape: list[int | str]) -> Any:
     return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
 
 
-def mlp(seed: int = 0, *, batch: int | str = 4, perturb: float = 0.0) -> Any:
-    """x[batch,8] → MatMul w1[8,16] → Add b1 → Relu → MatMul w2[16,6] → y; `perturb` adds
-    to one weight of w2 (a model that computes something else)."""
-    from onnx import helper
+def mlp(
+    seed: int = 0,
+    *,
+    batch: int | str = 4,
+    perturb: float = 0.0,
+    widths: tuple[int, int, int] = (8, 16, 6),
+) -> Any:
+    """x[batch,K] → MatMul w1[K,H] → Add b1 → Relu → MatMul w2[H,N] → y for `widths`
+    (K, H, N); `perturb` adds to one weight of w2 (a model that computes something else)."""
+    from onnx import helper, numpy_helper
 
+    k, h, n = widths
     rng = np.random.default_rng(seed)
-    weights = [_weights(rng, "w1", (8, 16)), _weights(rng, "b1", (16,))]
-    w2 = rng.uniform(-1, 1, (16, 6)).astype(np.float32)
+    weights = [_weights(rng, "w1", (k, h)), _weights(rng, "b1", (h,))]
+    w2 = rng.uniform(-1, 1, (h, n)).astype(np.float32)
     w2[3, 2] += perturb
-    from onnx import numpy_helper
-
     weights.append(numpy_helper.from_array(w2, "w2"))
     nodes = [
         helper.make_node("MatMul", ["x", "w1"], ["h"]),
@@ -71,7 +77,7 @@ def mlp(seed: int = 0, *, batch: int | str = 4, perturb: float = 0.0) -> Any:
         helper.make_node("Relu", ["hb"], ["r"]),
         helper.make_node("MatMul", ["r", "w2"], ["y"]),
     ]
-    return _model(nodes, [_tensor("x", [batch, 8])], [_tensor("y", [batch, 6])], weights)
+    return _model(nodes, [_tensor("x", [batch, k])], [_tensor("y", [batch, n])], weights)
 
 
 def conv_block(seed: int = 0) -> Any:
@@ -424,3 +430,47 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
     ]
     shape: list[int | str] = [1, tokens, width]
     return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
+def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
+    """oneDNN-style layouts by rank, for activations and for weights: activations with their
+    channels (the last dim of a matrix or sequence) blocked by `block`, convolution weights
+    blocked on both channels (OIhw16i16o), depthwise weights on theirs, matmul weights
+    transposed and blocked; a dim that is not a multiple of `block` is padded."""
+    b = block
+    activations = {2: f"AB->aB{b}b", 3: f"ABC->ABc{b}c", 4: f"NCHW->nChw{b}c"}
+    weights = {2: f"KN->NK{b}k", 3: f"CHW->Chw{b}c", 4: f"OIHW->OIhw{b}i{b}o"}
+    return activations, weights
+
+
+_FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
+_ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
+_DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
+
+
+def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
+    rank = memref.count("x")
+    if rank not in tags:
+        return None
+    return f'    layout.assign {value} to #layout.tag<"{tags[rank]}"> : {memref}'
+
+
+def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
+    """The imported program with a `layout.assign` of `onednn_tags(block)` on every f32
+    argument, allocation and weight global of rank 2 to 4, and how many it got."""
+    activations, weights = onednn_tags(block)
+    lines: list[str] = []
+    assigned = 0
+    for line in text.splitlines():
+        lines.append(line)
+        found: list[tuple[str, str, dict[int, str]]] = []
+        if (function := _FUNCTION.match(line)) is not None:
+            found = [(v, t, activations) for v, t in _ARGUMENT.findall(function.group(1))]
+        elif (definition := _DEFINITION.match(line)) is not None:
+            value, kind, memref = definition.groups()
+            found = [(value, memref, weights if kind == "get_global" else activations)]
+        for value, memref, tags in found:
+            if (assign := _assign(value, memref, tags)) is not None:
+                lines.append(assign)
+                assigned += 1
+    return "\n".join(lines) + "\n", assigned

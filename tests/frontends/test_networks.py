@@ -13,7 +13,6 @@ and every weight global (OIhw4i4o, KN->NK4k, ...); the program goes through
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -36,6 +35,7 @@ from tests.onnx_models import (
     random_input,
     require_frontend,
     resnet_stem,
+    with_onednn_layouts,
 )
 
 NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
@@ -49,43 +49,6 @@ NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
 """Each network's builder and its input's shape."""
 
 PIPELINE = "layout-schedule,layout-lower"
-
-ACTIVATION_TAGS = {2: "AB->BA", 3: "ABC->ABc4c", 4: "NCHW->nChw4c"}
-WEIGHT_TAGS = {2: "KN->NK4k", 3: "CHW->Chw4c", 4: "OIHW->OIhw4i4o"}
-"""oneDNN-style layouts by rank: activations with their channels (the last dim of a
-sequence) blocked by 4, convolution weights blocked on both channels, matmul weights
-transposed and blocked; a dim that is not a multiple of 4 is padded."""
-
-_FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
-_ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
-_DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
-
-
-def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
-    rank = memref.count("x")
-    if rank not in tags:
-        return None
-    return f'    layout.assign {value} to #layout.tag<"{tags[rank]}"> : {memref}'
-
-
-def with_layouts(text: str) -> tuple[str, int]:
-    """The imported program with a `layout.assign` on every f32 argument, allocation and
-    weight global of rank 2 to 4, and how many it got."""
-    lines: list[str] = []
-    assigned = 0
-    for line in text.splitlines():
-        lines.append(line)
-        found: list[tuple[str, str, dict[int, str]]] = []
-        if (function := _FUNCTION.match(line)) is not None:
-            found = [(v, t, ACTIVATION_TAGS) for v, t in _ARGUMENT.findall(function.group(1))]
-        elif (definition := _DEFINITION.match(line)) is not None:
-            value, kind, memref = definition.groups()
-            found = [(value, memref, WEIGHT_TAGS if kind == "get_global" else ACTIVATION_TAGS)]
-        for value, memref, tags in found:
-            if (assign := _assign(value, memref, tags)) is not None:
-                lines.append(assign)
-                assigned += 1
-    return "\n".join(lines) + "\n", assigned
 
 
 def _cli(*argv: str) -> tuple[int, str, str]:
@@ -108,7 +71,7 @@ def test_laid_out_scheduled_and_lowered_equal_onnxruntime(name: str, tmp_path: P
 
     build, shape = NETWORKS[name]
     model = build()
-    text, assigned = with_layouts(heterolayout.import_model(model))
+    text, assigned = with_onednn_layouts(heterolayout.import_model(model))
     weights = text.count("memref.get_global")
     assert assigned >= 3 and weights >= 1
     program = tmp_path / f"{name}.mlir"
