@@ -29,6 +29,7 @@ from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
+from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
@@ -131,6 +132,7 @@ class LayoutSchedulePass(ModulePass):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
+        lower_linalg_on_layouts(op)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             changed = False
