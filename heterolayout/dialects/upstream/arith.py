@@ -4,17 +4,27 @@ xDSL 0.74 gaps worked around here: `arith.index_castui` and `arith.remf` are mis
 `arith.select` takes only an `i1` condition (upstream also selects lane by lane with a
 vector of `i1`: `arith.select %m, %a, %b : vector<4xi1>, vector<4xf32>`), and
 `arith.trunci` / `extui` / `extsi` take only scalars (upstream casts vectors lane by lane:
-`arith.trunci %v : vector<64xi8> to vector<64xi1>`).
+`arith.trunci %v : vector<64xi8> to vector<64xi1>`), and `arith.cmpf` / `cmpi` give only an
+`i1` (upstream compares vectors lane by lane: `arith.cmpf ugt, %a, %b : vector<16xf32>` is a
+`vector<16xi1>`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects import arith
-from xdsl.dialects.arith import FloatingPointLikeBinaryOperation
-from xdsl.dialects.builtin import IndexType, IntegerType, VectorType, i1
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.arith import (
+    CMPF_COMPARISON_OPERATIONS,
+    CMPI_COMPARISON_OPERATIONS,
+    FastMathFlagsAttr,
+    FloatingPointLikeBinaryOperation,
+    floatingPointLike,
+    signlessIntegerLike,
+)
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType, i1
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -22,6 +32,7 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -186,4 +197,98 @@ class ExtSIOp(arith.ExtSIOp):
         _verify_integer_cast(self, narrows=False)
 
 
-OPS: list[type[Operation]] = [IndexCastUIOp, RemFOp, SelectOp, TruncIOp, ExtUIOp, ExtSIOp]
+def comparison_result(operand: SSAValue) -> Attribute:
+    """What comparing values of `operand`'s type gives: `i1`, or a vector of `i1` of its
+    shape."""
+    compared = operand.type
+    return VectorType(i1, compared.get_shape()) if isinstance(compared, VectorType) else i1
+
+
+def _verify_comparison(op: CmpfOp | CmpiOp) -> None:
+    if op.lhs.type != op.rhs.type:
+        raise VerifyException(f"{op.name}: {op.lhs.type} and {op.rhs.type} differ")
+    expected = comparison_result(op.lhs)
+    if op.result.type != expected:
+        raise VerifyException(
+            f"{op.name}: comparing {op.lhs.type} gives {expected}, not {op.result.type}"
+        )
+
+
+def _predicate(arg: int | str, names: Sequence[str], op: str) -> int:
+    if isinstance(arg, int):
+        return arg
+    if arg not in names:
+        raise VerifyException(f"{op}: unknown predicate {arg!r}")
+    return list(names).index(arg)
+
+
+@override
+class CmpfOp(arith.CmpfOp):
+    """`arith.cmpf`, on vectors too (a vector of `i1`, lane by lane)."""
+
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(floatingPointLike)
+    rhs = operand_def(floatingPointLike)
+    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
+    result = result_def(base(IntegerType) | base(VectorType))  # type: ignore[arg-type]
+
+    def __init__(
+        self,
+        operand1: SSAValue | Operation,
+        operand2: SSAValue | Operation,
+        arg: int | str,
+        fastmath: FastMathFlagsAttr | None = None,
+    ) -> None:
+        lhs = SSAValue.get(operand1)
+        IRDLOperation.__init__(
+            self,
+            operands=[lhs, operand2],
+            result_types=[comparison_result(lhs)],
+            properties={
+                "predicate": IntegerAttr(
+                    _predicate(arg, CMPF_COMPARISON_OPERATIONS, self.name), 64
+                ),
+                "fastmath": fastmath or FastMathFlagsAttr("none"),
+            },
+        )
+
+    def verify_(self) -> None:
+        _verify_comparison(self)
+
+
+@override
+class CmpiOp(arith.CmpiOp):
+    """`arith.cmpi`, on vectors too (a vector of `i1`, lane by lane)."""
+
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(signlessIntegerLike)
+    rhs = operand_def(signlessIntegerLike)
+    result = result_def(base(IntegerType) | base(VectorType))  # type: ignore[arg-type]
+
+    def __init__(
+        self, operand1: SSAValue | Operation, operand2: SSAValue | Operation, arg: int | str
+    ) -> None:
+        lhs = SSAValue.get(operand1)
+        IRDLOperation.__init__(
+            self,
+            operands=[lhs, operand2],
+            result_types=[comparison_result(lhs)],
+            properties={
+                "predicate": IntegerAttr(_predicate(arg, CMPI_COMPARISON_OPERATIONS, self.name), 64)
+            },
+        )
+
+    def verify_(self) -> None:
+        _verify_comparison(self)
+
+
+OPS: list[type[Operation]] = [
+    IndexCastUIOp,
+    RemFOp,
+    SelectOp,
+    TruncIOp,
+    ExtUIOp,
+    ExtSIOp,
+    CmpfOp,
+    CmpiOp,
+]

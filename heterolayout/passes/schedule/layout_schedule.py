@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import affine, func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -29,7 +29,9 @@ from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
+from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.remarks import remark, show_remarks
+from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
 from heterolayout.passes.schedule.interchange import (
@@ -131,11 +133,13 @@ class LayoutSchedulePass(ModulePass):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
+        lower_linalg_on_layouts(op)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             changed = False
             for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
-                changed |= self._schedule(function, top, hints, target)
+                for nest in _split(function, top, hints):
+                    changed |= self._schedule(function, nest, hints, target)
             if changed:
                 cse(function.body)
         for hint in hints.values():
@@ -237,6 +241,21 @@ class LayoutSchedulePass(ModulePass):
             if len(loops) == 1 and size > 1:
                 sizes[loops[0]] = size
         return sizes
+
+
+def _split(
+    function: func.FuncOp, top: Operation, hints: dict[SSAValue, ScheduleOp]
+) -> list[Operation]:
+    """`top`, or the nests index-set splitting makes of it where its bounds are `max`/`min`
+    of an outer counter (`bound_splitting`), for a nest that touches a layout or a hint."""
+    if not isinstance(top, affine.ForOp):
+        return [top]
+    if not _touches_layout(top) and not any(
+        buffer_root(v) in hints for op in top.walk() for v in op.operands
+    ):
+        return [top]
+    where = f"@{function.sym_name.data}: nest {_name(top)}"
+    return list(split_nest(top, lambda message: remark(f"layout-schedule: {where}: {message}")))
 
 
 def _outermost(op: Operation) -> bool:

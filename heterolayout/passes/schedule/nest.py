@@ -186,6 +186,12 @@ def extract(top: Operation) -> Nest:
     return nest
 
 
+def is_arithmetic(op: Operation) -> bool:
+    """A value op a nest's statements may hold besides its accesses: arith, math,
+    `affine.apply`."""
+    return op.name.startswith(("arith.", "math.")) or isinstance(op, affine.ApplyOp)
+
+
 def _read_accesses(nest: Nest) -> None:
     inside = {op for stmt in nest.statements() for op in stmt.walk()}
     inside.update(loop.op for loop in nest.loops)
@@ -195,7 +201,7 @@ def _read_accesses(nest: Nest) -> None:
         scalar_access = op.name in SCALAR_LOADS or op.name in SCALAR_STORES
         if scalar_access:
             nest.accesses[op] = _access(nest, op, inside)
-        elif not op.name.startswith(("arith.", "math.")) and not isinstance(op, affine.ApplyOp):
+        elif not is_arithmetic(op):
             raise NotScheduled(op, f"{op.name} is not a load, a store or arithmetic")
         for operand in op.operands:
             if isinstance(operand.type, MemRefType) and not scalar_access:
