@@ -6,7 +6,7 @@ ResNet basic block (Conv 3x3 64→64 pad 1 + bias, Relu, Conv, Add the input, Re
 1x64x56x56, 462 MFLOP) and the MLP (MatMul 256x512 + Add + Relu + MatMul 512x256, batch 64,
 33.6 MFLOP). Each is imported (`heterolayout.import_model`), given oneDNN-style layouts on
 every activation and weight global (`with_onednn_layouts`, blocks of 16: nChw16c,
-OIhw16i16o, KN->NK16k) and run natively in these forms:
+OIhw16i16o, KN->Nk16n) and run natively in these forms:
 
 - `layouts, scheduled`: `layout-schedule{fma=true reassociate=true},layout-lower` on the
   program as imported (its compute is linalg named ops);

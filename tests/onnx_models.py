@@ -436,10 +436,11 @@ def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
     """oneDNN-style layouts by rank, for activations and for weights: activations with their
     channels (the last dim of a matrix or sequence) blocked by `block`, convolution weights
     blocked on both channels (OIhw16i16o), depthwise weights on theirs, matmul weights
-    transposed and blocked; a dim that is not a multiple of `block` is padded."""
+    blocked by output columns (Nk16n: each block of columns a row-major panel); a dim that
+    is not a multiple of `block` is padded."""
     b = block
     activations = {2: f"AB->aB{b}b", 3: f"ABC->ABc{b}c", 4: f"NCHW->nChw{b}c"}
-    weights = {2: f"KN->NK{b}k", 3: f"CHW->Chw{b}c", 4: f"OIHW->OIhw{b}i{b}o"}
+    weights = {2: f"KN->Nk{b}n", 3: f"CHW->Chw{b}c", 4: f"OIHW->OIhw{b}i{b}o"}
     return activations, weights
 
 

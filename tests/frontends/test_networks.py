@@ -5,7 +5,7 @@ A ResNet basic block, a strided downsampling block with a 1x1 shortcut, a ResNet
 and a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals), built with
 `onnx.helper` and seeded random weights (tests/onnx_models.py), are imported; oneDNN-style
 layouts are assigned to every activation (arguments and allocations: channels blocked by 4)
-and every weight global (OIhw4i4o, KN->NK4k, ...); the program goes through
+and every weight global (OIhw4i4o, KN->Nk4n, ...); the program goes through
 `layout-schedule,layout-lower` and runs natively on the same inputs as onnxruntime
 (`layout-run --reference`), and `layout-run --check` compares it with the program as imported.
 """
