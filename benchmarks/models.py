@@ -71,33 +71,30 @@ class Model:
     mflop: float
 
 
+def _block(channels: int, size: int) -> Model:
+    flop = 2 * 2 * size * size * channels * channels * 9
+    return Model(
+        "block",
+        lambda: basic_block(channels=channels, size=size),
+        (1, channels, size, size),
+        flop / 1e6,
+    )
+
+
+def _mlp(batch: int, widths: tuple[int, int, int]) -> Model:
+    k, h, n = widths
+    return Model(
+        "mlp",
+        lambda: mlp(batch=batch, widths=widths),
+        (batch, k),
+        2 * batch * (k * h + h * n) / 1e6,
+    )
+
+
 def models(small: bool) -> list[Model]:
     if small:
-        return [
-            Model(
-                "block",
-                lambda: basic_block(channels=16, size=8),
-                (1, 16, 8, 8),
-                2 * 2 * 8 * 8 * 16 * 16 * 9 / 1e6,
-            ),
-            Model(
-                "mlp", lambda: mlp(batch=8, widths=(32, 64, 32)), (8, 32), 2 * 2 * 8 * 32 * 64 / 1e6
-            ),
-        ]
-    return [
-        Model(
-            "block",
-            lambda: basic_block(channels=64, size=56),
-            (1, 64, 56, 56),
-            2 * 2 * 56 * 56 * 64 * 64 * 9 / 1e6,
-        ),
-        Model(
-            "mlp",
-            lambda: mlp(batch=64, widths=(256, 512, 256)),
-            (64, 256),
-            2 * 2 * 64 * 256 * 512 / 1e6,
-        ),
-    ]
+        return [_block(16, 8), _mlp(8, (32, 64, 32))]
+    return [_block(64, 56), _mlp(64, (256, 512, 256))]
 
 
 class Contender:

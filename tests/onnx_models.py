@@ -194,6 +194,24 @@ def cnn_ops(seed: int = 0) -> Any:
     return _model(nodes, [_tensor("x", [1, 3, 12, 12])], [_tensor("y", [1, 5])], weights)
 
 
+def _attention(source: str) -> list[Any]:
+    """One attention head over `source` (weights wq, wk, wv and the scale `root`): q, k, v,
+    Transpose, MatMul, Div, Softmax, MatMul into `mixed`."""
+    from onnx import helper
+
+    node = helper.make_node
+    return [
+        node("MatMul", [source, "wq"], ["q"]),
+        node("MatMul", [source, "wk"], ["k"]),
+        node("MatMul", [source, "wv"], ["v"]),
+        node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
+        node("MatMul", ["q", "kt"], ["scores"]),
+        node("Div", ["scores", "root"], ["scaled"]),
+        node("Softmax", ["scaled"], ["attention"], axis=-1),
+        node("MatMul", ["attention", "v"], ["mixed"]),
+    ]
+
+
 def transformer_ops(seed: int = 0) -> Any:
     """The ops of a transformer encoder layer in one graph: LayerNormalization, attention
     (MatMul, Transpose, Div, Softmax, MatMul), residual Adds, a LayerNorm written out
@@ -222,14 +240,7 @@ def transformer_ops(seed: int = 0) -> Any:
     ]
     nodes = [
         node("LayerNormalization", ["x", "gamma", "beta"], ["n1"], axis=-1),
-        node("MatMul", ["n1", "wq"], ["q"]),
-        node("MatMul", ["n1", "wk"], ["k"]),
-        node("MatMul", ["n1", "wv"], ["v"]),
-        node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
-        node("MatMul", ["q", "kt"], ["scores"]),
-        node("Div", ["scores", "root"], ["scaled"]),
-        node("Softmax", ["scaled"], ["attention"], axis=-1),
-        node("MatMul", ["attention", "v"], ["mixed"]),
+        *_attention("n1"),
         node("Add", ["mixed", "x"], ["h1"]),
         node("ReduceMean", ["h1"], ["mu"], axes=[-1]),
         node("Sub", ["h1", "mu"], ["centred"]),
@@ -404,14 +415,7 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
         _constant("half", np.float32(0.5)),
     ]
     nodes = [
-        node("MatMul", ["x", "wq"], ["q"]),
-        node("MatMul", ["x", "wk"], ["k"]),
-        node("MatMul", ["x", "wv"], ["v"]),
-        node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]),
-        node("MatMul", ["q", "kt"], ["scores"]),
-        node("Div", ["scores", "root"], ["scaled"]),
-        node("Softmax", ["scaled"], ["attention"], axis=-1),
-        node("MatMul", ["attention", "v"], ["mixed"]),
+        *_attention("x"),
         node("MatMul", ["mixed", "wo"], ["o"]),
         node("Add", ["o", "bo"], ["ob"]),
         node("Add", ["ob", "x"], ["h1"]),
