@@ -212,6 +212,24 @@ def _attention(source: str) -> list[Any]:
     ]
 
 
+def _feed_forward(source: str) -> list[Any]:
+    """A feed-forward block over `source` (weights w1, b1, w2 and the constants root2, one,
+    half): MatMul + bias, GELU written with Erf, MatMul into `f7`."""
+    from onnx import helper
+
+    node = helper.make_node
+    return [
+        node("MatMul", [source, "w1"], ["f1"]),
+        node("Add", ["f1", "b1"], ["f2"]),
+        node("Div", ["f2", "root2"], ["f3"]),
+        node("Erf", ["f3"], ["f4"]),
+        node("Add", ["f4", "one"], ["f5"]),
+        node("Mul", ["f2", "f5"], ["f6"]),
+        node("Mul", ["f6", "half"], ["gelu"]),
+        node("MatMul", ["gelu", "w2"], ["f7"]),
+    ]
+
+
 def transformer_ops(seed: int = 0) -> Any:
     """The ops of a transformer encoder layer in one graph: LayerNormalization, attention
     (MatMul, Transpose, Div, Softmax, MatMul), residual Adds, a LayerNorm written out
@@ -249,14 +267,7 @@ def transformer_ops(seed: int = 0) -> Any:
         node("Add", ["variance", "epsilon"], ["stable"]),
         node("Sqrt", ["stable"], ["deviation"]),
         node("Div", ["centred", "deviation"], ["n2"]),
-        node("MatMul", ["n2", "w1"], ["f1"]),
-        node("Add", ["f1", "b1"], ["f2"]),
-        node("Div", ["f2", "root2"], ["f3"]),
-        node("Erf", ["f3"], ["f4"]),
-        node("Add", ["f4", "one"], ["f5"]),
-        node("Mul", ["f2", "f5"], ["f6"]),
-        node("Mul", ["f6", "half"], ["gelu"]),
-        node("MatMul", ["gelu", "w2"], ["f7"]),
+        *_feed_forward("n2"),
         node("Add", ["f7", "h1"], ["y"]),
         node("Sigmoid", ["y"], ["s"]),
         node("Tanh", ["y"], ["t"]),
@@ -420,14 +431,7 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
         node("Add", ["o", "bo"], ["ob"]),
         node("Add", ["ob", "x"], ["h1"]),
         node("LayerNormalization", ["h1", "gamma1", "beta1"], ["n1"], axis=-1),
-        node("MatMul", ["n1", "w1"], ["f1"]),
-        node("Add", ["f1", "b1"], ["f2"]),
-        node("Div", ["f2", "root2"], ["f3"]),
-        node("Erf", ["f3"], ["f4"]),
-        node("Add", ["f4", "one"], ["f5"]),
-        node("Mul", ["f2", "f5"], ["f6"]),
-        node("Mul", ["f6", "half"], ["gelu"]),
-        node("MatMul", ["gelu", "w2"], ["f7"]),
+        *_feed_forward("n1"),
         node("Add", ["f7", "b2"], ["f8"]),
         node("Add", ["f8", "n1"], ["h2"]),
         node("LayerNormalization", ["h2", "gamma2", "beta2"], ["y"], axis=-1),
@@ -479,3 +483,65 @@ def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
                 lines.append(assign)
                 assigned += 1
     return "\n".join(lines) + "\n", assigned
+
+
+def resnet18(seed: int = 0, size: int = 224, classes: int = 1000, width: int = 64) -> Any:
+    """ResNet-18 with its batch norms folded into the convolutions' biases: the stem (7x7
+    stride 2, max-pool), four stages of two basic blocks (`width`, 2·, 4·, 8· channels; the
+    first block of stages 2–4 strided, with a 1x1 shortcut), global average pool and the
+    classifier; x[1,3,size,size] → y[1,classes]. At the defaults, 11.7 M weights."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    node = helper.make_node
+    weights: list[Any] = []
+    nodes: list[Any] = []
+
+    def conv(source: str, name: str, cin: int, cout: int, k: int, stride: int) -> str:
+        scale = np.sqrt(2.0 / (cin * k * k))
+        weights.append(_scaled(rng, f"{name}_w", (cout, cin, k, k), scale))
+        weights.append(_scaled(rng, f"{name}_b", (cout,), 0.1))
+        pad = k // 2
+        nodes.append(
+            _conv(
+                name,
+                source,
+                f"{name}_w",
+                f"{name}_b",
+                kernel_shape=[k, k],
+                pads=[pad] * 4,
+                strides=[stride, stride],
+            )
+        )
+        return name
+
+    def relu(source: str) -> str:
+        nodes.append(node("Relu", [source], [f"{source}_r"]))
+        return f"{source}_r"
+
+    x = relu(conv("x", "stem", 3, width, 7, 2))
+    nodes.append(node("MaxPool", [x], ["pool"], kernel_shape=[3, 3], pads=[1] * 4, strides=[2, 2]))
+    x, channels = "pool", width
+    for stage in range(4):
+        out = width * 2**stage
+        for block in range(2):
+            stride = 2 if stage and not block else 1
+            name = f"s{stage}b{block}"
+            h = relu(conv(x, f"{name}c1", channels, out, 3, stride))
+            h = conv(h, f"{name}c2", out, out, 3, 1)
+            shortcut = conv(x, f"{name}sc", channels, out, 1, stride) if stride > 1 else x
+            nodes.append(node("Add", [h, shortcut], [f"{name}_sum"]))
+            x, channels = relu(f"{name}_sum"), out
+    nodes.append(node("GlobalAveragePool", [x], ["gap"]))
+    nodes.append(node("Flatten", ["gap"], ["flat"]))
+    weights.append(_scaled(rng, "fc_w", (classes, channels), np.sqrt(1.0 / channels)))
+    weights.append(_scaled(rng, "fc_b", (classes,), 0.1))
+    nodes.append(node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], transB=1))
+    return _model(nodes, [_tensor("x", [1, 3, size, size])], [_tensor("y", [1, classes])], weights)
+
+
+def _scaled(rng: np.random.Generator, name: str, shape: tuple[int, ...], scale: float) -> Any:
+    from onnx import numpy_helper
+
+    values = rng.uniform(-scale, scale, shape).astype(np.float32)
+    return numpy_helper.from_array(values, name)

@@ -34,6 +34,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "--convert-math-to-llvm",
     "--convert-math-to-libm",
     "--convert-vector-to-llvm",
+    "--convert-ub-to-llvm",
     "--finalize-memref-to-llvm",
     "--convert-arith-to-llvm",
     "--convert-index-to-llvm",
@@ -51,7 +52,9 @@ emits, and what users bring) to the LLVM dialect. Checked with MLIR 22.1:
 - math ops LLVM has intrinsics for (sqrt, absf, ctpop, ...) become intrinsics, the rest
   libm calls, before the vector conversion: a libm call takes scalars, so a math op on a
   vector (`math.erf` of a vectorized GELU) becomes `vector.extract`s, calls and
-  `vector.insert`s, which convert-vector-to-llvm must still see."""
+  `vector.insert`s, which convert-vector-to-llvm must still see;
+- the vector conversions start some vectors from `ub.poison` (a `vector.transfer_read`
+  along a dim that is not the innermost), which convert-ub-to-llvm makes `llvm.mlir.poison`."""
 
 RUNNER_UTILS_NAMES = ("libmlir_runner_utils", "libmlir_c_runner_utils")
 
