@@ -458,6 +458,15 @@ def _invalid(module: ModuleOp) -> str:
         for r in op.results
         if isinstance(r.type, MemRefType) and isinstance(r.type.layout, StridedLayoutAttr)
     }  # upstream's type of a view of a plain memref (the program's, with or without layouts)
+    views |= {
+        r.type
+        for op in module.walk()
+        if op.name == "builtin.unrealized_conversion_cast"
+        and len(op.operands) == 1
+        and op.operands[0].type in views
+        for r in op.results
+        if isinstance(r.type, MemRefType) and r.type.layout == op.operands[0].type.layout
+    }  # such a view of sub-byte elements seen as bytes (`layout-sub-byte-accesses`)
     left = sorted({str(t) for t in memref_types(module) if non_identity(t) and t not in views})
     left += sorted({op.name for op in module.walk() if op.name.startswith("layout.")})
     if left:

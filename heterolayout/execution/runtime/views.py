@@ -19,7 +19,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, MemRefType, Signedness, VectorType
+from xdsl.dialects.builtin import (
+    IntegerType,
+    MemRefType,
+    Signedness,
+    StridedLayoutAttr,
+    VectorType,
+)
 from xdsl.ir import Operation
 
 from heterolayout.dialects.conversion import layout_of
@@ -283,7 +289,8 @@ def transpose(source: MemRef, permutation: Sequence[int], where: str) -> MemRef:
 def byte_view_plan(op: Operation) -> ByteViewPlan:
     """What the engines make of `builtin.unrealized_conversion_cast`: only the byte view of a
     memref of sub-byte integers, or of vectors of them, that `layout-lower` and
-    `layout-strip` write (`passes.packed.sub_byte_accesses`), used by loads and stores only."""
+    `layout-strip` write (`passes.packed.sub_byte_accesses`), used by loads and stores only;
+    the memref may be a view (`strided<…>`: the engines hold it as a numpy view)."""
     from heterolayout.dialects.roles import LOADS_AND_STORES
     from heterolayout.passes.packed.sub_byte_accesses import (
         allocation_bits,
@@ -301,7 +308,7 @@ def byte_view_plan(op: Operation) -> ByteViewPlan:
         and source.get_shape() == result.get_shape()
         and source.layout == result.layout
         and source.memory_space == result.memory_space
-        and layout_of(source) is None
+        and (layout_of(source) is None or isinstance(source.layout, StridedLayoutAttr))
     ):
         element = sub_byte_element(source)
         viewed: IntegerType | VectorType | None
