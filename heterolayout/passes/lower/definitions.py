@@ -163,6 +163,7 @@ class LowerGlobal(RewritePattern):
     def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
         layout = memref_layout_of_type(op.type)
         if layout is None:
+            _plain_global(op, rewriter)
             return
         physical_memref = physical(op.type, self.flatten)
         assert isinstance(physical_memref, MemRefType)
@@ -188,6 +189,40 @@ class LowerGlobal(RewritePattern):
         op.properties["type"] = physical_memref
         op.properties["initial_value"] = initial
         rewriter.notify_op_modified(op)
+
+
+def _plain_global(op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
+    """A global written with row-major `strided<[…]>` strides and offset 0 (no layout to
+    heterolayout) gets the identity layout, which upstream's LLVM lowering requires of a
+    global; each `memref.get_global` of it is cast back to the type its users take."""
+    written = op.type
+    if not isinstance(written, MemRefType) or not _row_major_strided(written):
+        return
+    plain = MemRefType(written.element_type, written.get_shape(), memory_space=written.memory_space)
+    op.properties["type"] = plain
+    rewriter.notify_op_modified(op)
+    module = op.parent_op()
+    name = op.sym_name.data
+    for get in [g for g in module.walk() if isinstance(g, memref.GetGlobalOp)] if module else []:
+        if get.name_.root_reference.data != name:
+            continue
+        new_get = memref.GetGlobalOp(name, plain)
+        cast = memref.CastOp.get(new_get.memref, written)
+        rewriter.replace_op(get, [new_get, cast], [cast.dest])
+
+
+def _row_major_strided(memref_type: MemRefType) -> bool:
+    layout = memref_type.layout
+    if not isinstance(layout, BuiltinStridedLayoutAttr) or layout.get_offset() != 0:
+        return False
+    shape = memref_type.get_shape()
+    if any(size < 0 for size in shape):
+        return False
+    expected, stride = [], 1
+    for size in reversed(shape):
+        expected.append(stride)
+        stride *= size
+    return list(layout.get_strides()) == expected[::-1]
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:
