@@ -124,10 +124,7 @@ def _plain_identity_allocation(
     """An allocation typed with an identity builtin `strided<…>` layout becomes a plain one
     cast to that type: upstream's LLVM lowering allocates only identity-layout memrefs."""
     memref_type = op.memref.type
-    strided = memref_type.layout
-    if not isinstance(strided, BuiltinStridedLayoutAttr):
-        return
-    if strided.get_offset() is None or None in strided.get_strides():
+    if not _identity_strided(memref_type):
         return
     from heterolayout.dialects.conversion import with_layout
     from heterolayout.dialects.upstream.memref import CastOp
@@ -192,37 +189,37 @@ class LowerGlobal(RewritePattern):
 
 
 def _plain_global(op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
-    """A global written with row-major `strided<[…]>` strides and offset 0 (no layout to
-    heterolayout) gets the identity layout, which upstream's LLVM lowering requires of a
-    global; each `memref.get_global` of it is cast back to the type its users take."""
+    """A global typed with an identity builtin `strided<…>` layout gets the identity layout,
+    which upstream's LLVM lowering requires of a global; each `memref.get_global` of it is
+    cast back to the type its users take."""
     written = op.type
-    if not isinstance(written, MemRefType) or not _row_major_strided(written):
+    if not isinstance(written, MemRefType) or not _identity_strided(written):
         return
-    plain = MemRefType(written.element_type, written.get_shape(), memory_space=written.memory_space)
+    from heterolayout.dialects.conversion import with_layout
+    from heterolayout.dialects.upstream.memref import CastOp
+
+    plain = with_layout(written, None)
     op.properties["type"] = plain
     rewriter.notify_op_modified(op)
     module = op.parent_op()
     name = op.sym_name.data
     for get in [g for g in module.walk() if isinstance(g, memref.GetGlobalOp)] if module else []:
-        if get.name_.root_reference.data != name:
-            continue
-        new_get = memref.GetGlobalOp(name, plain)
-        cast = memref.CastOp.get(new_get.memref, written)
-        rewriter.replace_op(get, [new_get, cast], [cast.dest])
+        if get.name_.root_reference.data == name:
+            new_get = memref.GetGlobalOp(name, plain)
+            cast = CastOp(operands=[new_get.memref], result_types=[written])
+            rewriter.replace_op(get, [new_get, cast], cast.results)
 
 
-def _row_major_strided(memref_type: MemRefType) -> bool:
-    layout = memref_type.layout
-    if not isinstance(layout, BuiltinStridedLayoutAttr) or layout.get_offset() != 0:
-        return False
-    shape = memref_type.get_shape()
-    if any(size < 0 for size in shape):
-        return False
-    expected, stride = [], 1
-    for size in reversed(shape):
-        expected.append(stride)
-        stride *= size
-    return list(layout.get_strides()) == expected[::-1]
+def _identity_strided(memref_type: MemRefType) -> bool:
+    """Whether a memref that has no layout to heterolayout (`memref_layout_of_type` is None)
+    is typed with a builtin `strided<…>` layout of static strides and offset: row-major,
+    which upstream lowers to LLVM only as the identity layout."""
+    strided = memref_type.layout
+    return (
+        isinstance(strided, BuiltinStridedLayoutAttr)
+        and strided.get_offset() is not None
+        and None not in strided.get_strides()
+    )
 
 
 def _dense_array(initial: DenseIntOrFPElementsAttr, layout: Layout) -> np.ndarray:

@@ -11,7 +11,7 @@
 
 // IR: memref.global "private" @g : memref<4x2xi32> = dense<{{\[\[}}2, 5], [8, 11], [14, 17], [20, 23]]>
 // IR: %[[G:.*]] = memref.get_global @g : memref<4x2xi32>
-// IR: "memref.cast"(%[[G]]) : (memref<4x2xi32>) -> memref<4x2xi32, strided<[2, 1]>>
+// IR: memref.cast %[[G]] : memref<4x2xi32> to memref<4x2xi32, strided<[2, 1]>>
 // CHECK: 17
 memref.global "private" @g : memref<4x2xi32, strided<[2, 1]>> = dense<[[2, 5], [8, 11], [14, 17], [20, 23]]>
 func.func @main() {
