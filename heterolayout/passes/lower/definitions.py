@@ -207,7 +207,7 @@ def _plain_global(op: memref.GlobalOp, rewriter: PatternRewriter) -> None:
         if get.name_.root_reference.data == name:
             new_get = memref.GetGlobalOp(name, plain)
             cast = CastOp(operands=[new_get.memref], result_types=[written])
-            rewriter.replace_op(get, [new_get, cast], cast.results)
+            rewriter.replace(get, [new_get, cast], cast.results)
 
 
 def _identity_strided(memref_type: MemRefType) -> bool:
