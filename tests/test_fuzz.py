@@ -83,6 +83,7 @@ def test_seeded_cases_run_natively_like_the_reference(
         assert len({f.config for f in result.findings if f.config.endswith("/native")}) >= 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", corpus_cases(), ids=lambda p: p.stem)
 def test_saved_case(path, request) -> None:
     case = load(path)
@@ -102,6 +103,7 @@ def test_a_seed_gives_the_same_program_twice_and_a_plain_twin() -> None:
     assert "affine_map<(d0" not in program.plain.replace("affine.apply affine_map<(d0)", "")
 
 
+@pytest.mark.slow
 def test_generator_covers_every_layout_kind_and_program_feature() -> None:
     features: Counter[str] = Counter()
     for seed in range(300):

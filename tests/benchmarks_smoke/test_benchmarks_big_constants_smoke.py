@@ -15,6 +15,7 @@ from tests.paths import REPOSITORY
 BENCHMARK = REPOSITORY / "benchmarks" / "big_constants.py"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["hex", "resource"])
 def test_benchmark_runs_small(form: str, native_engine: None) -> None:
     done = subprocess.run(

@@ -73,6 +73,7 @@ def _matmul_checksum() -> int:
     return int(np.einsum("ik,kn->in", a, b).sum())
 
 
+@pytest.mark.slow
 def test_native_overhead_quick_run_prints_equal_checksums_and_index_op_counts() -> None:
     require_native_engine()
     rows = _table_rows(_run_benchmark("native_overhead.py"))

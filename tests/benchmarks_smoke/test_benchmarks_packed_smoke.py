@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from tests.mlir_tools import find_mlir_tool, find_runner_utils, require
 from tests.paths import REPOSITORY
@@ -50,6 +51,7 @@ def _matmul_checksum() -> int:
     )
 
 
+@pytest.mark.slow
 def test_packed_benchmark_quick_run_prints_bytes_and_ratios() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
     require(find_mlir_tool("mlir-runner"), "mlir-runner")

@@ -8,16 +8,23 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.mlir_tools import find_mlir_tool, find_runner_utils, require
 from tests.paths import REPOSITORY
 
 
+@pytest.mark.slow
 def test_schedule_benchmark_smoke_run_prints_every_row() -> None:
     require(find_mlir_tool("mlir-runner"), "mlir-runner")
     require(find_runner_utils(), "MLIR runner utils")
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.schedule", "--smoke", "--naive"],
-        cwd=REPOSITORY, capture_output=True, text=True, timeout=600, check=False,
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert run.returncode == 0, run.stderr
     rows = [
@@ -27,7 +34,11 @@ def test_schedule_benchmark_smoke_run_prints_every_row() -> None:
     ][1:]
     versions = {(row[0], row[1]) for row in rows}
     for kernel in ("conv", "matmul"):
-        for version in ("with boundary conversions", "kernel alone", "naive nest, layout-lower only"):
+        for version in (
+            "with boundary conversions",
+            "kernel alone",
+            "naive nest, layout-lower only",
+        ):
             assert (kernel, version) in versions
     assert all(float(row[3].split()[0]) > 0 for row in rows)
     # The scheduled kernels are vector code: packed multiplies and adds (or FMAs).

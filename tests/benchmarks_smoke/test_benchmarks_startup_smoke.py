@@ -9,12 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.mlir_tools import find_mlir_tool, require
 from tests.paths import REPOSITORY
 
 NUMBER = r"\d+\.\d+"
 
 
+@pytest.mark.slow
 def test_startup_benchmark_prints_its_table_and_ratios() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
     run = subprocess.run(

@@ -144,6 +144,7 @@ def with_layouts(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("model", "variant"), FILES, ids=FILE_IDS)
 def test_layouts_through_layout_lower(model: Model, variant: str) -> None:
     """Lowered (its conversions proven), the model runs natively like the framework; and

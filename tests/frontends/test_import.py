@@ -197,6 +197,7 @@ def test_two_outputs_of_one_tensor_are_both_written() -> None:
     np.testing.assert_array_equal(outputs["z"], np.maximum(x, 0))
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("frontend")
 def test_a_torch_export_program_imports_and_equals_pytorch(tmp_path: Path) -> None:
     """A `torch.export` program (PyTorch installed; not part of the onnx extra): a conv

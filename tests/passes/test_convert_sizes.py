@@ -517,6 +517,7 @@ def test_pack_and_unpack_of_the_heterocl_cyclic_map(rows: int, native_engine: No
         assert proven in remarks, remarks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [127, 128])
 def test_streaming_tiles_on_both_sides_of_their_size(width: int, native_engine: None) -> None:
     """1x64x128xW f32: at W = 128 the destinations hold 4 MiB and the tiles store

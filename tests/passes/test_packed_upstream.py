@@ -324,6 +324,7 @@ def test_vector_accesses_a_program_writes_on_sub_byte_memrefs_upstream_equal_int
     check_against_interp(native_runner, USER_VECTORS.format(e=element), pipeline)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
 def test_the_engines_run_the_byte_views_of_these_programs_as_upstream_does(engine: str) -> None:
     """The lowered programs above, byte views included, on both Python engines: `check`

@@ -392,6 +392,7 @@ func.func @main(%a: memref<4x8xf32, #layout.tag<"RC->CR">>) -> f32 {
 CAST_TARGETS = {"": "no layout", ', #layout.tag<"RC->RC4c">': '#layout.tag<"RC->RC4c">'}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", CAST_TARGETS)
 @pytest.mark.parametrize("engine", ENGINES)
 def test_cast_changing_the_layout_is_refused_by_layout_run(
@@ -480,7 +481,9 @@ def test_affine_index_code_avoids_divisions_of_a_mod() -> None:
 
 
 def test_affine_index_code_divisions_of_a_mod_run_natively(native_runner) -> None:  # type: ignore[no-untyped-def]
-    plain = MISFOLDED.replace('  layout.assign %m to #layout.tag<"IS->4SiS"> : memref<10x8xf64>\n', "")
+    plain = MISFOLDED.replace(
+        '  layout.assign %m to #layout.tag<"IS->4SiS"> : memref<10x8xf64>\n', ""
+    )
     assert native_runner(plain).split() == MISFOLDED_EXPECTED
     for options in ("index=affine", "index=affine flatten=true"):
         lowered = lower(MISFOLDED, f"layout-lower{{{options}}}")

@@ -176,6 +176,7 @@ def _print(memref_type, number: int, index: str, indent: str) -> list[str]:  # t
     return lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCHEDULED)
 def test_native_results_are_bitwise_identical_after_schedule(name: str, native_runner) -> None:
     text = wrapped(name)

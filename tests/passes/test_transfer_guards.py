@@ -121,6 +121,7 @@ def _stripped(program: str) -> str:
     return result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_guarded_transfers_print_what_upstream_prints(case: str, native_runner) -> None:
     program = _program(*CASES[case])
@@ -133,6 +134,7 @@ def test_guarded_transfers_print_what_upstream_prints(case: str, native_runner) 
     assert native_runner(_stripped(program), pipeline=STOCK) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", ["{index=affine}", "{flatten=true}", "{validate=true}"])
 def test_guarded_transfers_under_every_option(options: str) -> None:
     program = _program(*CASES["nChw8c-C13"])

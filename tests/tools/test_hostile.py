@@ -132,6 +132,7 @@ def slow_if_named(name: str) -> list[pytest.MarkDecorator]:
         for c in cases()
     ],
 )
+@pytest.mark.slow
 def test_hostile_file(case: Case) -> None:
     tool, *args = case.command
     result = run_tool(tool, *args, str(case.path))
@@ -395,6 +396,7 @@ GENERATED: list[tuple[str, Callable[[], str], tuple[str, ...], str | None, str |
     ("name", "program", "command", "error", "output"),
     [pytest.param(*g, id=g[0], marks=slow_if_named(g[0])) for g in GENERATED],
 )
+@pytest.mark.slow
 def test_generated(
     tmp_path: Path,
     name: str,
