@@ -11,6 +11,7 @@ floats. The loads and stores are then ordinary accesses of layout-typed memrefs,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 
 from xdsl.dialects import memref
@@ -30,18 +31,25 @@ from heterolayout.dialects.views import value_layout, view_window
 from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
 
-def lower_linalg_on_layouts(module: ModuleOp) -> bool:
-    """Rewrite into loops every linalg op with a layout-typed memref operand (the functions
-    that received loops are marked for `layout-cleanup`); whether there was one."""
-    walker = PatternRewriteWalker(LinalgOnLayoutsToLoops(), apply_recursively=False)
+def lower_linalg_on_layouts(module: ModuleOp, every: bool = False) -> bool:
+    """Rewrite into loops every linalg op with a layout-typed memref operand (`every`: every
+    linalg op on memrefs, for `layout-schedule`, which schedules nests on plain buffers too);
+    the functions that received loops are marked for `layout-cleanup`. Whether there was
+    one."""
+    walker = PatternRewriteWalker(LinalgOnLayoutsToLoops(every), apply_recursively=False)
     return walker.rewrite_module(module)
 
 
+@dataclass(frozen=True)
 class LinalgOnLayoutsToLoops(RewritePattern):
+    every: bool = False
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_structured(op) or op.results:
             return
-        if all(value_layout(v) is None and view_window(v) is None for v in op.operands):
+        if not self.every and all(
+            value_layout(v) is None and view_window(v) is None for v in op.operands
+        ):
             return
         mark_for_cleanup(op)
         try:

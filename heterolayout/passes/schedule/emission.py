@@ -106,10 +106,17 @@ class NestEmitter:
         self.constants.update(shared)
         results = self._inner(0, instances, emitters, accumulators, block)
         width = len(plan.hoisted)
+        kept = _kept_in_registers(plan)
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
+            registers: dict[Operation, SSAValue] = {}
             for slot, (_, store) in enumerate(plan.hoisted):
-                emitter.store(store, results[number * width + slot], copy, add)
-            emitter.emit(plan.nest.post, copy, add)
+                if store in kept:
+                    registers[store.op] = results[number * width + slot]
+                else:
+                    emitter.store(store, results[number * width + slot], copy, add)
+            emitter.emit(plan.nest.post, copy, add, registers=registers)
+            for store in kept:
+                emitter.store(store, registers[store.op], copy, add)
 
     def _inner(
         self,
@@ -168,6 +175,20 @@ class NestEmitter:
                     value = emitter.broadcast(value, before.type.get_shape()[0], block.add_op)
                 results.append(value)
         return results
+
+
+def _kept_in_registers(plan: Plan) -> list[Access]:
+    """The accumulator stores whose element the `post` statements (a fused epilogue: bias,
+    ReLU, a residual add) read and write only at the accumulator's own indices: the
+    epilogue works on the register and the element is stored once, after it."""
+    post = [plan.nest.accesses[op] for op in plan.nest.post if op in plan.nest.accesses]
+    kept = []
+    for _, store in plan.hoisted:
+        root = storage_root(store.buffer)
+        touching = [a for a in post if storage_root(a.buffer) == root]
+        if touching and all(a.buffer == store.buffer and a.exprs == store.exprs for a in touching):
+            kept.append(store)
+    return kept
 
 
 def _forwarded_stores(plan: Plan) -> dict[Operation, Operation]:

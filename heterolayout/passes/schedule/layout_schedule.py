@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import platform
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
+from heterolayout.passes.schedule.fusion import fuse_nests
 from heterolayout.passes.schedule.interchange import (
     Remark,
     order,
@@ -91,7 +93,9 @@ class LayoutSchedulePass(ModulePass):
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
     (reductions may be reordered), `words=false` (no word-level code for packed
-    lanes), `remarks=true` (print why each nest was or was not
+    lanes), `plain=false` (leave alone the nests that touch no layout-typed buffer, and
+    linalg ops on plain buffers), `fuse=false` (no fusion of element-wise nests into their
+    producer, `fusion`), `remarks=true` (print why each nest was or was not
     changed; `layout-opt -v` does too). `layout.schedule` ops steer single buffers."""
 
     name = "layout-schedule"
@@ -105,6 +109,8 @@ class LayoutSchedulePass(ModulePass):
     reassociate: bool = False
     remarks: bool = False
     words: bool = True
+    plain: bool = True
+    fuse: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in TARGETS and self.target != "host":
@@ -133,12 +139,20 @@ class LayoutSchedulePass(ModulePass):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
-        lower_linalg_on_layouts(op)
+        lower_linalg_on_layouts(op, every=self.plain)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             changed = False
+            if self.fuse:
+                changed |= fuse_nests(function, self._chosen(hints), _remarker(function))
             for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
-                for nest in _split(function, top, hints):
+                if not self._chosen(hints)(top):
+                    _remarker(function)(
+                        f"nest {_name(top)}: left alone: it touches no layout-typed buffer "
+                        "(plain=false)"
+                    )
+                    continue
+                for nest in _split(function, top):
                     changed |= self._schedule(function, nest, hints, target)
             if changed:
                 cse(function.body)
@@ -146,17 +160,19 @@ class LayoutSchedulePass(ModulePass):
             Rewriter.erase_op(hint)
         guard_misfolded_maps(op)
 
+    def _chosen(self, hints: dict[SSAValue, ScheduleOp]) -> Callable[[Operation], bool]:
+        """Which nests the pass works on: all, or with `plain=false` those that touch a
+        layout-typed buffer or a hinted one."""
+        return lambda top: self.plain or _touches_layout(top) or _touches_hint(top, hints)
+
     def _schedule(self, function: func.FuncOp, top: Operation, hints: dict, target: str) -> bool:
         where = f"@{function.sym_name.data}: nest {_name(top)}"
         try:
             nest = extract(top)
         except NotScheduled as refusal:
-            if _touches_layout(top):
-                remark(f"layout-schedule: {where}: not scheduled: {_at(refusal)}")
+            remark(f"layout-schedule: {where}: not scheduled: {_at(refusal)}")
             return False
         hint = _hint(nest, hints)
-        if hint is None and not _touches_layout(top):
-            return False
         if hint is not None and hint.skip is not None:
             remark(f"layout-schedule: {where}: skipped (layout.schedule ... {{skip}})")
             return False
@@ -243,19 +259,21 @@ class LayoutSchedulePass(ModulePass):
         return sizes
 
 
-def _split(
-    function: func.FuncOp, top: Operation, hints: dict[SSAValue, ScheduleOp]
-) -> list[Operation]:
+def _split(function: func.FuncOp, top: Operation) -> list[Operation]:
     """`top`, or the nests index-set splitting makes of it where its bounds are `max`/`min`
-    of an outer counter (`bound_splitting`), for a nest that touches a layout or a hint."""
+    of an outer counter (`bound_splitting`)."""
     if not isinstance(top, affine.ForOp):
-        return [top]
-    if not _touches_layout(top) and not any(
-        buffer_root(v) in hints for op in top.walk() for v in op.operands
-    ):
         return [top]
     where = f"@{function.sym_name.data}: nest {_name(top)}"
     return list(split_nest(top, lambda message: remark(f"layout-schedule: {where}: {message}")))
+
+
+def _remarker(function: func.FuncOp) -> Remark:
+    return lambda message: remark(f"layout-schedule: @{function.sym_name.data}: {message}")
+
+
+def _touches_hint(top: Operation, hints: dict[SSAValue, ScheduleOp]) -> bool:
+    return any(buffer_root(v) in hints for op in top.walk() for v in op.operands)
 
 
 def _outermost(op: Operation) -> bool:

@@ -231,22 +231,33 @@ class StatementEmitter:
         add: Add,
         replaced: dict[Operation, SSAValue] | None = None,
         captured: dict[Operation, SSAValue | None] | None = None,
+        registers: dict[Operation, SSAValue] | None = None,
     ) -> None:
         """Emit `ops` for `instance`. Loads in `replaced` read that value instead; stores in
-        `captured` record their value there instead of storing."""
+        `captured` record their value there instead of storing. `registers` maps stores of
+        hoisted accumulators to their current value: accesses at the same element read and
+        update it instead of memory."""
         nest = self.plan.nest
         fusable = _fusable(ops) if self.plan.fused else set()
         for op in ops:
             access = nest.accesses.get(op)
+            register = None if access is None else self._register(access, registers)
             if access is not None and not access.write:
                 if replaced is not None and op in replaced:
                     self.values[op.results[0]] = replaced[op]
+                elif register is not None:
+                    self.values[op.results[0]] = registers[register]  # type: ignore[index]
                 else:
                     self.values[op.results[0]] = self.load(access, instance, add)
             elif access is not None:
                 value = self.value(op.operands[0], instance, add)
                 if captured is not None and op in captured:
                     captured[op] = value
+                elif register is not None:
+                    if self.is_vector(access, instance):
+                        assert instance.length is not None
+                        value = self.broadcast(value, instance.length, add)
+                    registers[register] = value  # type: ignore[index]
                 else:
                     self.store(access, value, instance, add)
             elif is_index_op(op):
@@ -256,6 +267,16 @@ class StatementEmitter:
                 self.values[op.results[0]] = Pending(lhs, rhs, op)
             else:
                 self._compute(op, instance, add)
+
+    def _register(
+        self, access: Access, registers: dict[Operation, SSAValue] | None
+    ) -> Operation | None:
+        """The hoisted store in `registers` whose element `access` touches."""
+        for store in registers or ():
+            held = self.plan.nest.accesses[store]
+            if held.buffer == access.buffer and held.exprs == access.exprs:
+                return store
+        return None
 
     def value(self, original: SSAValue, instance: Instance, add: Add) -> SSAValue:
         found = self.values.get(original)

@@ -3,6 +3,7 @@
 // (a vector loop, a tile size, an interchange) is left out and the others still happen.
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx2}' -o %t 2>&1 | filecheck %s
 // RUN: filecheck %s --input-file %t --check-prefix=IR
+// RUN: layout-opt -v %s -p 'layout-schedule{target=avx2 plain=false}' -o /dev/null 2>&1 | filecheck %s --check-prefix=PLAIN
 
 // CHECK-DAG: remark: layout-schedule: @dynamic_bounds: nest %i: not scheduled: affine.for: the loop bounds are not constants
 // IR-LABEL: func.func @dynamic_bounds(
@@ -160,11 +161,13 @@ func.func @odd_tile(%a: memref<4x8xf32>, %b: memref<8x32xf32, #layout.tag<"KN->N
   func.return
 }
 
-// Nests that touch no layout-typed buffer are none of the pass's business: no remark.
-// CHECK-NOT: @plain:
+// A nest that touches no layout-typed buffer is scheduled as on row-major buffers; with
+// plain=false it is left alone, with a remark.
+// CHECK-DAG: remark: layout-schedule: @plain: nest %j: scheduled: loops (%i/1, %j/8) around the tile, vector<8xf32> along %j
 // IR-LABEL: func.func @plain(
-// IR-NEXT:    affine.for %j = 0 to 8 {
-// IR-NEXT:      affine.for %i = 0 to 4 {
+// IR:         affine.for %i = 0 to 4 {
+// IR-NEXT:      affine.vector_store
+// PLAIN: remark: layout-schedule: @plain: nest %j: left alone: it touches no layout-typed buffer (plain=false)
 func.func @plain(%y: memref<4x8xf32>, %v: f32) {
   affine.for %j = 0 to 8 {
     affine.for %i = 0 to 4 {

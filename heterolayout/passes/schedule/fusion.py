@@ -1,0 +1,175 @@
+"""Fusion: an element-wise nest runs inside the nest next to it, so an activation makes one
+trip through memory (oneDNN's post-ops, onnxruntime's fused convolutions).
+
+Two nests that follow each other in a block, with only arithmetic between them, fuse when the
+one with fewer loops is a perfect nest whose loops are the other's outer loops (the same
+first value, step and trip count each): before the other's inner loops when it comes first
+(`pre`: a bias broadcast into a convolution's output), after them when it comes second
+(`post`: bias, ReLU, a residual add), into the body when both have the same loops. The
+scheduler then keeps the producer's accumulators in registers through the `post` statements
+(`emission`).
+
+Legal when every buffer both nests touch and one of them writes is accessed everywhere at the
+same indices, written over the outer loops only, with each outer loop that runs more than
+once an index on its own: two accesses that meet then meet in the same outer iteration, where
+the fused nest keeps their original order. Nests that run over the same loops but fail this
+stay apart, with a remark naming the buffer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import func
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from heterolayout.dialects.roots import buffer_root, storage_root
+from heterolayout.layout.expressions import linear_form
+from heterolayout.passes.schedule.nest import (
+    LOOPS,
+    Access,
+    Nest,
+    NotScheduled,
+    extract,
+    is_arithmetic,
+)
+
+Remark = Callable[[str], None]
+
+
+def fuse_nests(function: func.FuncOp, chosen: Callable[[Operation], bool], remark: Remark) -> bool:
+    """Fuse the nests of `function`'s blocks (those `chosen` accepts); whether one fused."""
+    blocks = [b for op in function.walk() for r in op.regions for b in r.blocks]
+    changed = False
+    for block in blocks:
+        if not isinstance(block.parent_op(), LOOPS):
+            changed |= _fuse_block(block, chosen, remark)
+    return changed
+
+
+def _fuse_block(block: Block, chosen: Callable[[Operation], bool], remark: Remark) -> bool:
+    changed = False
+    previous: Operation | None = None
+    between: list[Operation] = []
+    for op in list(block.ops):
+        if isinstance(op, LOOPS) and chosen(op):
+            fused = None if previous is None else _fuse(previous, op, between, remark)
+            if fused is not None:
+                changed = True
+            previous, between = fused or op, []
+        elif is_arithmetic(op) and not op.regions:
+            between.append(op)
+        else:
+            previous, between = None, []
+    return changed
+
+
+def _fuse(
+    first: Operation, second: Operation, between: list[Operation], remark: Remark
+) -> Operation | None:
+    """The fused nest, or None where the two nests stay apart."""
+    try:
+        nests = extract(first), extract(second)
+    except NotScheduled:
+        return None
+    outer = min(len(n.loops) for n in nests)
+    if not _same_loops(*nests, outer):
+        return None
+    one, two = nests
+    if len(one.loops) == outer and one.perfect and len(two.loops) > outer:
+        if not (two.perfect or two.split == outer):
+            return None
+        where = "before"
+    elif len(two.loops) == outer and two.perfect and len(one.loops) > outer:
+        if not (one.perfect or one.split == outer):
+            return None
+        where = "after"
+    elif len(one.loops) == len(two.loops) == outer and one.perfect and two.perfect:
+        where = "into"
+    else:
+        return None
+    conflict = _conflict(one, two, outer)
+    if conflict is not None:
+        remark(f"nest {_name(second)} not fused {where} nest {_name(first)}: {conflict}")
+        return None
+    absorbed, place = (first, "before") if where == "before" else (second, where)
+    message = f"nest {_name(absorbed)} fused {place} the inner loops of nest"
+    if where == "into":
+        message = f"nest {_name(absorbed)} fused into the body of nest"
+    if where == "before":
+        _move_body(one, two, outer, at_start=True)
+        Rewriter.erase_op(first)
+        fused = second
+    else:
+        for op in between:
+            op.detach()
+            Rewriter.insert_op(op, InsertPoint.before(first))
+        _move_body(two, one, outer, at_start=False)
+        Rewriter.erase_op(second)
+        fused = first
+    remark(f"{message} {_name(fused)}")
+    return fused
+
+
+def _same_loops(one: Nest, two: Nest, outer: int) -> bool:
+    return all(
+        type(a.op) is type(b.op) and (a.first, a.step, a.trips) == (b.first, b.step, b.trips)
+        for a, b in zip(one.loops[:outer], two.loops[:outer], strict=True)
+    )
+
+
+def _conflict(one: Nest, two: Nest, outer: int) -> str | None:
+    """Why fusing could reorder two accesses that meet, or None when it cannot."""
+    accesses = [*one.accesses.values(), *two.accesses.values()]
+    written = {storage_root(a.buffer) for a in accesses if a.write}
+    for root in written:
+        mine = [a for a in one.accesses.values() if storage_root(a.buffer) == root]
+        theirs = [a for a in two.accesses.values() if storage_root(a.buffer) == root]
+        if not mine or not theirs:
+            continue
+        shared = [*mine, *theirs]
+        name = _buffer_name(shared[0].buffer)
+        if len({buffer_root(a.buffer) for a in shared}) > 1 or len({a.exprs for a in shared}) > 1:
+            return f"{name} is accessed at different indices or through different views"
+        if not _one_element_per_iteration(shared[0], one, outer):
+            return f"{name} is not one element per iteration of the outer loops"
+    return None
+
+
+def _one_element_per_iteration(access: Access, nest: Nest, outer: int) -> bool:
+    forms = [linear_form(e, nest.rank) for e in access.exprs]
+    if any(f is None for f in forms):
+        return False
+    coefficients = [f[0] for f in forms if f is not None]
+    if any(c[d] for c in coefficients for d in range(outer, nest.rank)):
+        return False
+    alone = {
+        next(d for d, c in enumerate(row) if c)
+        for row in coefficients
+        if sum(1 for c in row if c) == 1
+    }
+    return all(d in alone for d in range(outer) if nest.loops[d].trips > 1)
+
+
+def _move_body(source: Nest, target: Nest, outer: int, at_start: bool) -> None:
+    """`source`'s innermost statements into `target`'s loop at depth `outer`, at the start
+    of its body or before its terminator, reading `target`'s counters."""
+    block = target.loops[outer - 1].op.regions[0].blocks.first
+    assert block is not None
+    for old, new in zip(source.loops[:outer], target.loops[:outer], strict=True):
+        old.iv.replace_all_uses_with(new.iv)
+    anchor = block.first_op if at_start else block.last_op
+    assert anchor is not None
+    for op in source.body:
+        op.detach()
+        block.insert_op_before(op, anchor)
+
+
+def _name(top: Operation) -> str:
+    hint = top.regions[0].blocks.first.args[0].name_hint  # type: ignore[union-attr]
+    return f"%{hint}" if hint else top.name
+
+
+def _buffer_name(value: SSAValue) -> str:
+    return f"%{value.name_hint}" if value.name_hint else f"the {value.type} buffer"

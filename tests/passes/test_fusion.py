@@ -1,0 +1,184 @@
+"""Fusion in `layout-schedule` (passes/schedule/fusion.py): a bias broadcast, ReLU and a
+residual add written as nests of their own run inside the convolution's or matmul's nest,
+on its accumulators, and give what the nests give apart (numpy, and the program before
+scheduling bit for bit); nests whose accesses would be reordered stay apart."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import heterolayout
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+
+CONV = """
+func.func @main(%x: memref<1x{c}x{h}x{w}xf32>, %f: memref<{k}x{c}x3x3xf32>, %b: memref<{k}xf32>,
+                %r: memref<1x{k}x{oh}x{ow}xf32>, %y: memref<1x{k}x{oh}x{ow}xf32>) {{
+{assigns}
+  %zero = arith.constant 0.0 : f32
+  affine.for %n = 0 to 1 {{ affine.for %o = 0 to {k} {{ affine.for %i = 0 to {oh} {{ affine.for %j = 0 to {ow} {{
+    %v = affine.load %b[%o] : memref<{k}xf32>
+    affine.store %v, %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+  }} }} }} }}
+  affine.for %n = 0 to 1 {{ affine.for %o = 0 to {k} {{ affine.for %i = 0 to {oh} {{ affine.for %j = 0 to {ow} {{
+    affine.for %c = 0 to {c} {{ affine.for %p = 0 to 3 {{ affine.for %q = 0 to 3 {{
+      %a = affine.load %x[%n, %c, %i + %p, %j + %q] : memref<1x{c}x{h}x{w}xf32>
+      %e = affine.load %f[%o, %c, %p, %q] : memref<{k}x{c}x3x3xf32>
+      %s = affine.load %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+      %m = arith.mulf %a, %e : f32
+      %t = arith.addf %s, %m : f32
+      affine.store %t, %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+    }} }} }}
+  }} }} }} }}
+  affine.for %n = 0 to 1 {{ affine.for %o = 0 to {k} {{ affine.for %i = 0 to {oh} {{ affine.for %j = 0 to {ow} {{
+    %s = affine.load %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+    %q = affine.load %r[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+    %t = arith.addf %s, %q : f32
+    affine.store %t, %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+  }} }} }} }}
+  affine.for %n = 0 to 1 {{ affine.for %o = 0 to {k} {{ affine.for %i = 0 to {oh} {{ affine.for %j = 0 to {ow} {{
+    %s = affine.load %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+    %p = arith.cmpf ugt, %s, %zero : f32
+    %t = arith.select %p, %s, %zero : f32
+    affine.store %t, %y[%n, %o, %i, %j] : memref<1x{k}x{oh}x{ow}xf32>
+  }} }} }} }}
+  func.return
+}}
+"""
+
+BLOCKED = """  layout.assign %x to #layout.tag<"NCHW->nChw8c"> : memref<1x{c}x{h}x{w}xf32>
+  layout.assign %f to #layout.tag<"OIHW->OIhw8i8o"> : memref<{k}x{c}x3x3xf32>
+  layout.assign %r to #layout.tag<"NCHW->nChw8c"> : memref<1x{k}x{oh}x{ow}xf32>
+  layout.assign %y to #layout.tag<"NCHW->nChw8c"> : memref<1x{k}x{oh}x{ow}xf32>"""
+
+
+def conv_text(c: int, k: int, oh: int, ow: int, blocked: bool) -> str:
+    sizes = {"c": c, "k": k, "oh": oh, "ow": ow, "h": oh + 2, "w": ow + 2}
+    assigns = BLOCKED.format(**sizes) if blocked else ""
+    return CONV.format(assigns=assigns, **sizes)
+
+
+def top_nests(text: str) -> int:
+    return len(re.findall(r"^    affine\.for", text, re.MULTILINE))
+
+
+def scheduled(text: str, options: str = "") -> tuple[str, list[str]]:
+    """The program after `layout-schedule` and its remarks."""
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        module = apply_pipeline(
+            parse_program(text), f"layout-schedule{{target=avx2 remarks=true{options}}}"
+        )
+    return str(module), stderr.getvalue().splitlines()
+
+
+SHAPES = [(8, 8, 4, 6, False), (8, 16, 5, 5, True), (3, 12, 4, 9, True), (16, 8, 3, 2, False)]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_bias_residual_and_relu_run_on_the_convolutions_accumulators(
+    shape: tuple[int, int, int, int, bool],
+) -> None:
+    c, k, oh, ow, blocked = shape
+    text = conv_text(*shape)
+    fused, remarks = scheduled(text)
+    assert sum("fused" in r for r in remarks) == 3, remarks
+    assert top_nests(fused) == 1, fused
+    apart, _ = scheduled(text, " fuse=false")
+    assert top_nests(apart) > 1
+    assert heterolayout.check(text, "layout-schedule{target=avx2},layout-lower", engine="native")
+    rng = np.random.default_rng(c * k + oh)
+    x = rng.uniform(-1, 1, (1, c, oh + 2, ow + 2)).astype(np.float32)
+    f = rng.uniform(-1, 1, (k, c, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1, 1, (k,)).astype(np.float32)
+    r = rng.uniform(-1, 1, (1, k, oh, ow)).astype(np.float32)
+    windows = np.lib.stride_tricks.sliding_window_view(x[0].astype(np.float64), (3, 3), (1, 2))
+    conv = np.einsum("chwpq,ocpq->ohw", windows, f.astype(np.float64))[None]
+    expected = np.maximum(conv + b[None, :, None, None] + r, 0)
+    y = np.zeros_like(r)
+    lowered = apply_pipeline(parse_program(text), "layout-schedule{target=avx512},layout-lower")
+    heterolayout.run(lowered, args=(x, f, b, r, y), engine="native")
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_the_epilogue_works_on_registers_and_stores_each_element_once() -> None:
+    """The residual add and ReLU read the accumulators, not memory: one store per vector
+    of the output (`vector.transfer_write` of nChw8c's channel vectors) and no load of it."""
+    fused, _ = scheduled(conv_text(8, 8, 2, 4, True))
+    laid_out = r"memref<1x8x2x4xf32, #layout"
+    writes = re.findall(rf"vector\.transfer_write .*{laid_out}", fused)
+    reads = re.findall(rf"vector\.transfer_read .*{laid_out}", fused)
+    assert len(writes) == 4, fused  # the loop over rows holds a tile of 4 columns
+    assert len(reads) == 4, fused  # of the residual %r only: %y is never read back
+
+
+SHIFTED = """
+func.func @main(%x: memref<9xf32>, %y: memref<9xf32>, %z: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    %a = affine.load %x[%i] : memref<9xf32>
+    %b = arith.addf %a, %a : f32
+    affine.store %b, %y[%i] : memref<9xf32>
+  }
+  affine.for %i = 0 to 8 {
+    %a = affine.load %y[%i + 1] : memref<9xf32>
+    affine.store %a, %z[%i] : memref<8xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_a_consumer_that_reads_a_neighbour_is_not_fused() -> None:
+    """%z[i] reads %y[i + 1], which the first nest writes one iteration later."""
+    text, remarks = scheduled(SHIFTED)
+    assert any("not fused" in r and "%y" in r for r in remarks), remarks
+    assert not any(re.search(r"nest %i fused", r) for r in remarks), remarks
+    assert text.count("affine.vector_store") == 2, text
+    assert heterolayout.check(SHIFTED, "layout-schedule", engine="compiled")
+
+
+INDEX = st.sampled_from(["%i, %j", "%j, %i", "%i, 0", "%i, %j + 1", "%j + 1, %i"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    first_read=INDEX,
+    first_write=INDEX,
+    second_read=INDEX,
+    second_write=INDEX,
+    buffers=st.tuples(*[st.sampled_from("abc")] * 4),
+)
+def test_fusion_never_changes_what_two_nests_compute(
+    first_read: str, first_write: str, second_read: str, second_write: str, buffers: tuple
+) -> None:
+    """Two element-wise nests over the same loops, reading and writing any of three
+    buffers at permuted and shifted indices: fused or not, the same results."""
+    r1, w1, r2, w2 = buffers
+    text = f"""
+func.func @main(%a: memref<5x5xf32>, %b: memref<5x5xf32>, %c: memref<5x5xf32>) {{
+  affine.for %i = 0 to 4 {{
+    affine.for %j = 0 to 4 {{
+      %v = affine.load %{r1}[{first_read}] : memref<5x5xf32>
+      %s = arith.addf %v, %v : f32
+      affine.store %s, %{w1}[{first_write}] : memref<5x5xf32>
+    }}
+  }}
+  affine.for %i = 0 to 4 {{
+    affine.for %j = 0 to 4 {{
+      %v = affine.load %{r2}[{second_read}] : memref<5x5xf32>
+      %s = arith.mulf %v, %v : f32
+      affine.store %s, %{w2}[{second_write}] : memref<5x5xf32>
+    }}
+  }}
+  func.return
+}}
+"""
+    report = heterolayout.check(text, "layout-schedule{vectorize=false}", engine="interp")
+    assert report, str(report)
