@@ -86,7 +86,7 @@ SHAPES = [(8, 8, 4, 6, False), (8, 16, 5, 5, True), (3, 12, 4, 9, True), (16, 8,
 def test_bias_residual_and_relu_run_on_the_convolutions_accumulators(
     shape: tuple[int, int, int, int, bool],
 ) -> None:
-    c, k, oh, ow, blocked = shape
+    c, k, oh, ow, _ = shape
     text = conv_text(*shape)
     fused, remarks = scheduled(text)
     assert sum("fused" in r for r in remarks) == 3, remarks
