@@ -648,7 +648,7 @@ def test_layout_bench_json(tmp_path: Path) -> None:
     ]
     assert all(_positive(r) for r in data["ratios"].values())
     code, out, err = _layout_bench(
-        str(path), "-p", "", "--flops", "64", "--repeat", "1", "--min-time", "0", "--json"
+        str(path), "-p", "", "--flops", "64", "--repeat", "1", "--min-time", "0.001", "--json"
     )
     data = json.loads(out)
     assert [f["same_as"] for f in data["forms"].values()] == ["layout-free", "layout-free", None]
