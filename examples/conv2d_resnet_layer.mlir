@@ -5,7 +5,7 @@
 // layout.flops is the conventional count 2·N·K·C·OH·OW·3·3 (115.6 M multiply-adds, the
 // padding border included), which layout-bench turns into GFLOP/s.
 //   layout-run examples/conv2d_resnet_layer.mlir --check --engine native
-//   layout-bench examples/conv2d_resnet_layer.mlir --baseline layout-strip
+//   layout-bench examples/conv2d_resnet_layer.mlir -p layout-schedule,layout-lower
 func.func @main(%input: memref<1x64x56x56xf32>, %weights: memref<64x64x3x3xf32>,
                 %output: memref<1x64x56x56xf32>) attributes {layout.flops = 231211008 : i64} {
   layout.assign %input to #layout.tag<"nChw16c"> : memref<1x64x56x56xf32>

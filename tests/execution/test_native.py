@@ -8,6 +8,12 @@ under CI=true).
 
 from __future__ import annotations
 
+import io
+import json
+import math
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -451,6 +457,7 @@ def test_libraries_are_cached_by_text_tools_and_flags(
 ) -> None:
     monkeypatch.setenv("HETEROLAYOUT_CACHE_DIR", str(tmp_path))
     from heterolayout.execution.native import module
+
     monkeypatch.setattr(module, "_LIBRARIES", {})
     text = "func.func @main(%a: i32) -> i32 { %b = arith.addi %a, %a : i32\n func.return %b : i32 }"
     first = native.compile(text)
@@ -479,49 +486,197 @@ def test_a_timed_function_runs_its_kernel_each_call() -> None:
     assert counter[0] == 1000
 
 
-def test_bench_reports_both_sides_gflops_and_the_ratio() -> None:
+FORM_NAMES = ["program", "scheduled without layouts", "layout-free"]
+
+PADDED_ARGUMENT = """
+func.func @main(%a: memref<3x5xf32, #layout.tag<"NC->CN4n">>, %b: memref<5x3xf32>) {
+  affine.for %i = 0 to 3 {
+    affine.for %j = 0 to 5 {
+      %v = affine.load %a[%i, %j] : memref<3x5xf32, #layout.tag<"NC->CN4n">>
+      affine.store %v, %b[%j, %i] : memref<5x3xf32>
+    }
+  }
+  func.return
+}
+"""
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, float) and math.isfinite(value) and value > 0
+
+
+def _layout_bench(*argv: str) -> tuple[int, str, str]:
+    from heterolayout.tools.bench import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_bench_times_the_program_scheduled_without_layouts_and_layout_free() -> None:
     text = BLOCKED.replace(
         "func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) {",
         "func.func @main(%a: memref<4x8xf32>, %b: memref<8x4xf32>) attributes {layout.flops = 64 : i64} {",
     )
-    report = native.bench(text, baseline="layout-strip", repeat=3, min_time=0.001)
-    assert report.flops == 64 and report.baseline is not None
-    assert len(report.program.per_call) == len(report.baseline.per_call) == 3
-    assert report.ratio is not None and report.ratio > 0
+    report = native.bench(text, repeat=3, min_time=0.001)
+    assert report.flops == 64 and report.baseline is None
+    assert [(f.name, f.pipeline, f.same_as) for f in report.forms] == [
+        ("program", "layout-lower", None),
+        ("scheduled without layouts", "layout-strip,layout-lower", None),
+        ("layout-free", "layout-strip", None),
+    ]
+    timings = [f.timing for f in report.forms]
+    assert len({id(t) for t in timings}) == 3  # each timed on its own
+    for timing in timings:
+        assert len(timing.per_call) == 3 and all(_positive(t) for t in timing.per_call)
+        assert timing.minimum <= timing.median <= timing.maximum and timing.calls >= 1
+        assert _positive(timing.gflops(report.flops))
+    assert report.program is timings[0] and report.layout_free is timings[2]
+    assert _positive(report.ratio) and report.ratio == report.ratios()["program / layout-free"]
+    assert _positive(report.layout_ratio)
     lines = str(report).splitlines()
-    assert lines[0] == "@main: 3 interleaved repetitions, 64 flop/call"
-    assert lines[1].split() == ["ms/call", "(median)", "min–max", "calls/repetition", "GFLOP/s"]
-    assert lines[2].startswith("program (layout-lower)") and lines[3].startswith(
-        "baseline (layout-strip)"
+    assert lines[0] == (
+        "@main: 3 interleaved repetitions, seed 0, 64 flop/call; ms per call: median, min, max"
     )
-    assert lines[4].startswith("program/baseline time: ")
+    assert lines[1].split() == [
+        *["form", "pipeline", "ms/call", "min", "max", "calls/rep", "GFLOP/s", "/", "layout-free"]
+    ]
+    assert [line[:27].rstrip() for line in lines[2:5]] == FORM_NAMES
+    assert lines[5].startswith("program / scheduled without layouts: ")
+    assert "what the layout earns" in lines[5] and len(lines) == 6
 
 
-def test_layout_bench_cli(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from heterolayout.tools.bench import main
+def test_bench_baseline_is_a_fourth_form() -> None:
+    report = native.bench(
+        BLOCKED,
+        pipeline="layout-schedule,layout-lower",
+        baseline="layout-lower",
+        repeat=2,
+        min_time=0.001,
+    )
+    names = [f.name for f in report.forms]
+    assert names == [*FORM_NAMES, "baseline"] and report.form("baseline").same_as is None
+    assert report.scheduled is not report.program
+    assert report.baseline is not None and len(report.baseline.per_call) == 2
+    assert _positive(report.ratio) and report.ratio == report.ratios()["program / baseline"]
+    assert str(report).splitlines()[-1].startswith("program / baseline: ")
 
+
+def test_bench_times_a_program_once_when_forms_are_the_same() -> None:
+    """`''` and `layout-strip` make the layout-free program, a leading `layout-strip` makes
+    the scheduled one: said in the report, not timed twice."""
+    for pipeline in ("", "layout-strip", None):
+        report = native.bench(
+            BLOCKED, pipeline=pipeline, baseline="layout-strip", repeat=1, min_time=0
+        )
+        assert [f.same_as for f in report.forms] == [
+            "layout-free",
+            "layout-free",
+            None,
+            "layout-free",
+        ]
+        assert report.program is report.scheduled is report.layout_free is report.baseline
+        assert report.ratio == report.layout_ratio == 1.0
+        assert "same as layout-free (timed once)" in str(report)
+        assert "program / scheduled without layouts: 1.000 (the same program)" in str(report)
+    report = native.bench(BLOCKED, pipeline="layout-strip,layout-lower", repeat=1, min_time=0)
+    assert [(f.pipeline, f.same_as) for f in report.forms] == [
+        ("layout-strip,layout-lower", "scheduled without layouts"),
+        ("layout-strip,layout-lower", None),
+        ("layout-strip", None),
+    ]
+
+
+def test_bench_gives_the_plain_forms_logical_arguments() -> None:
+    """A layout-typed argument with padding: the stripped forms take the logical buffer,
+    not the layout's larger physical one."""
+    report = native.bench(PADDED_ARGUMENT, baseline="layout-strip", repeat=1, min_time=0)
+    assert [f.same_as for f in report.forms] == [None, None, None, "layout-free"]
+
+
+def test_layout_bench_cli(tmp_path: Path) -> None:
     path = tmp_path / "blocked.mlir"
     path.write_text(BLOCKED)
-    assert (
-        main(
-            [
-                str(path),
-                "--baseline",
-                "layout-strip",
-                "--repeat",
-                "2",
-                "--min-time",
-                "0.001",
-                "--flops",
-                "64",
-            ]
+    common = [str(path), "--repeat", "2", "--min-time", "0.001", "--flops", "64"]
+    code, out, err = _layout_bench(*common, "--baseline", "layout-strip")
+    assert (code, err) == (0, "")
+    assert "GFLOP/s" in out and "/ layout-free" in out
+    for name, pipeline in [
+        ("program", "layout-lower"),
+        ("scheduled without layouts", "layout-strip,layout-lower"),
+        ("layout-free", "layout-strip"),
+    ]:
+        assert any(line.split("  ")[0] == name and pipeline in line for line in out.splitlines())
+    assert "baseline                   layout-strip               same as layout-free" in out
+    assert "program / scheduled without layouts: " in out and "program / baseline: " in out
+
+
+def test_layout_bench_json(tmp_path: Path) -> None:
+    path = tmp_path / "blocked.mlir"
+    path.write_text(BLOCKED)
+    code, out, err = _layout_bench(
+        str(path), "-p", "layout-schedule,layout-lower", "--repeat", "2", "--min-time", "0.001",
+        "--seed", "3", "--json",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    data = json.loads(out)  # stdout is the JSON object and nothing else
+    assert {k: data[k] for k in ("entry", "repeat", "seed", "min_time", "flops")} == {
+        "entry": "main",
+        "repeat": 2,
+        "seed": 3,
+        "min_time": 0.001,
+        "flops": None,
+    }
+    assert list(data["forms"]) == FORM_NAMES
+    pipelines = [form["pipeline"] for form in data["forms"].values()]
+    assert pipelines == [
+        "layout-schedule,layout-lower",
+        "layout-strip,layout-schedule,layout-lower",
+        "layout-strip",
+    ]
+    for form in data["forms"].values():
+        assert form["same_as"] is None and form["gflops"] is None
+        assert isinstance(form["calls_per_repetition"], int) and form["calls_per_repetition"] >= 1
+        assert all(_positive(form[k]) for k in ("median_ms", "min_ms", "max_ms"))
+        assert form["min_ms"] <= form["median_ms"] <= form["max_ms"]
+        assert _positive(form["ratio_to_layout_free"])
+    assert data["forms"]["layout-free"]["ratio_to_layout_free"] == 1.0
+    assert list(data["ratios"]) == [
+        "program / scheduled without layouts",
+        "program / layout-free",
+    ]
+    assert all(_positive(r) for r in data["ratios"].values())
+    code, out, err = _layout_bench(
+        str(path), "-p", "", "--flops", "64", "--repeat", "1", "--min-time", "0.001", "--json"
+    )
+    data = json.loads(out)
+    assert [f["same_as"] for f in data["forms"].values()] == ["layout-free", "layout-free", None]
+    assert data["forms"]["program"]["median_ms"] == data["forms"]["layout-free"]["median_ms"]
+    assert _positive(data["forms"]["program"]["gflops"])
+    assert data["ratios"] == {
+        "program / scheduled without layouts": 1.0,
+        "program / layout-free": 1.0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--entry", "nothing"], "no function @nothing in the module (functions: @main)"),
+        (["--repeat", "0"], "repeat must be at least 1, got 0"),
+        (["--min-time", "nan"], "min_time must be a non-negative number of seconds, got nan"),
+        (["-p", "no-such-pass"], "pipeline 'no-such-pass'"),
+        (["--baseline", "no-such-pass"], "pipeline 'no-such-pass'"),
+    ],
+)
+def test_layout_bench_errors_are_one_line(tmp_path: Path, argv: list[str], message: str) -> None:
+    path = tmp_path / "blocked.mlir"
+    path.write_text(BLOCKED)
+    for json_flag in ([], ["--json"]):
+        code, out, err = _layout_bench(
+            str(path), "--repeat", "1", "--min-time", "0", *argv, *json_flag
         )
-        == 0
-    )
-    out = capsys.readouterr().out
-    assert "program (layout-lower)" in out and "GFLOP/s" in out and "program/baseline time" in out
-    assert main([str(path), "--entry", "nothing", "--repeat", "1"]) == 1
-    assert (
-        capsys.readouterr().err
-        == "layout-bench: error: no function @nothing in the module (functions: @main)\n"
-    )
+        assert (code, out) == (1, "")
+        assert err.startswith("layout-bench: error: ") and message in err
+        assert err.count("\n") == 1 and "Traceback" not in err

@@ -6,7 +6,7 @@ through ctypes with memref descriptors over numpy arrays.
     results = library.call("main", [a, b, c])          # numpy arrays see the writes
     kernel = native.TimedFunction(module, "main")      # a timing loop LLVM cannot fold away
     seconds = kernel.seconds([a, b, c], calls=100)
-    print(native.bench(module_or_text, "main", baseline="layout-strip"))
+    print(native.bench(module_or_text, "main"))        # with and without layouts, side by side
 
 `compile` strips layouts a module still has (`layout-strip`); lower them first
 (`layout-lower`) to run the physical program. The libraries live in `cache_dir()`
