@@ -181,3 +181,63 @@ def generate(
 def _integer_bits(element: str) -> int | None:
     digits = element.removeprefix("ui").removeprefix("si").removeprefix("i")
     return int(digits) if element[0] in "ius" and digits.isdigit() else None
+
+
+ACTIVATION_TAGS = {2: "AB->aB{b}b", 3: "ABC->ABc{b}c", 4: "NCHW->nChw{b}c"}
+"""oneDNN-style blocked layouts of activations by rank: the channels (the last dim of a
+matrix or a sequence, dim 1 of an image) blocked, the block innermost (nChw16c)."""
+WEIGHT_TAGS = {2: "KN->Nk{b}n", 3: "CHW->Chw{b}c", 4: "OIHW->OIhw{b}i{b}o"}
+"""oneDNN-style blocked layouts of weights by rank: a matmul's B in column panels (Nk16n),
+depthwise weights blocked by channel, convolution weights on both channels (OIhw16i16o)."""
+DEPTHWISE_TAG = "OIHW->OIhw{b}o"
+"""Rank-4 weights with one input channel (a depthwise convolution's): the block on O only."""
+MAX_PADDING = 1 / 3
+"""A blocked candidate whose padding share is larger is dropped (8 channels in blocks of
+16 waste half the buffer: the smaller block is tried instead)."""
+
+
+def row_major(rank: int) -> str:
+    """The attribute text of the row-major layout of a buffer of rank `rank`."""
+    source = LETTERS[:rank]
+    return _tag(f"{source}->{source}")
+
+
+def role_template(shape: tuple[int, ...], weight: bool) -> str | None:
+    """The blocked oneDNN-style tag template (`{b}` for the block) of a buffer by rank and
+    role (a weight is a constant global, anything else an activation); None: none (rank 0,
+    1 or above 4)."""
+    if weight and len(shape) == 4 and shape[1] == 1:
+        return DEPTHWISE_TAG
+    return (WEIGHT_TAGS if weight else ACTIVATION_TAGS).get(len(shape))
+
+
+def program_candidates(
+    shape: tuple[int, ...],
+    element: str,
+    weight: bool,
+    blocks: tuple[int, ...],
+    assigned: str | None = None,
+) -> list[Candidate]:
+    """The candidates of a buffer in the whole-program search: row-major first, the
+    input's own layout, then its role's blocked layout for each block size in `blocks`
+    (the target's vector lanes), those the `Layout` model accepts with at most
+    `MAX_PADDING` padding; distinct memory images only."""
+    specs = [("plain", row_major(len(shape)))]
+    if assigned is not None:
+        specs.append(("input", assigned))
+    template = role_template(shape, weight)
+    if template is not None:
+        specs += [("blocked", _tag(template.format(b=b))) for b in blocks if b > 1]
+    found: list[Candidate] = []
+    seen: set[tuple[object, ...]] = set()
+    for kind, spec in specs:
+        try:
+            layout = parse_layout(spec, shape, dtype=element)
+        except LayoutError:
+            continue
+        if kind == "blocked" and layout.padding_share > MAX_PADDING:
+            continue
+        if memory_image(layout) not in seen:
+            seen.add(memory_image(layout))
+            found.append(Candidate(kind, spec, layout))
+    return found
