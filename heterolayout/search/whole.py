@@ -136,22 +136,22 @@ class MeasuredCosts:
 
 def boundary_program(buffer: ProgramBuffer, spec: str) -> str:
     """A function that converts an argument of `buffer`'s type into `spec` on entry (and
-    back on return when the program writes it: one store marks it written)."""
+    back on return when the program writes it: a store marks it written); one element read
+    into a second argument keeps the conversion from being dead code."""
     memref_type = f"memref<{'x'.join(map(str, buffer.shape))}x{buffer.element}>"
+    scalar = f"memref<{buffer.element}>"
+    indices = ", ".join(["%i"] * buffer.rank)
     lines = [
-        f"func.func @main(%a: {memref_type}) {{",
+        f"func.func @main(%a: {memref_type}, %r: {scalar}) {{",
         f"  layout.assign %a to {spec} : {memref_type}",
+        "  %i = arith.constant 0 : index",
+        f"  %v = memref.load %a[{indices}] : {memref_type}",
+        f"  memref.store %v, %r[] : {scalar}",
     ]
     if buffer.written:
-        zero = "0" if buffer.element.startswith(("i", "ui", "si")) else "0.0"
-        indices = ", ".join(["%i"] * buffer.rank)
-        lines += [
-            "  %i = arith.constant 0 : index",
-            f"  %z = arith.constant {zero} : {buffer.element}",
-            f"  memref.store %z, %a[{indices}] : {memref_type}",
-        ]
+        lines.append(f"  memref.store %v, %a[{indices}] : {memref_type}")
     lines += ["  func.return", "}"]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
