@@ -183,12 +183,22 @@ def _integer_bits(element: str) -> int | None:
     return int(digits) if element[0] in "ius" and digits.isdigit() else None
 
 
-ACTIVATION_TAGS = {2: "AB->aB{b}b", 3: "ABC->ABc{b}c", 4: "NCHW->nChw{b}c"}
-"""oneDNN-style blocked layouts of activations by rank: the channels (the last dim of a
-matrix or a sequence, dim 1 of an image) blocked, the block innermost (nChw16c)."""
+ACTIVATION_TAGS = {2: "AB->Ba{b}b", 3: "ABC->ACb{b}c", 4: "NCHW->nChw{b}c"}
+"""Blocked layouts of activations by rank: an image's channels blocked, the block
+innermost (oneDNN's nChw16c); a matrix (or each matrix of a batch) in column panels, as a
+matmul's B in Nk16n (oneDNN's aB16b on a matrix is row-major again: the rows stay
+outermost)."""
 WEIGHT_TAGS = {2: "KN->Nk{b}n", 3: "CHW->Chw{b}c", 4: "OIHW->OIhw{b}i{b}o"}
 """oneDNN-style blocked layouts of weights by rank: a matmul's B in column panels (Nk16n),
 depthwise weights blocked by channel, convolution weights on both channels (OIhw16i16o)."""
+ROLE_TAGS = {
+    "matmul weights": {2: "KN->Nk{b}n", 3: "BKN->BNk{b}n"},
+    "conv weights": {4: "OIHW->OIhw{b}i{b}o"},
+    "depthwise weights": {3: "CHW->Chw{b}c", 4: "OIHW->OIhw{b}o"},
+    "weights": WEIGHT_TAGS,
+    "activation": ACTIVATION_TAGS,
+}
+"""The blocked template of each role (graph.py: how the program uses the buffer) by rank."""
 DEPTHWISE_TAG = "OIHW->OIhw{b}o"
 """Rank-4 weights with one input channel (a depthwise convolution's): the block on O only."""
 MAX_PADDING = 1 / 3
@@ -202,19 +212,19 @@ def row_major(rank: int) -> str:
     return _tag(f"{source}->{source}")
 
 
-def role_template(shape: tuple[int, ...], weight: bool) -> str | None:
-    """The blocked oneDNN-style tag template (`{b}` for the block) of a buffer by rank and
-    role (a weight is a constant global, anything else an activation); None: none (rank 0,
-    1 or above 4)."""
-    if weight and len(shape) == 4 and shape[1] == 1:
+def role_template(shape: tuple[int, ...], role: str) -> str | None:
+    """The blocked oneDNN-style tag template (`{b}` for the block) of a buffer of `role`
+    (`activation`, `matmul weights`, `conv weights`, `depthwise weights`, `weights`: a
+    constant of another use) by rank; None: none (rank 0, 1 or above 4)."""
+    if role in ("conv weights", "weights") and len(shape) == 4 and shape[1] == 1:
         return DEPTHWISE_TAG
-    return (WEIGHT_TAGS if weight else ACTIVATION_TAGS).get(len(shape))
+    return ROLE_TAGS.get(role, ACTIVATION_TAGS).get(len(shape))
 
 
 def program_candidates(
     shape: tuple[int, ...],
     element: str,
-    weight: bool,
+    role: str,
     blocks: tuple[int, ...],
     assigned: str | None = None,
 ) -> list[Candidate]:
@@ -225,7 +235,7 @@ def program_candidates(
     specs = [("plain", row_major(len(shape)))]
     if assigned is not None:
         specs.append(("input", assigned))
-    template = role_template(shape, weight)
+    template = role_template(shape, role)
     if template is not None:
         specs += [("blocked", _tag(template.format(b=b))) for b in blocks if b > 1]
     found: list[Candidate] = []

@@ -56,9 +56,16 @@ class ProgramBuffer:
     """The layout the input program assigns it (attribute text), None: plain."""
     written: bool
     """Whether a nest writes it (a written argument converts back on return)."""
-    tunable: bool
-    """Static shape, no layout in its type but upstream's strided one, and for a global,
-    private (its type is not part of the module's interface)."""
+    role: str = "activation"
+    """How the program uses it: `activation`, `matmul weights` (a matmul's B), `conv
+    weights`, `depthwise weights`, `weights` (another constant global)."""
+    refusal: str = ""
+    """Why it cannot be given a layout ('' when it can: a static shape, no layout in its
+    type but upstream's strided one, and for a global, private)."""
+
+    @property
+    def tunable(self) -> bool:
+        return not self.refusal
 
     @property
     def rank(self) -> int:
@@ -129,6 +136,7 @@ def read_graph(module: ModuleOp, entry: str = "main") -> ProgramGraph:
         if nest is not None:
             nests.append(nest)
             written |= nest.written
+    roles = _roles(nests, roots)
     buffers: dict[str, ProgramBuffer] = {}
     for value, name in roots.items():
         if name in buffers or not isinstance(value.type, MemRefType):
@@ -140,9 +148,13 @@ def read_graph(module: ModuleOp, entry: str = "main") -> ProgramGraph:
             kind = "global"
         else:
             kind = "allocation"
-        tunable = tunable_type(memref_type) and (
-            kind != "global" or _is_global_private(module, name.removeprefix("@"))
-        )
+        refusal = ""
+        if any(extent < 0 for extent in memref_type.get_shape()):
+            refusal = "has a dynamic shape"
+        elif not tunable_type(memref_type):
+            refusal = "has a layout in its type already"
+        elif kind == "global" and not _is_global_private(module, name.removeprefix("@")):
+            refusal = "is not a private global: its type is part of the module's interface"
         buffers[name] = ProgramBuffer(
             name,
             tuple(memref_type.get_shape()),
@@ -150,9 +162,33 @@ def read_graph(module: ModuleOp, entry: str = "main") -> ProgramGraph:
             kind,
             assigned.get(name),
             name in written,
-            tunable,
+            roles.get(name, "weights" if kind == "global" else "activation"),
+            refusal,
         )
     return ProgramGraph(module, entry, buffers, nests)
+
+
+def _roles(nests: list[ProgramNest], roots: dict[SSAValue, str]) -> dict[str, str]:
+    """The weights' roles from the ops that read them: a convolution's or a matmul's second
+    input (the first use decides)."""
+    roles: dict[str, str] = {}
+    for nest in nests:
+        label = nest.label
+        kind = (
+            "depthwise weights"
+            if "depthwise" in label
+            else "conv weights"
+            if "conv" in label
+            else "matmul weights"
+            if "matmul" in label
+            else None
+        )
+        if kind is None or not label.startswith("linalg.") or len(nest.op.operands) < 3:
+            continue
+        name = roots.get(storage_root(nest.op.operands[1]))
+        if name is not None:
+            roles.setdefault(name, kind)
+    return roles
 
 
 def _touched(op: Operation, roots: dict[SSAValue, str]) -> tuple[list[str], set[str]]:

@@ -102,13 +102,20 @@ class MeasuredCosts:
     def steps(self) -> str:
         return pipeline(self.target, self.options)
 
-    def _timed(self, what: str, text: str, build: Callable[[], ModuleOp], timer: Timer) -> float:
-        key = self.cache.key(text, "main", {}, f"{what}|{self.steps}|{resolved(self.target)}")
+    def _timed(
+        self,
+        what: str,
+        text: str,
+        build: Callable[[], ModuleOp],
+        timer: Timer,
+        entry: str = "main",
+    ) -> float:
+        key = self.cache.key(text, entry, {}, f"{what}|{self.steps}|{resolved(self.target)}")
         found = self.cache.get(key)
         if found is None:
             try:
                 source = build()
-                seconds = timer([(source, apply_pipeline(source, self.steps))], "main")[0]
+                seconds = timer([(source, apply_pipeline(source, self.steps))], entry)[0]
                 found = Measurement(seconds, None)
             except FAILURES as error:
                 found = Measurement(None, None, str(error).strip().splitlines()[0])
@@ -128,10 +135,8 @@ class MeasuredCosts:
         return self._timed("boundary", source, lambda: load_module(source), self.nest_timer)
 
     def program(self, source: ModuleOp, entry: str) -> float:
-        if entry != "main":
-            raise LayoutError("whole-program measurement times @main")
         text = str(source)
-        return self._timed("program", text, lambda: source, self.program_timer)
+        return self._timed("program", text, lambda: source, self.program_timer, entry)
 
 
 def boundary_program(buffer: ProgramBuffer, spec: str) -> str:
@@ -227,7 +232,7 @@ def options_of(buffer: ProgramBuffer, tuned: bool, target: str) -> list[Option]:
     blocks = _blocks(buffer.element, target)
     try:
         found = program_candidates(
-            buffer.shape, buffer.element, buffer.kind == "global", blocks, buffer.assigned
+            buffer.shape, buffer.element, buffer.role, blocks, buffer.assigned
         )
     except LayoutError:
         return fixed
@@ -270,6 +275,7 @@ class _Search:
         self.variables = {n: len(o) for n, o in self.options.items() if len(o) > 1}
         self.tables: dict[int, Factor] = {}
         self.boundaries: dict[str, Factor] = {}
+        self.errors: list[str] = []
         self.measured = 0
 
     def layouts(self, choice: dict[str, Option], names: Sequence[str]) -> dict[str, str]:
@@ -320,6 +326,47 @@ def _uniform(options: dict[str, list[Option]], variables: dict[str, int], kind: 
     return {n: next((i for i, o in enumerate(options[n]) if o.kind == kind), 0) for n in variables}
 
 
+@dataclass
+class Problem:
+    """The search's variables and factors: each buffer's options, the nests' cost tables
+    and the arguments' boundary conversions."""
+
+    graph: ProgramGraph
+    options: dict[str, list[Option]]
+    search: _Search
+    factors: list[Factor]
+
+
+def build_problem(
+    module: ModuleOp,
+    entry: str,
+    buffers: Sequence[str] | None,
+    target: str,
+    costs: Costs,
+    progress: Progress | None = None,
+) -> Problem:
+    """Read the program, give each buffer its options (`buffers`: only those are tuned)
+    and measure every nest's table (`target`: a named target, as `resolved` gives)."""
+    graph = read_graph(module, entry)
+    if buffers is not None:
+        unknown = [n for n in buffers if n not in graph.buffers]
+        if unknown:
+            known = ", ".join(graph.buffers) or "none"
+            raise LayoutError(f"@{entry}: no buffer named '{unknown[0]}' (buffers: {known})")
+        for name in buffers:
+            refusal = graph.buffers[name].refusal
+            if refusal:
+                raise LayoutError(f"@{entry}: buffer '{name}' {refusal}")
+    if not any(n.buffers for n in graph.nests):
+        raise LayoutError(f"@{entry}: no nest reads or writes a buffer")
+    selected = set(graph.buffers if buffers is None else buffers)
+    options = {
+        name: options_of(buffer, name in selected, target) for name, buffer in graph.buffers.items()
+    }
+    search = _Search(graph, options, costs, progress)
+    return Problem(graph, options, search, search.factors())
+
+
 def tune(
     program: ModuleOp | str,
     buffers: Sequence[str] | None = None,
@@ -343,19 +390,9 @@ def tune(
     steps = pipeline(target, options_text)
     if costs is None:
         costs = MeasuredCosts(target, options_text, cache or Cache())
-    graph = read_graph(module, entry)
-    if buffers is not None:
-        unknown = [n for n in buffers if n not in graph.buffers]
-        if unknown:
-            known = ", ".join(graph.buffers) or "none"
-            raise LayoutError(f"@{entry}: no buffer named '{unknown[0]}' (buffers: {known})")
-    selected = set(graph.buffers if buffers is None else buffers)
-    options = {
-        name: options_of(buffer, name in selected, named) for name, buffer in graph.buffers.items()
-    }
-    search = _Search(graph, options, costs, progress)
-    factors = search.factors()
-    variables = search.variables
+    problem = build_problem(module, entry, buffers, named, costs, progress)
+    graph, options, search = problem.graph, problem.options, problem.search
+    factors, variables = problem.factors, search.variables
     starts = {
         "all plain": _uniform(options, variables, "plain"),
         "all blocked": _uniform(options, variables, "blocked"),
@@ -367,7 +404,11 @@ def tune(
     seen: dict[str, Contender] = {}
     for name, assignment in proposals.items():
         choice = _choice(options, assignment)
-        source = module if name == "as written" else program_with(module, entry, choice)
+        try:
+            source = module if name == "as written" else program_with(module, entry, choice)
+        except FAILURES as error:
+            search.errors.append(f"{name}: {error}")
+            continue
         text = str(source)
         predicted = total(factors, assignment) * 1e3
         if text in seen:
@@ -396,7 +437,7 @@ def tune(
         contenders,
         text,
         search.measured,
-        [f"{n.name}: {n.reason}" for n in graph.nests if n.module is None],
+        [f"{n.name}: {n.reason}" for n in graph.nests if n.module is None] + search.errors,
         fast_math,
     )
 
@@ -421,7 +462,7 @@ def _buffer_rows(
                 "kind": buffer.kind,
                 "shape": list(buffer.shape),
                 "element": buffer.element,
-                "role": "weight" if buffer.kind == "global" else "activation",
+                "role": buffer.role,
                 "candidates": [o.label for o in options[name]],
                 "input": written.label,
                 "chosen": chosen.label,
