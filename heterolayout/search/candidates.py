@@ -227,11 +227,14 @@ def program_candidates(
     role: str,
     blocks: tuple[int, ...],
     assigned: str | None = None,
+    every_block: bool = False,
 ) -> list[Candidate]:
     """The candidates of a buffer in the whole-program search: row-major first, the
-    input's own layout, then its role's blocked layout for each block size in `blocks`
-    (the target's vector lanes), those the `Layout` model accepts with at most
-    `MAX_PADDING` padding; distinct memory images only."""
+    input's own layout, then its role's blocked layout for the first block size in
+    `blocks` (the target's vector lanes, then half of them) that the `Layout` model accepts
+    with at most `MAX_PADDING` padding (`every_block`: for each of them); distinct memory
+    images only. One block size per buffer keeps a convolution's table at 8 entries, not
+    27: a ResNet-18 is measured in minutes."""
     specs = [("plain", row_major(len(shape)))]
     if assigned is not None:
         specs.append(("input", assigned))
@@ -240,13 +243,17 @@ def program_candidates(
         specs += [("blocked", _tag(template.format(b=b))) for b in blocks if b > 1]
     found: list[Candidate] = []
     seen: set[tuple[object, ...]] = set()
+    blocked = 0
     for kind, spec in specs:
+        if kind == "blocked" and blocked and not every_block:
+            break
         try:
             layout = parse_layout(spec, shape, dtype=element)
         except LayoutError:
             continue
         if kind == "blocked" and layout.padding_share > MAX_PADDING:
             continue
+        blocked += kind == "blocked"
         if memory_image(layout) not in seen:
             seen.add(memory_image(layout))
             found.append(Candidate(kind, spec, layout))
