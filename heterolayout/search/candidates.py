@@ -253,8 +253,8 @@ def program_candidates(
             continue
         if kind == "blocked" and layout.padding_share > MAX_PADDING:
             continue
-        blocked += kind == "blocked"
         if memory_image(layout) not in seen:
+            blocked += kind == "blocked"
             seen.add(memory_image(layout))
             found.append(Candidate(kind, spec, layout))
     return found
