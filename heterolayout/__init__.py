@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from heterolayout.execution import check, run
     from heterolayout.frontends.importer import import_model
     from heterolayout.layout import Layout, LayoutError, Packing, element_type, parse_layout
-    from heterolayout.search.search import tune
+    from heterolayout.search.whole import tune
 
 __all__ = [
     "Layout",
@@ -45,7 +45,7 @@ def __getattr__(name: str) -> Any:
 
         return import_model
     if name == "tune":
-        from heterolayout.search.search import tune
+        from heterolayout.search.whole import tune
 
         return tune
     if name == "context":

@@ -1,6 +1,12 @@
-"""Layout search (`layout-tune`, `heterolayout.tune`): candidate layouts per buffer, a
-joint space ranked by a cost model, native measurement with a disk cache, and the report.
+"""Layout search (`layout-tune`, `heterolayout.tune`).
 
-Modules: `program` (buffers, the hot nest, the program with given layouts), `candidates`,
-`cost`, `space`, `measure`, `search` (`tune`), `report`. See docs/tune.md.
+The whole program (the default): `graph` (its buffers and nests, each nest cut out into a
+function of its own), `candidates` (`program_candidates`: row-major and the blocked layout
+of each buffer's role), `whole` (`tune`: per-nest and boundary measurements, the global
+choice, the whole-program check), `solve` (variable elimination, exact; iterated
+conditional modes past its limit), `program_report`.
+
+One hot loop nest (`--hot-nest`): `program` (buffers, the hot nest, the program with given
+layouts), `candidates`, `cost`, `space`, `schedules`, `measure`, `search` (`tune`),
+`report`. See docs/tune.md.
 """

@@ -181,3 +181,80 @@ def generate(
 def _integer_bits(element: str) -> int | None:
     digits = element.removeprefix("ui").removeprefix("si").removeprefix("i")
     return int(digits) if element[0] in "ius" and digits.isdigit() else None
+
+
+ACTIVATION_TAGS = {2: "AB->Ba{b}b", 3: "ABC->ACb{b}c", 4: "NCHW->nChw{b}c"}
+"""Blocked layouts of activations by rank: an image's channels blocked, the block
+innermost (oneDNN's nChw16c); a matrix (or each matrix of a batch) in column panels, as a
+matmul's B in Nk16n (oneDNN's aB16b on a matrix is row-major again: the rows stay
+outermost)."""
+WEIGHT_TAGS = {2: "KN->Nk{b}n", 3: "CHW->Chw{b}c", 4: "OIHW->OIhw{b}i{b}o"}
+"""oneDNN-style blocked layouts of weights by rank: a matmul's B in column panels (Nk16n),
+depthwise weights blocked by channel, convolution weights on both channels (OIhw16i16o)."""
+ROLE_TAGS = {
+    "matmul weights": {2: "KN->Nk{b}n", 3: "BKN->BNk{b}n"},
+    "conv weights": {4: "OIHW->OIhw{b}i{b}o"},
+    "depthwise weights": {3: "CHW->Chw{b}c", 4: "OIHW->OIhw{b}o"},
+    "weights": WEIGHT_TAGS,
+    "activation": ACTIVATION_TAGS,
+}
+"""The blocked template of each role (graph.py: how the program uses the buffer) by rank."""
+DEPTHWISE_TAG = "OIHW->OIhw{b}o"
+"""Rank-4 weights with one input channel (a depthwise convolution's): the block on O only."""
+MAX_PADDING = 1 / 3
+"""A blocked candidate whose padding share is larger is dropped (8 channels in blocks of
+16 waste half the buffer: the smaller block is tried instead)."""
+
+
+def row_major(rank: int) -> str:
+    """The attribute text of the row-major layout of a buffer of rank `rank`."""
+    source = LETTERS[:rank]
+    return _tag(f"{source}->{source}")
+
+
+def role_template(shape: tuple[int, ...], role: str) -> str | None:
+    """The blocked oneDNN-style tag template (`{b}` for the block) of a buffer of `role`
+    (`activation`, `matmul weights`, `conv weights`, `depthwise weights`, `weights`: a
+    constant of another use) by rank; None: none (rank 0, 1 or above 4)."""
+    if role in ("conv weights", "weights") and len(shape) == 4 and shape[1] == 1:
+        return DEPTHWISE_TAG
+    return ROLE_TAGS.get(role, ACTIVATION_TAGS).get(len(shape))
+
+
+def program_candidates(
+    shape: tuple[int, ...],
+    element: str,
+    role: str,
+    blocks: tuple[int, ...],
+    assigned: str | None = None,
+    every_block: bool = False,
+) -> list[Candidate]:
+    """The candidates of a buffer in the whole-program search: row-major first, the
+    input's own layout, then its role's blocked layout for the first block size in
+    `blocks` (the target's vector lanes, then half of them) that the `Layout` model accepts
+    with at most `MAX_PADDING` padding (`every_block`: for each of them); distinct memory
+    images only. One block size per buffer keeps a convolution's table at 8 entries, not
+    27: a ResNet-18 is measured in minutes."""
+    specs = [("plain", row_major(len(shape)))]
+    if assigned is not None:
+        specs.append(("input", assigned))
+    template = role_template(shape, role)
+    if template is not None:
+        specs += [("blocked", _tag(template.format(b=b))) for b in blocks if b > 1]
+    found: list[Candidate] = []
+    seen: set[tuple[object, ...]] = set()
+    blocked = 0
+    for kind, spec in specs:
+        if kind == "blocked" and blocked and not every_block:
+            break
+        try:
+            layout = parse_layout(spec, shape, dtype=element)
+        except LayoutError:
+            continue
+        if kind == "blocked" and layout.padding_share > MAX_PADDING:
+            continue
+        if memory_image(layout) not in seen:
+            blocked += kind == "blocked"
+            seen.add(memory_image(layout))
+            found.append(Candidate(kind, spec, layout))
+    return found

@@ -1,4 +1,5 @@
-"""Layout search (`heterolayout.search`, `layout-tune`): candidates and skips, the cost
+"""The hot-nest layout search (`heterolayout.search.search.tune`, `layout-tune --hot-nest`;
+the whole-program search is tests/search/test_whole.py): candidates and skips, the cost
 model's ordering, the cache, the CLI and its `-o` output. No timing thresholds: tests that
 need a deterministic result use a fake timer."""
 
@@ -23,6 +24,7 @@ from heterolayout.search.measure import Cache
 from heterolayout.search.program import buffer_values, find_buffers, hot_nest, with_layouts
 from heterolayout.search.schedules import tiles
 from heterolayout.search.search import search_space
+from heterolayout.search.search import tune as tune_nest
 from heterolayout.tools.run import main as run_main
 from heterolayout.tools.tune import main as tune_main
 from tests.mlir_tools import require_native_engine
@@ -156,7 +158,7 @@ class CountingTimer:
 
 def test_tune_returns_the_table_as_data_and_resumes_from_the_cache(tmp_path: Path) -> None:
     timer = CountingTimer()
-    first = heterolayout.tune(MATMUL, budget=3, timer=timer, cache=Cache(tmp_path))
+    first = tune_nest(MATMUL, budget=3, timer=timer, cache=Cache(tmp_path))
     assert timer.calls == 4  # the input program and three candidates
     table = first.table()
     assert [row["rank"] for row in table] == [1, 2, 3]
@@ -164,7 +166,7 @@ def test_tune_returns_the_table_as_data_and_resumes_from_the_cache(tmp_path: Pat
     assert set(table[0]["layouts"]) == {"a", "b", "c"}
     assert all(math.isclose(r["speedup"], first.input_ms / r["ms"]) for r in table)
     again = CountingTimer()
-    second = heterolayout.tune(MATMUL, budget=3, timer=again, cache=Cache(tmp_path))
+    second = tune_nest(MATMUL, budget=3, timer=again, cache=Cache(tmp_path))
     assert again.calls == 0
     assert second.table() == table
 
@@ -179,7 +181,7 @@ def test_a_candidate_that_fails_is_skipped_with_its_reason(tmp_path: Path) -> No
         return [1e-3 for _ in sides]
 
     failing.__qualname__ = "failing"
-    result = heterolayout.tune(MATMUL, budget=3, timer=failing, cache=Cache(tmp_path))
+    result = tune_nest(MATMUL, budget=3, timer=failing, cache=Cache(tmp_path))
     assert len(result.rows) == 2
     assert [s.reason for s in result.skipped if s.spec == "measurement"] == [
         "the compiler refused it"
@@ -187,7 +189,7 @@ def test_a_candidate_that_fails_is_skipped_with_its_reason(tmp_path: Path) -> No
 
 
 def test_tune_output_passes_check(tmp_path: Path) -> None:
-    result = heterolayout.tune(MATMUL, budget=2, timer=CountingTimer(), cache=Cache(tmp_path))
+    result = tune_nest(MATMUL, budget=2, timer=CountingTimer(), cache=Cache(tmp_path))
     out = tmp_path / "best.mlir"
     out.write_text(result.program)
     assert result.best is not None and "layout.schedule %c" in result.program
@@ -201,7 +203,9 @@ def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys)
     source = tmp_path / "matmul.mlir"
     source.write_text(MATMUL)
     out, report = tmp_path / "out.mlir", tmp_path / "report"
-    code = tune_main([str(source), "--budget", "1", "-o", str(out), "--report", str(report)])
+    code = tune_main(
+        [str(source), "--hot-nest", "--budget", "1", "-o", str(out), "--report", str(report)]
+    )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "1 of" in captured.out and "[1/1] best" in captured.err
@@ -234,7 +238,7 @@ def test_cli_writes_the_winner_and_a_report(tmp_path: Path, monkeypatch, capsys)
 def test_cli_errors_are_one_line(tmp_path: Path, capsys, arguments, message) -> None:
     source = tmp_path / "matmul.mlir"
     source.write_text(MATMUL)
-    assert tune_main([str(source), *arguments]) == 1
+    assert tune_main([str(source), "--hot-nest", *arguments]) == 1
     err = capsys.readouterr().err
     assert err.startswith("layout-tune: error: ") and message in err
     assert err.count("\n") == 1
@@ -243,7 +247,7 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys, arguments, message) -> 
 def test_cli_error_without_a_loop_nest(tmp_path: Path, capsys) -> None:
     source = tmp_path / "flat.mlir"
     source.write_text("func.func @main(%a: memref<4xf32>) {\n  func.return\n}\n")
-    assert tune_main([str(source)]) == 1
+    assert tune_main([str(source), "--hot-nest"]) == 1
     assert capsys.readouterr().err == (
         "layout-tune: error: @main: no loop nest layout-schedule can read; name the buffers "
         "(--buffer)\n"
@@ -309,7 +313,7 @@ class RecordingTimer:
 @pytest.mark.slow
 def test_without_fast_math_no_candidate_is_fused(tmp_path: Path) -> None:
     timer = RecordingTimer()
-    result = heterolayout.tune(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
+    result = tune_nest(MATMUL, budget=1000, timer=timer, cache=Cache(tmp_path))
     assert len(result.rows) == result.space and not result.fast_math
     assert timer.seen and not any("vector.fma" in lowered for _, lowered in timer.seen)
     assert all(row.options == "" and "fma" not in row.pipeline for row in result.rows)
@@ -318,9 +322,7 @@ def test_without_fast_math_no_candidate_is_fused(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_fast_math_winner_and_its_output_reproduce(tmp_path: Path) -> None:
     timer = RecordingTimer()
-    result = heterolayout.tune(
-        MATMUL, budget=1000, fast_math=True, timer=timer, cache=Cache(tmp_path)
-    )
+    result = tune_nest(MATMUL, budget=1000, fast_math=True, timer=timer, cache=Cache(tmp_path))
     best = result.best
     assert best is not None and best.options == "fma=true reassociate=true"
     assert best.schedule.endswith("fma+reassociate") and "fma=true" in result.pipeline
@@ -344,7 +346,7 @@ def test_plain_buffers_are_scheduled_without_an_assign(
     tmp_path: Path, target: str, lanes: int
 ) -> None:
     timer = RecordingTimer()
-    heterolayout.tune(MATMUL, budget=1000, target=target, timer=timer, cache=Cache(tmp_path))
+    tune_nest(MATMUL, budget=1000, target=target, timer=timer, cache=Cache(tmp_path))
     plain = [(s, low) for s, low in timer.seen if "#layout" not in s]
     inputs = [low for s, low in plain if "layout.schedule" not in s]
     scheduled = [low for s, low in plain if "layout.schedule" in s]
@@ -471,7 +473,7 @@ def test_a_weight_global_gets_a_layout_and_checks() -> None:
 @pytest.mark.slow
 def test_tune_names_allocations_and_weights(tmp_path: Path) -> None:
     timer = RecordingTimer()
-    result = heterolayout.tune(
+    result = tune_nest(
         NAMED, ["alloc", "alloc_0", "@weights"], budget=1000, timer=timer, cache=Cache(tmp_path)
     )
     assert result.buffers == ["alloc", "alloc_0", "@weights"]
