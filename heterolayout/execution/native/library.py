@@ -23,6 +23,7 @@ from heterolayout.execution.native.abi import (
     aligned_copy,
     slot_of,
 )
+from heterolayout.execution.native.allocator import keep_freed_memory
 from heterolayout.execution.native.build import BuildTimes
 from heterolayout.execution.runtime.runner_utils import RUNNER_FUNCTIONS, RunOutput, memref_text
 from heterolayout.layout.element_types import element_type
@@ -105,6 +106,7 @@ class NativeLibrary:
     """A module compiled to a shared library: `call` runs one of its functions."""
 
     def __init__(self, path: Path, functions: dict[str, FunctionType], times: BuildTimes) -> None:
+        keep_freed_memory()
         self.path = path
         self.times = times
         self.handle = ctypes.CDLL(str(path))

@@ -1,8 +1,8 @@
 """Fusion: an element-wise nest runs inside the nest next to it, so an activation makes one
 trip through memory (oneDNN's post-ops, onnxruntime's fused convolutions).
 
-Two nests that follow each other in a block, with only arithmetic between them, fuse when the
-one with fewer loops is a perfect nest whose loops are the other's outer loops (the same
+Two nests that follow each other in a block, with only arithmetic between them, one writing a
+buffer the other touches, fuse when the one with fewer loops is a perfect nest whose loops are the other's outer loops (the same
 first value, step and trip count each): before the other's inner loops when it comes first
 (`pre`: a bias broadcast into a convolution's output), after them when it comes second
 (`post`: bias, ReLU, a residual add), into the body when both have the same loops. The
@@ -44,17 +44,23 @@ def fuse_nests(function: func.FuncOp, chosen: Callable[[Operation], bool], remar
     changed = False
     for block in blocks:
         if not isinstance(block.parent_op(), LOOPS):
-            changed |= _fuse_block(block, chosen, remark)
+            for kinds in (("before", "after"), ("before", "after", "into")):
+                changed |= _fuse_block(block, chosen, remark, kinds)
     return changed
 
 
-def _fuse_block(block: Block, chosen: Callable[[Operation], bool], remark: Remark) -> bool:
+def _fuse_block(
+    block: Block, chosen: Callable[[Operation], bool], remark: Remark, kinds: tuple[str, ...]
+) -> bool:
+    """One sweep over the block; `kinds` of fusion allowed: the first sweep fuses only into
+    nests with inner loops, so an element-wise nest between two of them joins its
+    producer or consumer before any element-wise neighbour."""
     changed = False
     previous: Operation | None = None
     between: list[Operation] = []
     for op in list(block.ops):
         if isinstance(op, LOOPS) and chosen(op):
-            fused = None if previous is None else _fuse(previous, op, between, remark)
+            fused = None if previous is None else _fuse(previous, op, between, remark, kinds)
             if fused is not None:
                 changed = True
             previous, between = fused or op, []
@@ -66,7 +72,11 @@ def _fuse_block(block: Block, chosen: Callable[[Operation], bool], remark: Remar
 
 
 def _fuse(
-    first: Operation, second: Operation, between: list[Operation], remark: Remark
+    first: Operation,
+    second: Operation,
+    between: list[Operation],
+    remark: Remark,
+    kinds: tuple[str, ...],
 ) -> Operation | None:
     """The fused nest, or None where the two nests stay apart."""
     try:
@@ -88,6 +98,8 @@ def _fuse(
     elif len(one.loops) == len(two.loops) == outer and one.perfect and two.perfect:
         where = "into"
     else:
+        return None
+    if where not in kinds or not _shared_written(one, two):
         return None
     conflict = _conflict(one, two, outer)
     if conflict is not None:
@@ -117,6 +129,14 @@ def _same_loops(one: Nest, two: Nest, outer: int) -> bool:
         type(a.op) is type(b.op) and (a.first, a.step, a.trips) == (b.first, b.step, b.trips)
         for a, b in zip(one.loops[:outer], two.loops[:outer], strict=True)
     )
+
+
+def _shared_written(one: Nest, two: Nest) -> bool:
+    """Whether one nest writes a buffer the other touches: only then does fusing save a
+    trip through memory (and it keeps unrelated nests free to fuse with their own)."""
+    mine = {storage_root(a.buffer): a.write for a in one.accesses.values()}
+    theirs = {storage_root(a.buffer): a.write for a in two.accesses.values()}
+    return any(root in theirs and (written or theirs[root]) for root, written in mine.items())
 
 
 def _conflict(one: Nest, two: Nest, outer: int) -> str | None:

@@ -33,6 +33,7 @@ from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.bound_splitting import split_nest
+from heterolayout.passes.schedule.copies import copies_as_linalg
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
 from heterolayout.passes.schedule.fusion import fuse_nests
@@ -139,6 +140,7 @@ class LayoutSchedulePass(ModulePass):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
+        copies_as_linalg(op)
         lower_linalg_on_layouts(op, every=self.plain)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:

@@ -65,14 +65,17 @@ def _covers(nest: Nest, store: Access) -> bool:
 
 
 def _preceding_convert(top: Operation, root: SSAValue) -> ConvertOp | None:
-    """The last op before the nest that touches `root`, when it is a convert into it."""
+    """The last op before the nest that touches `root`, when it is a convert into it (ops
+    with regions in between, the nests before it, touch nothing of `root` inside)."""
     op = top.prev_op
     while op is not None:
         if any(storage_root(v) == root for v in op.operands):
             if isinstance(op, ConvertOp) and storage_root(op.destination) == root:
                 return op
             return None
-        if op.regions:
+        if op.regions and any(
+            storage_root(v) == root for inner in op.walk() for v in inner.operands
+        ):
             return None
         op = op.prev_op
     return None

@@ -94,29 +94,38 @@ def tile_counts(
     """The pass's own tile: `u` vectors (of `available`) by `w` steps (of `steps`) of the
     reuse loop, with the fewest operand loads per multiply-add over the whole nest (a `u×w`
     tile loads `u + w` operands for `u·w` multiply-adds; the tiles at the ends are smaller)
-    whose registers fit: `u·w` accumulators, the `min(u, w)` operands the copies share (the
-    copies of the loop with fewer of them go innermost), and spares: one for the other
-    operand when multiply and add are fused, three when they are separate (the product and
-    the operands LLVM's scheduler keeps in flight). `u` is a multiple or divisor of `block`
-    (the read's whole cache lines) or all of `available`; ties go to more vectors. Measured
-    on the conv in nChw16c with AVX2's 16 registers (benchmarks/RESULTS.md): fused 32×3
-    (16 registers) beats 16×4; exact 16×5 (15) beats 16×4, and 16×6 (17) spills."""
-    spare = 1 if fused else 3
+    whose registers fit (`tile_fits`). `u` is a multiple or divisor of `block` (the read's
+    whole cache lines) or all of `available`; ties go to more vectors."""
     best: tuple[tuple[float, int], int, int] | None = None
     for along in range(1, max(1, available) + 1):
         if block > 1 and along % block and block % along and along != available:
             continue
         for across in range(1, max(1, steps) + 1):
-            if along * across + min(along, across) + spare > registers and (along, across) != (
-                1,
-                1,
-            ):
+            if not tile_fits(along, across, registers, fused) and (along, across) != (1, 1):
                 break
             key = (_loads_per_multiply_add(available, along, steps, across), -along)
             if best is None or key < best[0]:
                 best = (key, along, across)
     assert best is not None
     return best[1], best[2]
+
+
+def tile_fits(along: int, across: int, registers: int, fused: bool) -> bool:
+    """Whether a `u×w` tile's registers fit. With 16 registers (AVX2, SSE): `u·w`
+    accumulators, the `min(u, w)` operands the copies share (the copies of the loop with
+    fewer of them go innermost), and spares: one for the other operand when multiply and
+    add are fused, three when they are separate (the product and the operands LLVM's
+    scheduler keeps in flight); measured on the conv in nChw16c with AVX2 (benchmarks/
+    RESULTS.md): fused 32×3 beats 16×4, exact 16×5 beats 16×4, and 16×6 spills. With 32
+    registers (AVX-512, NEON) at most two vectors, and every operand of a step counted
+    live (`u·w + u + w` and the spares), as BLIS's AVX-512 and ARMv8 kernels (32×12, 8×12):
+    on the conv in nChw16c on AVX-512 (Zen 5) 32×9 runs 12–25% faster than 64×6, whose
+    four weight vectors per step lie 1 KB apart in the reductions' exact order, and the
+    same with them reassociated; the 512³ matmul loses 3% (benchmarks/RESULTS.md)."""
+    spare = 1 if fused else 3
+    if registers >= 32:
+        return along <= 2 and along * across + along + across + spare <= registers
+    return along * across + min(along, across) + spare <= registers
 
 
 def _loads_per_multiply_add(available: int, along: int, steps: int, across: int) -> float:

@@ -20,6 +20,7 @@ from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
@@ -30,9 +31,15 @@ from heterolayout.passes.schedule.statements import rebuilt
 
 
 def buffer_layout(buffer: SSAValue) -> Layout:
+    """The layout `layout-lower` gives the buffer: its type's, or for a static view of a
+    layout-typed buffer the root's composed with the window (`views.value_layout`)."""
     memref_type = buffer.type
     assert isinstance(memref_type, MemRefType)
-    return layout_of(memref_type) or identity_layout(memref_type)
+    try:
+        composed = value_layout(buffer)
+    except LayoutError:
+        composed = None
+    return composed or layout_of(memref_type) or identity_layout(memref_type)
 
 
 def contiguous_run(layout: Layout, dim: int) -> int:
