@@ -4,7 +4,10 @@ IREE on the same inputs, single-threaded, interleaved in one run (issue 28, poin
 The models are built with `onnx.helper` and seeded random weights (tests/onnx_models.py): the
 ResNet basic block (Conv 3x3 64→64 pad 1 + bias, Relu, Conv, Add the input, Relu on
 1x64x56x56, 462 MFLOP) and the MLP (MatMul 256x512 + Add + Relu + MatMul 512x256, batch 64,
-33.6 MFLOP), and with `--model resnet18` a whole ResNet-18 (224x224, batch norms folded,
+33.6 MFLOP), a MobileNetV2 inverted residual (1x1 32→192 + bias, ReLU6 as Clip, depthwise 3x3
+pad 1 + bias, ReLU6, 1x1 192→32 + bias, Add the input on 1x32x28x28, 21.6 MFLOP), a
+transformer encoder layer (one head, 128 tokens, width 256, feed-forward 1024: Softmax,
+two LayerNormalizations, GELU with Erf, 218 MFLOP), and with `--model resnet18` a whole ResNet-18 (224x224, batch norms folded,
 3.6 GFLOP, 11.7 M weights). Each is imported (`heterolayout.import_model`), given
 oneDNN-style layouts on every activation and weight global (`with_onednn_layouts`, blocks
 of 16: nChw16c, OIhw16i16o, KN->Nk16n) and run natively in these forms:
@@ -28,7 +31,7 @@ driver (`heterolayout.execution.native.benchmarking.TimedFunction`: the kernel k
 out of line, an opaque call between calls); the peers by `time.perf_counter` around their
 Python calls, whose overhead (microseconds) is below these models' times.
 
-    python -m benchmarks.models [--model block|mlp|resnet18|all] [--rounds 7] [--min-time 0.3] [--small]
+    python -m benchmarks.models [--model block|mlp|mobilenet|encoder|resnet18|all] [--rounds 7] [--min-time 0.3] [--small]
 
 Needs the `onnx` extra (onnx, onnxruntime, iree-base-compiler) and `iree-base-runtime`; a
 peer that is missing is left out with a line saying so.
@@ -57,7 +60,15 @@ from heterolayout.execution.native.benchmarking import TimedFunction
 from heterolayout.frontends.reference import compare_output
 from heterolayout.passes.pipeline import apply_pipeline
 from tests.mlir_tools import find_mlir_tool
-from tests.onnx_models import basic_block, mlp, random_input, resnet18, with_onednn_layouts
+from tests.onnx_models import (
+    basic_block,
+    encoder_layer,
+    inverted_residual,
+    mlp,
+    random_input,
+    resnet18,
+    with_onednn_layouts,
+)
 
 FAST = "layout-schedule{fma=true reassociate=true},layout-lower"
 EXACT = "layout-schedule,layout-lower"
@@ -92,16 +103,39 @@ def _mlp(batch: int, widths: tuple[int, int, int]) -> Model:
     )
 
 
+def _mobilenet(channels: int, size: int, expand: int) -> Model:
+    wide = channels * expand
+    flop = 2 * size * size * (2 * channels * wide + 9 * wide)
+    return Model(
+        "mobilenet",
+        lambda: inverted_residual(channels=channels, size=size, expand=expand),
+        (1, channels, size, size),
+        flop / 1e6,
+    )
+
+
+def _encoder(tokens: int, width: int, hidden: int) -> Model:
+    flop = 2 * tokens * (4 * width * width + 2 * tokens * width + 2 * width * hidden)
+    return Model(
+        "encoder",
+        lambda: encoder_layer(tokens=tokens, width=width, hidden=hidden),
+        (1, tokens, width),
+        flop / 1e6,
+    )
+
+
 RESNET18_GFLOP = 3.64
 """ResNet-18's multiply-adds at 224x224, counted as two flops each (1.82 G multiply-adds)."""
 
 
 def models(small: bool) -> list[Model]:
     if small:
-        return [_block(16, 8), _mlp(8, (32, 64, 32))]
+        return [_block(16, 8), _mlp(8, (32, 64, 32)), _mobilenet(8, 8, 4), _encoder(8, 16, 32)]
     return [
         _block(64, 56),
         _mlp(64, (256, 512, 256)),
+        _mobilenet(32, 28, 6),
+        _encoder(128, 256, 1024),
         Model("resnet18", resnet18, (1, 3, 224, 224), RESNET18_GFLOP * 1e3),
     ]
 
@@ -245,9 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--model",
-        choices=["block", "mlp", "resnet18", "all"],
+        choices=["block", "mlp", "mobilenet", "encoder", "resnet18", "all"],
         default="all",
-        help="all: the block and the MLP (resnet18, the whole network, only when named)",
+        help="all: every model but resnet18 (the whole network, only when named)",
     )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--min-time", type=float, default=0.3)

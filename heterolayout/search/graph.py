@@ -27,20 +27,30 @@ from heterolayout.dialects.layout import AssignOp
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.roles import VIEW_OPS, roles_of
 from heterolayout.dialects.roots import storage_root
-from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.execution.entry import find_function
 from heterolayout.layout.errors import LayoutError
 from heterolayout.search.program import buffer_roots
 
-NOT_NESTS = (
-    memref.AllocOp,
-    memref.AllocaOp,
-    memref.DeallocOp,
-    memref.GetGlobalOp,
-    AssignOp,
-    ScheduleOp,
-    func.ReturnOp,
-)
+
+def _bookkeeping(op: Operation) -> bool:
+    """An op that touches buffers without reading or writing their elements (allocations,
+    globals, frees, `layout.assign`, hints, views, returns), by its roles; ops with regions
+    and ops without known roles are never bookkeeping (they may compute)."""
+    if op.regions:
+        return False
+    found = roles_of(op)
+    if found is None or found.reads or found.writes:
+        return False
+    allocates = found.defines and not found.forwards
+    return bool(
+        allocates
+        or found.frees
+        or found.binds
+        or found.hints
+        or found.views
+        or found.ends_region
+        or op.name == "memref.cast"
+    )
 
 
 @dataclass(frozen=True)
@@ -214,7 +224,7 @@ def _touched(op: Operation, roots: dict[SSAValue, str]) -> tuple[list[str], set[
 def _nest(
     op: Operation, roots: dict[SSAValue, str], index: int, function: func.FuncOp
 ) -> ProgramNest | None:
-    if isinstance(op, NOT_NESTS) or op_name(op) in VIEW_OPS or op.name == "memref.cast":
+    if _bookkeeping(op):
         return None
     names, written = _touched(op, roots)
     if not names:

@@ -7,8 +7,9 @@ give it. Copies between buffers of one type stay: they lower to a block copy.
 
 from __future__ import annotations
 
-from xdsl.dialects import linalg, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.linalg.ops import CopyOp
 from xdsl.ir import SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -28,7 +29,7 @@ def copies_as_linalg(module: ModuleOp) -> None:
             for v in (source, destination)
         ):
             continue
-        Rewriter.replace_op(op, linalg.CopyOp([source], [destination], res=()))
+        Rewriter.replace_op(op, CopyOp([source], [destination], res=()))
 
 
 def _laid_out(value: SSAValue) -> bool:
