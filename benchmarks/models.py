@@ -14,8 +14,12 @@ of 16: nChw16c, OIhw16i16o, KN->Nk16n) and run natively in these forms:
 
 - `layouts, scheduled`: `layout-schedule{fma=true reassociate=true},layout-lower` on the
   program as imported (its compute is linalg named ops);
-- `layouts, scheduled, exact`: the same without `fma`/`reassociate`;
-- `no layouts, scheduled`: the imported program without layouts through the same passes;
+- `layouts, scheduled, libm`: the same with `approximate=false` (`reassociate=true` implies
+  `approximate=true`: f32 `math.exp` and `math.erf` as vectorized polynomials; here libm
+  calls, one per element, as upstream lowers them);
+- `layouts, scheduled, exact`: `layout-schedule,layout-lower` (results as the program's);
+- `no layouts, scheduled`: the imported program without layouts through the passes of the
+  first row;
 - `loops first, layouts, scheduled`: the hand step of the issue, `mlir-opt-22
   --convert-linalg-to-affine-loops` before the layouts, then as the first row: what
   `layout-schedule` reaches on loop nests, the mark for reading linalg ops directly.
@@ -71,6 +75,7 @@ from tests.onnx_models import (
 )
 
 FAST = "layout-schedule{fma=true reassociate=true},layout-lower"
+LIBM = "layout-schedule{fma=true reassociate=true approximate=false},layout-lower"
 EXACT = "layout-schedule,layout-lower"
 BLOCK = 16
 
@@ -258,6 +263,7 @@ def contenders(model: Model, workdir: Path) -> tuple[list[Contender], list[str]]
     found = [
         reference,
         heterolayout_contender("layouts, scheduled", laid_out, FAST, x, shape),
+        heterolayout_contender("layouts, scheduled, libm", laid_out, LIBM, x, shape),
         heterolayout_contender("layouts, scheduled, exact", laid_out, EXACT, x, shape),
         heterolayout_contender("no layouts, scheduled", imported, FAST, x, shape),
         heterolayout_contender("loops first, layouts, scheduled", loops, FAST, x, shape),

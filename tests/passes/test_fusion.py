@@ -182,3 +182,54 @@ func.func @main(%a: memref<5x5xf32>, %b: memref<5x5xf32>, %c: memref<5x5xf32>) {
 """
     report = heterolayout.check(text, "layout-schedule{vectorize=false}", engine="interp")
     assert report, str(report)
+
+
+FORWARDED = """
+memref.global "private" constant @w : memref<4x8xf32> = dense<[
+  [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5],
+  [-1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0], [2.0, 0.0, 2.0, 0.0, 2.0, 0.0, 2.0, 0.0]]>
+func.func @main(%x: memref<1x3x4xf32>, %y: memref<1x3x8xf32>) {
+  %w = memref.get_global @w : memref<4x8xf32>
+  layout.assign %w to #layout.tag<"KN->Nk8n"> : memref<4x8xf32>
+  %t = memref.alloc() : memref<1x4x8xf32>
+  affine.for %b = 0 to 1 { affine.for %k = 0 to 4 { affine.for %n = 0 to 8 {
+    %v = affine.load %w[%k, %n] : memref<4x8xf32>
+    affine.store %v, %t[%b, %k, %n] : memref<1x4x8xf32>
+  } } }
+  %zero = arith.constant 0.0 : f32
+  affine.for %b = 0 to 1 { affine.for %m = 0 to 3 { affine.for %n = 0 to 8 {
+    affine.store %zero, %y[%b, %m, %n] : memref<1x3x8xf32>
+    affine.for %k = 0 to 4 {
+      %a = affine.load %x[%b, %m, %k] : memref<1x3x4xf32>
+      %e = memref.load %t[%b, %k, %n] : memref<1x4x8xf32>
+      %s = affine.load %y[%b, %m, %n] : memref<1x3x8xf32>
+      %p = arith.mulf %a, %e : f32
+      %q = arith.addf %s, %p : f32
+      affine.store %q, %y[%b, %m, %n] : memref<1x3x8xf32>
+    }
+  } } }
+  memref.dealloc %t : memref<1x4x8xf32>
+  func.return
+}
+"""
+
+
+def test_a_broadcast_copy_of_a_constant_is_read_in_place() -> None:
+    """The weights' copy that fits a batch matmul is dropped: the matmul reads the global in
+    its own blocked layout, and computes what it did."""
+    text, remarks = scheduled(FORWARDED)
+    assert any("a copy of @w forwarded: 1 load(s)" in r for r in remarks), remarks
+    assert "memref.alloc" not in text and "memref.dealloc" not in text
+    assert heterolayout.check(FORWARDED, "layout-schedule,layout-lower", engine="compiled")
+
+
+def test_a_copy_that_is_written_again_is_not_forwarded() -> None:
+    """A buffer another nest writes after the copy holds other values than the global."""
+    written = FORWARDED.replace(
+        "  %zero = arith.constant 0.0 : f32\n",
+        "  %zero = arith.constant 0.0 : f32\n"
+        "  affine.store %zero, %t[0, 0, 0] : memref<1x4x8xf32>\n",
+    )
+    _, remarks = scheduled(written)
+    assert not any("forwarded" in r for r in remarks), remarks
+    assert heterolayout.check(written, "layout-schedule,layout-lower", engine="compiled")

@@ -26,6 +26,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.roots import buffer_root, storage_root
 from heterolayout.layout.expressions import linear_form
+from heterolayout.passes.schedule.forwarding import forward_constant_copies
 from heterolayout.passes.schedule.nest import (
     LOOPS,
     Access,
@@ -44,6 +45,7 @@ def fuse_nests(function: func.FuncOp, chosen: Callable[[Operation], bool], remar
     changed = False
     for block in blocks:
         if not isinstance(block.parent_op(), LOOPS):
+            changed |= forward_constant_copies(block, chosen, remark)
             for kinds in (("before", "after"), ("before", "after", "into")):
                 changed |= _fuse_block(block, chosen, remark, kinds)
     return changed

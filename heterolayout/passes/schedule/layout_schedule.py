@@ -32,6 +32,7 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
 from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.remarks import remark, show_remarks
+from heterolayout.passes.schedule.approximation import approximate_math
 from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.copies import copies_as_linalg
 from heterolayout.passes.schedule.dependence import dependences, parallel_loops
@@ -93,7 +94,9 @@ class LayoutSchedulePass(ModulePass):
     `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
-    (reductions may be reordered), `words=false` (no word-level code for packed
+    (reductions may be reordered), `approximate` (default: as `reassociate`; f32 `math.exp`
+    and `math.erf` become polynomials the nest vectorizes, within a few ulp of libm, as
+    fast-math compilers call vector math libraries: `approximation`), `words=false` (no word-level code for packed
     lanes), `plain=false` (leave alone the nests that touch no layout-typed buffer, and
     linalg ops on plain buffers), `fuse=false` (no fusion of element-wise nests into their
     producer, `fusion`), `remarks=true` (print why each nest was or was not
@@ -112,6 +115,7 @@ class LayoutSchedulePass(ModulePass):
     words: bool = True
     plain: bool = True
     fuse: bool = True
+    approximate: bool | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.target not in TARGETS and self.target != "host":
@@ -142,6 +146,8 @@ class LayoutSchedulePass(ModulePass):
             LayoutApplyPass().apply(ctx, op)
         copies_as_linalg(op)
         lower_linalg_on_layouts(op, every=self.plain)
+        if self.reassociate if self.approximate is None else self.approximate:
+            approximate_math(op)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             changed = False

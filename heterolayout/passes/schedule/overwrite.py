@@ -40,13 +40,14 @@ def _overwritten_first(nest: Nest, root: SSAValue) -> bool:
         nest.accesses[op] for op in statements if storage_root(nest.accesses[op].buffer) == root
     ]
     first = touching[0]
-    if not first.write or not _covers(nest, first):
+    if not first.write or not covers(nest, first):
         return False
     return all(a.exprs == first.exprs and a.depth >= first.depth for a in touching[1:])
 
 
-def _covers(nest: Nest, store: Access) -> bool:
-    """Every logical index of the buffer is stored once by some iteration."""
+def covers(nest: Nest, store: Access) -> bool:
+    """Every logical index of the buffer is stored once by some iteration (each dim indexed
+    by its own loop from 0 by 1 over the extent; a dim of one by 0)."""
     shape = store.buffer.type.get_shape()  # type: ignore[attr-defined]
     seen: set[int] = set()
     for expr, extent in zip(store.exprs, shape, strict=True):

@@ -1,0 +1,92 @@
+"""`layout-schedule{approximate=true}` (passes/schedule/approximation.py): f32 `math.exp` and
+`math.erf` as polynomials, vectorized with their nest, against libm (Python's `math`, in
+double) over their whole range, on the native engine and the Python one; without the
+option (and without `reassociate=true`, which implies it) they stay libm calls."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import heterolayout
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+
+PROGRAM = """
+func.func @main(%x: memref<{n}xf32>, %y: memref<{n}xf32>) {{
+  affine.for %i = 0 to {n} {{
+    %a = affine.load %x[%i] : memref<{n}xf32>
+    %b = math.{name} %a : f32
+    affine.store %b, %y[%i] : memref<{n}xf32>
+  }}
+  func.return
+}}
+"""
+
+ULP_ONE = 2.0**-23
+
+
+def inputs(name: str, n: int) -> np.ndarray:
+    if name == "exp":
+        edges = [-1e30, -100.0, -87.4, -87.3, 0.0, -0.0, 1e-30, 88.3, 88.5, 1e30]
+        values = np.linspace(-90, 90, n - len(edges))
+    else:
+        edges = [-1e30, -4.5, -4.0, -1e-30, 0.0, 1e-30, 3.99, 4.0, 6.0, 1e30]
+        values = np.linspace(-5, 5, n - len(edges))
+    return np.concatenate([values, edges]).astype(np.float32)
+
+
+def expected(name: str, x: np.ndarray) -> np.ndarray:
+    if name == "exp":
+        with np.errstate(over="ignore"):
+            return np.exp(x.astype(np.float64))
+    return np.array([math.erf(float(v)) for v in x])
+
+
+def check(name: str, y: np.ndarray, x: np.ndarray) -> None:
+    reference = expected(name, x)
+    if name == "exp":
+        normal = (x >= -87.3) & (x <= 88.3)
+        relative = np.abs(y[normal] - reference[normal]) / reference[normal]
+        assert relative.max() <= 1.5 * 2.0**-24, relative.max()
+        assert np.all(y[x < -87.34] == 0.0)
+        assert np.all(np.isfinite(y)) and np.all(y[x > 88.4] > 1e38)
+    else:
+        assert np.abs(y - reference).max() <= 4.3e-7, np.abs(y - reference).max()
+        assert np.all(np.abs(y[np.abs(x) >= 4.0]) <= 1.0)
+
+
+@pytest.mark.parametrize("name", ["exp", "erf"])
+@pytest.mark.parametrize("engine", ["native", "compiled"])
+def test_the_polynomials_are_within_a_few_ulp_of_libm(name: str, engine: str) -> None:
+    n = 1024 if engine == "native" else 202
+    text = PROGRAM.format(n=n, name=name)
+    module = apply_pipeline(
+        parse_program(text), "layout-schedule{target=avx2 approximate=true},layout-lower"
+    )
+    assert f"math.{name}" not in str(module)
+    assert "vector<8xf32>" in str(module)
+    x = inputs(name, n)
+    y = np.zeros_like(x)
+    heterolayout.run(module, args=(x, y), engine=engine)
+    check(name, y, x)
+
+
+@pytest.mark.parametrize(
+    ("options", "approximated"),
+    [
+        ("", False),
+        ("fma=true", False),
+        ("reassociate=true", True),
+        ("reassociate=true approximate=false", False),
+        ("approximate=true", True),
+    ],
+)
+def test_reassociate_implies_approximate_unless_it_is_turned_off(
+    options: str, approximated: bool
+) -> None:
+    text = PROGRAM.format(n=64, name="erf")
+    scheduled = str(apply_pipeline(parse_program(text), f"layout-schedule{{{options}}}"))
+    assert ("math.erf" not in scheduled) == approximated
