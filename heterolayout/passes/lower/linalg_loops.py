@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from xdsl.dialects import memref
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 from xdsl.transforms.convert_linalg_to_loops import materialize_loop_bound
@@ -57,6 +57,7 @@ class LinalgOnLayoutsToLoops(RewritePattern):
         except StructureError as error:
             fail(op, f"layout-lower: {error}")
         point = InsertPoint.before(op)
+        block, following = op.parent_block(), op.next_op
         bounds = [
             materialize_loop_bound(
                 rewriter,
@@ -82,6 +83,22 @@ class LinalgOnLayoutsToLoops(RewritePattern):
             partial(_load, op, nest),
             partial(_store, op, nest),
         )
+        if block is not None:
+            _name_loops(op.name.removeprefix("linalg."), block, following)
+
+
+def _name_loops(name: str, block: Block, following: Operation | None) -> None:
+    """Name the counters of the loops made for a linalg op after it (`%matmul`, then `%d1`,
+    `%d2`, …), so remarks and the printed IR say which op a nest came from."""
+    op = following.prev_op if following is not None else block.last_op
+    while op is not None and not isinstance(op, scf.ForOp):
+        op = op.prev_op
+    depth = 0
+    while isinstance(op, scf.ForOp):
+        op.body.block.args[0].name_hint = name if depth == 0 else f"d{depth}"
+        inner = [o for o in op.body.block.ops if isinstance(o, scf.ForOp)]
+        op = inner[0] if len(inner) == 1 else None
+        depth += 1
 
 
 def _load(

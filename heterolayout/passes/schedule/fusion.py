@@ -103,14 +103,14 @@ def _fuse(
         return None
     if where not in kinds or not _shared_written(one, two):
         return None
+    absorbed, target = (first, second) if where == "before" else (second, first)
+    place = "into the body of" if where == "into" else f"{where} the inner loops of"
     conflict = _conflict(one, two, outer)
     if conflict is not None:
-        remark(f"nest {_name(second)} not fused {where} nest {_name(first)}: {conflict}")
+        if "into" in kinds:  # the last sweep: a pair refused in the first is refused again
+            remark(f"nest {_name(absorbed)} not fused {place} nest {_name(target)}: {conflict}")
         return None
-    absorbed, place = (first, "before") if where == "before" else (second, where)
-    message = f"nest {_name(absorbed)} fused {place} the inner loops of nest"
-    if where == "into":
-        message = f"nest {_name(absorbed)} fused into the body of nest"
+    message = f"nest {_name(absorbed)} fused {place} nest {_name(target)}"
     if where == "before":
         _move_body(one, two, outer, at_start=True)
         Rewriter.erase_op(first)
@@ -122,7 +122,7 @@ def _fuse(
         _move_body(two, one, outer, at_start=False)
         Rewriter.erase_op(second)
         fused = first
-    remark(f"{message} {_name(fused)}")
+    remark(message)
     return fused
 
 

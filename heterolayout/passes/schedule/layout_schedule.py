@@ -27,6 +27,7 @@ from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp
 from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.schedule_hint import ScheduleOp
+from heterolayout.dialects.structured import is_structured
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
@@ -150,6 +151,13 @@ class LayoutSchedulePass(ModulePass):
             approximate_math(op)
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            for left in [o for o in function.walk() if is_structured(o)]:
+                why = (
+                    "it works on tensors (bufferize first)"
+                    if left.results
+                    else ("no operand has a layout (plain=false)")
+                )
+                _remarker(function)(f"{left.name}: left alone: {why}")
             changed = False
             if self.fuse:
                 changed |= fuse_nests(function, self._chosen(hints), _remarker(function))

@@ -6,7 +6,7 @@
 
 // CHECK-DAG: remark: layout-schedule: @dense: nest %i fused before the inner loops of nest %i
 // CHECK-DAG: remark: layout-schedule: @dense: nest %i fused after the inner loops of nest %i
-// CHECK-DAG: remark: layout-schedule: @shifted: nest %i not fused into nest %i: %y is accessed at different indices or through different views
+// CHECK-DAG: remark: layout-schedule: @shifted: nest %i not fused into the body of nest %i: %y is accessed at different indices or through different views
 // APART-NOT: fused
 // CHECK-LABEL: func.func @dense(
 // CHECK:         %[[ZERO:.*]] = vector.broadcast %zero : f32 to vector<8xf32>
