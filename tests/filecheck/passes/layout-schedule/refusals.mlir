@@ -177,6 +177,15 @@ func.func @plain(%y: memref<4x8xf32>, %v: f32) {
   func.return
 }
 
+// A linalg op on plain buffers is scheduled as the loops upstream makes of it, named after
+// it; with plain=false it is left alone, with a remark.
+// CHECK-DAG: remark: layout-schedule: @plain_linalg: nest %fill: scheduled: loops (%fill/1, %d1/8) around the tile, vector<8xf32> along %d1
+// PLAIN: remark: layout-schedule: @plain_linalg: linalg.fill: left alone: no operand has a layout (plain=false)
+func.func @plain_linalg(%y: memref<4x8xf32>, %v: f32) {
+  linalg.fill ins(%v : f32) outs(%y : memref<4x8xf32>)
+  func.return
+}
+
 // One buffer reached through a view and directly: indices in two spaces, not related.
 // CHECK-DAG: remark: layout-schedule: @two_views: nest %i: not scheduled: affine.store: affine.store reaches a buffer the nest also reaches through another view: their indices cannot be related
 func.func @two_views(%y: memref<8x16xf32>, %x: memref<8x16xf32, #layout.tag<"MN->MN">>) {
