@@ -12,6 +12,7 @@ than not, and its best then measured twice the time of the same kernel's best si
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -140,7 +141,9 @@ class Cache:
         self.directory = directory or default_directory()
 
     def key(self, program: str, entry: str, layouts: dict[str, str], settings: str) -> str:
-        text = json.dumps([CACHE_VERSION, program, entry, sorted(layouts.items()), settings])
+        text = json.dumps(
+            [CACHE_VERSION, code_fingerprint(), program, entry, sorted(layouts.items()), settings]
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def get(self, key: str) -> Measurement | None:
@@ -156,6 +159,18 @@ class Cache:
         temporary = self.directory / f".{key}.{os.getpid()}.tmp"
         temporary.write_text(json.dumps(asdict(measurement)), encoding="utf-8")
         temporary.replace(self.directory / f"{key}.json")
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of heterolayout's own source: a measurement made by other code (an upgrade, a
+    change to the scheduler) is not reused."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def default_directory() -> Path:
