@@ -9,8 +9,9 @@ pad 1 + bias, ReLU6, 1x1 192→32 + bias, Add the input on 1x32x28x28, 21.6 MFLO
 transformer encoder layer (one head, 128 tokens, width 256, feed-forward 1024: Softmax,
 two LayerNormalizations, GELU with Erf, 218 MFLOP), and with `--model resnet18` a whole ResNet-18 (224x224, batch norms folded,
 3.6 GFLOP, 11.7 M weights). Each is imported (`heterolayout.import_model`), given
-oneDNN-style layouts on every activation and weight global (`with_onednn_layouts`, blocks
-of 16: nChw16c, OIhw16i16o, KN->Nk16n) and run natively in these forms:
+oneDNN-style layouts on every image activation and weight global (`with_onednn_layouts`,
+blocks of 16: nChw16c, OIhw16i16o, Chw16c, KN->Nk16n; matrices and sequences of activations
+plain, as oneDNN's matmul keeps them) and run natively in these forms:
 
 - `layouts, scheduled`: `layout-schedule{fma=true reassociate=true},layout-lower` on the
   program as imported (its compute is linalg named ops);

@@ -441,13 +441,14 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
 
 
 def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
-    """oneDNN-style layouts by rank, for activations and for weights: activations with their
-    channels (the last dim of a matrix or sequence) blocked by `block`, convolution weights
-    blocked on both channels (OIhw16i16o), depthwise weights on theirs, matmul weights
-    blocked by output columns (Nk16n: each block of columns a row-major panel); a dim that
-    is not a multiple of `block` is padded."""
+    """oneDNN-style layouts by rank, for activations and for weights: image activations with
+    their channels blocked by `block` (nChw16c); matrices and sequences of activations stay
+    plain, as oneDNN's matmul keeps them (blocking their last dim is row-major with extra
+    index arithmetic); convolution weights blocked on both channels (OIhw16i16o), depthwise
+    weights on theirs, matmul weights blocked by output columns (Nk16n: each block of columns
+    a row-major panel); a dim that is not a multiple of `block` is padded."""
     b = block
-    activations = {2: f"AB->aB{b}b", 3: f"ABC->ABc{b}c", 4: f"NCHW->nChw{b}c"}
+    activations = {4: f"NCHW->nChw{b}c"}
     weights = {2: f"KN->Nk{b}n", 3: f"CHW->Chw{b}c", 4: f"OIHW->OIhw{b}i{b}o"}
     return activations, weights
 
@@ -458,9 +459,17 @@ _DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<
 
 
 def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
+    """The `layout.assign` of `value`'s tag by rank; none for a buffer with a blocked dim
+    shorter than its block (a reduction's kept dim of 1, an image's 3 channels), which
+    oneDNN keeps plain too."""
     rank = memref.count("x")
     if rank not in tags:
         return None
+    source, destination = tags[rank].split("->")
+    extents = [int(e) for e in memref.removeprefix("memref<").split("x")[:-1]]
+    for size, letter in re.findall(r"(\d+)([a-z])", destination):
+        if extents[source.index(letter.upper())] < int(size):
+            return None
     return f'    layout.assign {value} to #layout.tag<"{tags[rank]}"> : {memref}'
 
 

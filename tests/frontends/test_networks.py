@@ -4,8 +4,9 @@ A ResNet basic block, a strided downsampling block with a 1x1 shortcut, a ResNet
 (7x7 stride 2, max-pool), a MobileNetV2 inverted residual (1x1, depthwise 3x3, 1x1), an MLP
 and a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals), built with
 `onnx.helper` and seeded random weights (tests/onnx_models.py), are imported; oneDNN-style
-layouts are assigned to every activation (arguments and allocations: channels blocked by 4)
-and every weight global (OIhw4i4o, KN->Nk4n, ...); the program goes through
+layouts are assigned to every image activation (arguments and allocations: channels blocked
+by 4; matrices and sequences stay plain, as oneDNN's matmul keeps them) and every weight
+global (OIhw4i4o, KN->Nk4n, ...); the program goes through
 `layout-schedule,layout-lower` and runs natively on the same inputs as onnxruntime
 (`layout-run --reference`), and `layout-run --check` compares it with the program as imported.
 """
@@ -73,7 +74,7 @@ def test_laid_out_scheduled_and_lowered_equal_onnxruntime(name: str, tmp_path: P
     model = build()
     text, assigned = with_onednn_layouts(heterolayout.import_model(model))
     weights = text.count("memref.get_global")
-    assert assigned >= 3 and weights >= 1
+    assert assigned >= 2 and weights >= 1
     program = tmp_path / f"{name}.mlir"
     program.write_text(text)
     onnx.save(model, str(tmp_path / f"{name}.onnx"))
