@@ -32,6 +32,7 @@ and ratios to the baseline (on a loaded machine the best times are the ones a pr
 a core for). Nothing is printed unless every checksum equals numpy's.
 
     python -m benchmarks.schedule [--quick] [--rounds N] [--target avx2|avx512] [--fma]
+                                  [--isa avx2]
 """
 
 from __future__ import annotations
@@ -395,11 +396,25 @@ CACHING_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(1 << 30), "MALLOC_TRIM_THRESHOLD
 """glibc keeps freed memory for the next call instead of unmapping or trimming it."""
 
 
+ISA_LIMITS = {
+    "avx2": {
+        "mattr": "-avx512f",
+        "env": {"ONEDNN_MAX_CPU_ISA": "AVX2"},
+        "numpy": {"OPENBLAS_CORETYPE": "Haswell"},
+    },
+}
+"""`--isa avx2` on an AVX-512 CPU: LLVM without AVX-512 (so 16 vector registers), oneDNN
+and OpenBLAS limited to their AVX2 kernels. The CPU still runs them its own way (port
+counts, caches): an AVX2 machine's numbers are not these."""
+
+
 def run_mlir(
     kernel: Kernel, llvm: str, chosen: list[Version], repeat: int, runner: str, libs: list[str],
-    object_file: Path | None = None, caching_malloc: bool = True,
+    object_file: Path | None = None, caching_malloc: bool = True, isa: str | None = None,
 ) -> Measured:
     command = [runner, "-e", "main", "-entry-point-result=void", "-O3", "-shared-libs=" + ",".join(libs)]
+    if isa is not None:
+        command.append(f"--mattr={ISA_LIMITS[isa]['mattr']}")
     if object_file is not None:
         command += ["-dump-object-file", f"-object-filename={object_file}"]
     env = {**os.environ, **(CACHING_MALLOC if caching_malloc else {})}
@@ -445,8 +460,8 @@ def expected_checksum(kernel: Kernel) -> tuple[float, float]:
     return float(out.sum()), float((out * weights).sum())
 
 
-def run_onednn(binary: Path, sizes: Sizes, repeat: int) -> Measured:
-    environment = {**os.environ, "OMP_NUM_THREADS": "1"}
+def run_onednn(binary: Path, sizes: Sizes, repeat: int, isa: str | None = None) -> Measured:
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", **(ISA_LIMITS[isa]["env"] if isa else {})}
     c, h = str(sizes.channels), str(sizes.height)
     run = subprocess.run(
         [str(binary), "1", c, h, h, c, "3", "3", str(repeat)],
@@ -480,9 +495,10 @@ print(out.sum(), (out * (np.arange(out.size) % 7 + 1)).sum())
 """
 
 
-def run_numpy(sizes: Sizes, repeat: int) -> Measured:
+def run_numpy(sizes: Sizes, repeat: int, isa: str | None = None) -> Measured:
     environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
     environment["OPENBLAS_NUM_THREADS"] = "1"
+    environment.update(ISA_LIMITS[isa]["numpy"] if isa else {})
     run = subprocess.run(
         [sys.executable, "-c", NUMPY_TIMING, str(repeat), str(sizes.matrix)],
         capture_output=True, text=True, check=True, env=environment,
@@ -512,6 +528,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fma", action="store_true", help="layout-schedule{fma=true}")
     parser.add_argument("--naive", action="store_true", help="also time the unscheduled kernels")
     parser.add_argument("--options", default="", help="more layout-schedule options")
+    parser.add_argument(
+        "--isa", choices=sorted(ISA_LIMITS),
+        help="limit LLVM, oneDNN and OpenBLAS to this ISA on a CPU that has more (an emulation)",
+    )
     parser.add_argument(
         "--default-malloc", action="store_true",
         help="run mlir-runner with glibc's default malloc thresholds (see the docstring)",
@@ -544,17 +564,17 @@ def main(argv: list[str] | None = None) -> int:
                 dump = Path(scratch) / f"{kernel.name}.o" if round_number == 0 else None
                 measured = run_mlir(
                     kernel, llvm[kernel.name], chosen, repeat, runner, libs, dump,
-                    caching_malloc=not args.default_malloc,
+                    caching_malloc=not args.default_malloc, isa=args.isa,
                 )
                 _check(kernel.name, measured, expected[kernel.name])
                 _collect(results, kernel.name, measured)
                 if dump is not None:
                     arithmetic[kernel.name] = vector_arithmetic(dump, f"{kernel.name}_alone")
             if binary is not None:
-                measured = run_onednn(binary, sizes, repeat)
+                measured = run_onednn(binary, sizes, repeat, args.isa)
                 _check("oneDNN", measured, expected["conv"])
                 _collect(results, "onednn", measured)
-            measured = run_numpy(sizes, repeat)
+            measured = run_numpy(sizes, repeat, args.isa)
             _check("numpy", measured, expected["matmul"])
             _collect(results, "numpy", measured)
     flops = {k.name: k.flops for k in all_kernels}
@@ -563,6 +583,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{k}={v}" for k, v in CACHING_MALLOC.items()
     ) + ")"
     _report(results, flops, pipeline, why_not, sizes, arithmetic, layouts, malloc)
+    if args.isa is not None:
+        limits = ISA_LIMITS[args.isa]
+        settings = " ".join(f"{k}={v}" for k, v in {**limits["env"], **limits["numpy"]}.items())
+        print(f"\nISA limited to {args.isa} (an emulation on this CPU): mlir-runner "
+              f"--mattr={limits['mattr']}, {settings}")
     return 0
 
 

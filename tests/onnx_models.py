@@ -459,9 +459,10 @@ _DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<
 
 
 def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
-    """The `layout.assign` of `value`'s tag by rank; none for a buffer with a blocked dim
-    shorter than its block (a reduction's kept dim of 1, an image's 3 channels), which
-    oneDNN keeps plain too."""
+    """The `layout.assign` of `value`'s tag by rank, less the blocks of dims shorter than
+    their block (as oneDNN's first convolution blocks only the output channels of its
+    3-channel weights: `Oihw16o`); none when no block is left (a 3-channel image, a
+    reduction's kept dim of 1), which oneDNN keeps plain too."""
     rank = memref.count("x")
     if rank not in tags:
         return None
@@ -469,8 +470,12 @@ def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
     extents = [int(e) for e in memref.removeprefix("memref<").split("x")[:-1]]
     for size, letter in re.findall(r"(\d+)([a-z])", destination):
         if extents[source.index(letter.upper())] < int(size):
-            return None
-    return f'    layout.assign {value} to #layout.tag<"{tags[rank]}"> : {memref}'
+            destination = destination.replace(f"{size}{letter}", "")
+            destination = destination.replace(letter.upper(), letter)
+    if not any(c.isdigit() for c in destination):
+        return None
+    tag = f"{source}->{destination}"
+    return f'    layout.assign {value} to #layout.tag<"{tag}"> : {memref}'
 
 
 def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
