@@ -5,7 +5,8 @@ loop nest upstream's `--convert-linalg-to-loops` makes: one `scf.for` per iterat
 outermost first, over the extents the indexing maps read; the body loads its operands and
 stores its outputs at every point, so reductions run in upstream's order and give its
 floats. The loads and stores are then ordinary accesses of layout-typed memrefs, which
-`layout-lower` rewrites. linalg ops on plain memrefs are left alone.
+`layout-lower` rewrites. `layout-lower` leaves linalg ops on plain memrefs alone;
+`layout-schedule` lowers them all (`every=True`), to schedule them.
 """
 
 from __future__ import annotations

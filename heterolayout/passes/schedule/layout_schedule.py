@@ -1,7 +1,8 @@
 """`layout-schedule`: loop nests that walk their buffers in memory order.
 
-Each loop nest that touches a layout-typed buffer is planned in steps (`strip_mining`,
-`interchange`, `vectorization`, `register_tiling`, each checked against `dependence`) and
+Every linalg op becomes a loop nest, neighbouring nests fuse (`fusion`), and each loop
+nest (with `plain=false` only those that touch a layout-typed buffer) is planned in steps
+(`strip_mining`, `interchange`, `vectorization`, `register_tiling`, each checked against `dependence`) and
 emitted anew on the logical buffers; `layout-lower` then turns its logical accesses into
 physical ones. A nest the pass cannot prove it may change stays as it is, with a remark.
 """
@@ -86,7 +87,7 @@ def host_target() -> str:
 
 @dataclass(frozen=True)
 class LayoutSchedulePass(ModulePass):
-    """Restructure each loop nest that touches a layout-typed buffer to walk its leading
+    """Restructure each loop nest (plain buffers are row-major) to walk its leading
     buffer in memory order: strip-mine by its blocks, interchange (where dependences allow),
     vectorize the innermost physical block, and register-tile over the reductions.
 
