@@ -1,13 +1,13 @@
 """Fusion: an element-wise nest runs inside the nest next to it, so an activation makes one
 trip through memory (oneDNN's post-ops, onnxruntime's fused convolutions).
 
-Two nests that follow each other in a block, with only arithmetic between them, one writing a
-buffer the other touches, fuse when the one with fewer loops is a perfect nest whose loops are the other's outer loops (the same
-first value, step and trip count each): before the other's inner loops when it comes first
-(`pre`: a bias broadcast into a convolution's output), after them when it comes second
-(`post`: bias, ReLU, a residual add), into the body when both have the same loops. The
-scheduler then keeps the producer's accumulators in registers through the `post` statements
-(`emission`).
+Two nests that follow each other in a block, with only arithmetic and static allocations
+between them, one writing a buffer the other touches, fuse when the one with fewer loops is
+a perfect nest whose loops are the other's outer loops (the same first value, step and trip
+count each): before the other's inner loops when it comes first (`pre`: a bias broadcast
+into a convolution's output), after them when it comes second (`post`: bias, ReLU, a
+residual add), into the body when both have the same loops. The scheduler then keeps the
+producer's accumulators in registers through the `post` statements (`emission`).
 
 Legal when every buffer both nests touch and one of them writes is accessed everywhere at the
 same indices, written over the outer loops only, with each outer loop that runs more than
@@ -24,6 +24,7 @@ from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.roots import buffer_root, storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.passes.schedule.forwarding import forward_constant_copies
@@ -66,7 +67,7 @@ def _fuse_block(
             if fused is not None:
                 changed = True
             previous, between = fused or op, []
-        elif is_arithmetic(op) and not op.regions:
+        elif _movable(op):
             between.append(op)
         else:
             previous, between = None, []
@@ -124,6 +125,22 @@ def _fuse(
         fused = first
     remark(message)
     return fused
+
+
+def _movable(op: Operation) -> bool:
+    """An op a fusion may move above the first nest: arithmetic, or a static allocation or
+    global (roles: defines a buffer, reads and writes none, takes no operand)."""
+    if op.regions:
+        return False
+    if is_arithmetic(op):
+        return True
+    found = roles_of(op)
+    return (
+        found is not None
+        and found.defines
+        and not (found.forwards or found.reads or found.writes)
+        and not op.operands
+    )
 
 
 def _same_loops(one: Nest, two: Nest, outer: int) -> bool:
