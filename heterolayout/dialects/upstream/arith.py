@@ -24,7 +24,7 @@ from xdsl.dialects.arith import (
     signlessIntegerLike,
 )
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType, i1
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpTraits, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -37,8 +37,10 @@ from xdsl.irdl import (
     traits_def,
 )
 from xdsl.parser import Parser
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
+from xdsl.transforms.canonicalization_patterns.arith import ApplyCmpiPredicateToEqualOperands
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.upstream.definitions import override
@@ -282,6 +284,22 @@ class CmpfOp(arith.CmpfOp):
         _verify_comparison(self)
 
 
+class _ScalarEqualOperands(RewritePattern):
+    """xDSL's fold of a comparison of a value with itself, for scalars only: it makes an
+    `i1` constant, which would stand in for a vector of `i1`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.result.type, VectorType):
+            ApplyCmpiPredicateToEqualOperands().match_and_rewrite(op, rewriter)
+
+
+class _CmpiCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (_ScalarEqualOperands(),)
+
+
 @override
 class CmpiOp(arith.CmpiOp):
     """`arith.cmpi`, on vectors too (a vector of `i1`, lane by lane)."""
@@ -306,6 +324,10 @@ class CmpiOp(arith.CmpiOp):
 
     def verify_(self) -> None:
         _verify_comparison(self)
+
+
+CmpiOp.traits = OpTraits(lambda: (_CmpiCanonicalization(), Pure()))
+"""Not the parent's canonicalization, whose fold of equal operands makes an `i1`."""
 
 
 OPS: list[type[Operation]] = [
