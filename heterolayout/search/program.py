@@ -234,6 +234,17 @@ def with_layouts(
     return copy
 
 
+def with_tiles(module: ModuleOp, entry: str, tiles: dict[str, tuple[int, ...]]) -> ModuleOp:
+    """The program with a `layout.schedule` tile on each named buffer (after its assign)."""
+    function = find_function(module, entry)
+    values = buffer_values(function)
+    for name, tile in tiles.items():
+        value = values[name]
+        _insert_at(value, ScheduleOp(value, tile), after=AssignOp)
+    verify_program(module)
+    return module
+
+
 def _insert_at(value: SSAValue, op: Operation, after: type[Operation] | None = None) -> None:
     """`op` at the start of the function (an argument) or after the allocation, and after
     the `after` ops that follow there."""

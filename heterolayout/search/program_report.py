@@ -71,11 +71,20 @@ def table_text(result: ProgramTuneResult) -> str:
     )
     lines.append("")
     lines += _table(
-        ["nest", "buffers", "ms (chosen)", "ms (as written)", "ms (all plain)", "ms (all blocked)"],
+        [
+            "nest",
+            "buffers",
+            "schedule",
+            "ms (chosen)",
+            "ms (as written)",
+            "ms (all plain)",
+            "ms (all blocked)",
+        ],
         [
             [
                 n["nest"],
                 ", ".join(n["buffers"]),
+                n.get("schedule", ""),
                 _ms(n["ms"]),
                 _ms(n["input_ms"]),
                 _ms(n["plain_ms"]),

@@ -44,7 +44,8 @@ from heterolayout.search.graph import (
     read_graph,
 )
 from heterolayout.search.measure import FAILURES, Cache, Measurement, Timer, native_timer, pipeline
-from heterolayout.search.program import buffer_roots, with_layouts
+from heterolayout.search.nest_tiles import Hint, nest_tiles, tiled_module
+from heterolayout.search.program import buffer_roots, with_layouts, with_tiles
 from heterolayout.search.search import resolved
 from heterolayout.search.solve import Assignment, Factor, solve, total
 
@@ -80,6 +81,8 @@ class Costs(Protocol):
     def nest(self, nest: ProgramNest, layouts: dict[str, str]) -> float: ...
 
     def boundary(self, buffer: ProgramBuffer, spec: str) -> float: ...
+
+    def tiled(self, nest: ProgramNest, layouts: dict[str, str], hint: Hint | None) -> float: ...
 
     def program(self, source: ModuleOp, entry: str) -> float: ...
 
@@ -129,6 +132,14 @@ class MeasuredCosts:
         by_position = [layouts.get(name, "") for name in nest.buffers]
         text = f"{nest.key}\n{by_position}"
         return self._timed("nest", text, lambda: nest_module(nest, layouts), self.nest_timer)
+
+    def tiled(self, nest: ProgramNest, layouts: dict[str, str], hint: Hint | None) -> float:
+        """The nest alone with a register tile (None: the pass's own, as `nest`)."""
+        if hint is None:
+            return self.nest(nest, layouts)
+        by_position = [layouts.get(name, "") for name in nest.buffers]
+        text = f"{nest.key}\n{by_position}\n{hint}"
+        return self._timed("nest", text, lambda: tiled_module(nest, layouts, hint), self.nest_timer)
 
     def boundary(self, buffer: ProgramBuffer, spec: str) -> float:
         source = boundary_program(buffer, spec)
@@ -427,13 +438,28 @@ def tune(
         raise LayoutError(f"@{entry}: no program could be measured")
     chosen = _choice(options, proposals[winner.name])
     best = module if winner.name == "as written" else program_with(module, entry, chosen)
+    layouts = {n: t for n, o in chosen.items() if (t := o.type_spec) is not None}
+    tiles, schedules = nest_tiles(graph, layouts, named, costs.tiled, progress)
+    if tiles:
+        tiled = with_tiles(best.clone(), entry, tiles)
+        if progress is not None:
+            progress(f"whole program: {winner.name}, tiled")
+        ms = costs.program(tiled, entry) * 1e3
+        if ms < winner.ms:
+            name = f"{winner.name}, tiled"
+            order[name] = order[winner.name]
+            contenders.append(Contender(name, winner.choice, winner.predicted_ms, ms))
+            contenders.sort(key=lambda c: (c.ms, order[c.name]))
+            best = tiled
+    if not contenders[0].name.endswith(", tiled"):
+        schedules = dict.fromkeys(schedules, "default tile")
     text = f"// layout-tune: layout-opt -p '{steps}'\n{best!s}"
     return ProgramTuneResult(
         entry,
         steps,
         solution.method,
         _buffer_rows(graph, options, proposals, winner.name),
-        _nest_rows(graph, search, proposals, winner.name),
+        _nest_rows(graph, search, proposals, winner.name, schedules),
         contenders,
         text,
         search.measured,
@@ -482,7 +508,11 @@ def _padding(buffer: ProgramBuffer, option: Option) -> float:
 
 
 def _nest_rows(
-    graph: ProgramGraph, search: _Search, proposals: dict[str, Assignment], winner: str
+    graph: ProgramGraph,
+    search: _Search,
+    proposals: dict[str, Assignment],
+    winner: str,
+    schedules: dict[int, str],
 ) -> list[dict[str, Any]]:
     rows = []
     for nest in graph.nests:
@@ -502,6 +532,7 @@ def _nest_rows(
                 "input_ms": ms("as written"),
                 "plain_ms": ms("all plain"),
                 "blocked_ms": ms("all blocked"),
+                "schedule": schedules.get(nest.index, "default tile"),
                 "measured": nest.module is not None,
             }
         )

@@ -76,6 +76,11 @@ class FakeCosts:
     def boundary(self, buffer: ProgramBuffer, spec: str) -> float:
         return 1e-7 * self._hash(f"{buffer.name}{spec}")
 
+    def tiled(self, nest: ProgramNest, layouts: dict[str, str], hint: object) -> float:
+        if hint is None:
+            return self.nest(nest, layouts)
+        return 1e-6 * (1 + self._hash(f"{nest.key}{sorted(layouts.items())}{hint}"))
+
     def program(self, source: ModuleOp, entry: str) -> float:
         text = str(source)
         for marker, seconds in self.programs.items():
@@ -200,12 +205,12 @@ def test_the_search_equals_exhaustive_enumeration_under_the_same_costs() -> None
 def test_the_winner_is_the_fastest_whole_program_and_never_worse_than_the_input() -> None:
     # the program as written measures fastest: it wins, unchanged
     result = tune(PROGRAM, target="avx512", costs=FakeCosts({"layout.assign": 1.0}))
-    assert result.winner.name == "as written"
+    assert result.winner.name in ("as written", "as written, tiled")
     assert "layout.assign" not in result.program
     assert all(c.ms >= result.winner.ms for c in result.contenders)
     # a laid-out program measures fastest: the searched or a uniform one wins
     result = tune(PROGRAM, target="avx512", costs=FakeCosts({"Nk": 1e-6}))
-    assert result.winner.name in ("searched", "all blocked")
+    assert result.winner.name.removesuffix(", tiled") in ("searched", "all blocked")
     assert "layout.assign" in result.program
 
 
@@ -315,3 +320,40 @@ def test_an_imported_mlp_is_tuned_whole_and_matches_onnxruntime(tmp_path: Path) 
     np.testing.assert_allclose(
         outputs["y"], onnxruntime_outputs(model, {"x": x})["y"], rtol=1e-4, atol=1e-5
     )
+
+
+class TiledCosts(FakeCosts):
+    """A tile on a nest costs `factor` times the pass's own; a program with a
+    `layout.schedule` op measures `tiled_ms`."""
+
+    def __init__(self, factor: float, tiled_ms: float) -> None:
+        super().__init__({"layout.schedule": tiled_ms * 1e-3})
+        self.factor = factor
+        self.hints: list[object] = []
+
+    def tiled(self, nest: ProgramNest, layouts: dict[str, str], hint: object) -> float:
+        if hint is not None:
+            self.hints.append(hint)
+        return self.nest(nest, layouts) * (1 if hint is None else self.factor)
+
+
+def test_each_nest_gets_the_tile_that_runs_it_fastest() -> None:
+    """Both matmuls have reduction loops: their generated tiles are tried; faster ones go
+    in `layout.schedule` ops on the buffers they store to, and the tiled program, measured
+    faster whole, wins; the report names each nest's schedule."""
+    costs = TiledCosts(factor=0.5, tiled_ms=1e-3)
+    result = tune(PROGRAM, target="avx512", costs=costs)
+    assert costs.hints and {h[0] for h in costs.hints} == {"alloc", "y"}  # type: ignore[index]
+    assert result.winner.name.endswith(", tiled")
+    assert result.program.count("layout.schedule") == 2
+    schedules = {n["nest"]: n["schedule"] for n in result.nests if "matmul" in n["nest"]}
+    assert len(schedules) == 2 and all(s.startswith("tile ") for s in schedules.values())
+
+
+@pytest.mark.parametrize(("factor", "tiled_ms"), [(0.99, 1e-3), (0.5, 1e3)])
+def test_a_tile_stays_out_unless_it_wins_alone_and_whole(factor: float, tiled_ms: float) -> None:
+    """Within 3% of the pass's own alone, or slower whole: the pass's own schedule."""
+    result = tune(PROGRAM, target="avx512", costs=TiledCosts(factor, tiled_ms))
+    assert not result.winner.name.endswith(", tiled")
+    assert "layout.schedule" not in result.program
+    assert all(n.get("schedule", "default tile") == "default tile" for n in result.nests)
