@@ -201,6 +201,9 @@ ROLE_TAGS = {
 """The blocked template of each role (graph.py: how the program uses the buffer) by rank."""
 DEPTHWISE_TAG = "OIHW->OIhw{b}o"
 """Rank-4 weights with one input channel (a depthwise convolution's): the block on O only."""
+FEW_INPUTS_TAG = "OIHW->Oihw{b}o"
+"""Convolution weights on fewer input channels than a block (an image's 3): the block on O
+only, as oneDNN's first convolution; tried when the both-channels blocking pads too much."""
 MAX_PADDING = 1 / 3
 """A blocked candidate whose padding share is larger is dropped (8 channels in blocks of
 16 waste half the buffer: the smaller block is tried instead)."""
@@ -241,6 +244,8 @@ def program_candidates(
     template = role_template(shape, role)
     if template is not None:
         specs += [("blocked", _tag(template.format(b=b))) for b in blocks if b > 1]
+    if template == ROLE_TAGS["conv weights"][4]:
+        specs += [("blocked", _tag(FEW_INPUTS_TAG.format(b=b))) for b in blocks if b > 1]
     found: list[Candidate] = []
     seen: set[tuple[object, ...]] = set()
     blocked = 0

@@ -441,7 +441,7 @@ def tune(
     layouts = {n: t for n, o in chosen.items() if (t := o.type_spec) is not None}
     tiles, schedules = nest_tiles(graph, layouts, named, costs.tiled, progress)
     if tiles:
-        tiled = with_tiles(best.clone(), entry, tiles)
+        tiled = with_tiles(program_with(module, entry, chosen), entry, tiles)
         if progress is not None:
             progress(f"whole program: {winner.name}, tiled")
         ms = costs.program(tiled, entry) * 1e3

@@ -357,3 +357,13 @@ def test_a_tile_stays_out_unless_it_wins_alone_and_whole(factor: float, tiled_ms
     assert not result.winner.name.endswith(", tiled")
     assert "layout.schedule" not in result.program
     assert all(n.get("schedule", "default tile") == "default tile" for n in result.nests)
+
+
+@pytest.mark.parametrize(("first", "second"), [("%alloc_3", "%alloc_4"), ("%7", "%9")])
+def test_tiles_reach_buffers_by_the_names_the_file_spells(first: str, second: str) -> None:
+    """`%alloc_3` is a name xDSL keeps only as the file's spelling, `%7` none (the search
+    calls it `alloc<i>`); the tiles still land on them in the winner's program."""
+    renamed = PROGRAM.replace("%alloc_0", second).replace("%alloc", first)
+    result = tune(renamed, target="avx512", costs=TiledCosts(factor=0.5, tiled_ms=1e-3))
+    assert result.winner.name.endswith(", tiled")
+    assert result.program.count("layout.schedule") == 2
