@@ -13,21 +13,22 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.execution.entry import find_function
 from heterolayout.layout.element_types import element_type
-from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.schedule.layout_schedule import TARGETS
 from heterolayout.search.cost import summarize
 from heterolayout.search.graph import ProgramGraph, ProgramNest, nest_module
+from heterolayout.search.measure import FAILURES
 from heterolayout.search.program import hot_nest
 from heterolayout.search.schedules import tiles
 
 GAIN = 0.97
-"""A tile replaces the pass's own when it takes at most this share of its time."""
+"""A tile replaces the pass's own when it takes less than this share of its time."""
 
 Hint = tuple[str, tuple[int, ...]]
 """A register tile on a buffer: what a `layout.schedule` op says."""
@@ -46,12 +47,12 @@ def nest_tiles(
     """(buffer → tile for its `layout.schedule`, nest index → the schedule it got)."""
     width, registers = TARGETS[target]
     wanted: dict[str, set[tuple[int, ...] | None]] = {}
-    labels: dict[int, str] = {}
+    best_of: dict[int, tuple[str, tuple[int, ...] | None]] = {}
     for nest in [n for n in graph.nests if n.module is not None]:
         mine = {n: t for n in nest.buffers if (t := layouts.get(n)) is not None}
         try:
             lead, candidates = _candidates(graph, nest, mine, width, registers)
-        except LayoutError:
+        except (*FAILURES, PassFailedException):
             continue
         if not candidates:
             continue
@@ -64,9 +65,16 @@ def nest_tiles(
             if seconds < best_seconds:
                 best, best_seconds = tile, seconds
         wanted.setdefault(lead, set()).add(best)
-        labels[nest.index] = "default tile" if best is None else "tile " + "x".join(map(str, best))
-    chosen = {b: next(iter(t)) for b, t in wanted.items() if len(t) == 1 and None not in t}
-    return chosen, labels  # type: ignore[return-value]
+        best_of[nest.index] = (lead, best)
+    chosen: dict[str, tuple[int, ...]] = {}
+    for buffer, tiles_wanted in wanted.items():
+        if len(tiles_wanted) == 1 and (only := next(iter(tiles_wanted))) is not None:
+            chosen[buffer] = only
+    labels = {
+        index: "tile " + "x".join(map(str, chosen[lead])) if lead in chosen else "default tile"
+        for index, (lead, _) in best_of.items()
+    }
+    return chosen, labels
 
 
 def _candidates(
