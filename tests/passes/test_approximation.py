@@ -1,7 +1,8 @@
 """`layout-schedule{approximate=true}` (passes/schedule/approximation.py): f32 `math.exp` and
 `math.erf` as polynomials, vectorized with their nest, against libm (Python's `math`, in
 double) over their whole range, on the native engine and the Python one; without the
-option (and without `reassociate=true`, which implies it) they stay libm calls."""
+option (and without `reassociate=true`, which implies it), and in nests the pass leaves
+alone, they stay libm calls."""
 
 from __future__ import annotations
 
@@ -82,6 +83,7 @@ def test_the_polynomials_are_within_a_few_ulp_of_libm(name: str, engine: str) ->
         ("reassociate=true", True),
         ("reassociate=true approximate=false", False),
         ("approximate=true", True),
+        ("approximate=true plain=false", False),  # a nest the pass leaves alone keeps libm
     ],
 )
 def test_reassociate_implies_approximate_unless_it_is_turned_off(

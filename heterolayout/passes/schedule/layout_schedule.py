@@ -46,7 +46,7 @@ from heterolayout.passes.schedule.interchange import (
     reorder_reductions,
     strip_reductions,
 )
-from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract
+from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract, nest_name
 from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.plan import Plan
@@ -96,11 +96,12 @@ class LayoutSchedulePass(ModulePass):
     `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
-    (reductions may be reordered), `approximate` (default: as `reassociate`; f32 `math.exp`
-    and `math.erf` become polynomials the nest vectorizes, within a few ulp of libm, as
-    fast-math compilers call vector math libraries: `approximation`), `words=false` (no word-level code for packed
-    lanes), `plain=false` (leave alone the nests that touch no layout-typed buffer, and
-    linalg ops on plain buffers), `fuse=false` (no fusion of element-wise nests into their
+    (reductions may be reordered), `approximate` (default: as `reassociate`; f32
+    `math.exp` and `math.erf` in the nests it works on become polynomials the nest
+    vectorizes, within a few ulp of libm, as fast-math compilers call vector math
+    libraries: `approximation`), `words=false` (no word-level code for packed lanes),
+    `plain=false` (leave alone the nests that touch no layout-typed buffer, and linalg ops
+    on plain buffers), `fuse=false` (no fusion of element-wise nests into their
     producer, `fusion`), `remarks=true` (print why each nest was or was not
     changed; `layout-opt -v` does too). `layout.schedule` ops steer single buffers."""
 
@@ -148,24 +149,25 @@ class LayoutSchedulePass(ModulePass):
             LayoutApplyPass().apply(ctx, op)
         copies_as_linalg(op)
         lower_linalg_on_layouts(op, every=self.plain)
-        if self.reassociate if self.approximate is None else self.approximate:
-            approximate_math(op)
+        approximate = self.reassociate if self.approximate is None else self.approximate
         hints = {buffer_root(h.memref): h for h in op.walk() if isinstance(h, ScheduleOp)}
+        chosen = self._chosen(hints)
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            say = _remarker(function)
             for left in [o for o in function.walk() if is_structured(o)]:
-                why = (
-                    "it works on tensors (bufferize first)"
-                    if left.results
-                    else ("no operand has a layout (plain=false)")
-                )
-                _remarker(function)(f"{left.name}: left alone: {why}")
-            changed = False
-            if self.fuse:
-                changed |= fuse_nests(function, self._chosen(hints), _remarker(function))
+                why = "no operand has a layout (plain=false)"
+                if left.results:
+                    why = "it works on tensors (bufferize first)"
+                say(f"{left.name}: left alone: {why}")
+            tops = [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]
+            if approximate:
+                for top in filter(chosen, tops):
+                    approximate_math(top)
+            changed = fuse_nests(function, chosen, say) if self.fuse else False
             for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
-                if not self._chosen(hints)(top):
-                    _remarker(function)(
-                        f"nest {_name(top)}: left alone: it touches no layout-typed buffer "
+                if not chosen(top):
+                    say(
+                        f"nest {nest_name(top)}: left alone: it touches no layout-typed buffer "
                         "(plain=false)"
                     )
                     continue
@@ -183,7 +185,7 @@ class LayoutSchedulePass(ModulePass):
         return lambda top: self.plain or _touches_layout(top) or _touches_hint(top, hints)
 
     def _schedule(self, function: func.FuncOp, top: Operation, hints: dict, target: str) -> bool:
-        where = f"@{function.sym_name.data}: nest {_name(top)}"
+        where = f"@{function.sym_name.data}: nest {nest_name(top)}"
         try:
             nest = extract(top)
         except NotScheduled as refusal:
@@ -281,7 +283,7 @@ def _split(function: func.FuncOp, top: Operation) -> list[Operation]:
     of an outer counter (`bound_splitting`)."""
     if not isinstance(top, affine.ForOp):
         return [top]
-    where = f"@{function.sym_name.data}: nest {_name(top)}"
+    where = f"@{function.sym_name.data}: nest {nest_name(top)}"
     return list(split_nest(top, lambda message: remark(f"layout-schedule: {where}: {message}")))
 
 
@@ -300,11 +302,6 @@ def _outermost(op: Operation) -> bool:
             return False
         parent = parent.parent_op()
     return True
-
-
-def _name(top: Operation) -> str:
-    hint = top.regions[0].blocks.first.args[0].name_hint  # type: ignore[union-attr]
-    return f"%{hint}" if hint else top.name
 
 
 def _at(refusal: NotScheduled) -> str:
