@@ -168,6 +168,16 @@ class Contender:
         return 1e3 * statistics.median(self.per_call)
 
 
+def interleave(found: list[Contender], rounds: int, min_time: float) -> None:
+    """Calibrate each contender to `min_time` seconds a round, then time `rounds` rounds,
+    every other one in reverse order, so drifts of a shared machine hit all of them."""
+    for contender in found:
+        contender.calibrate(min_time)
+    for index in range(rounds):
+        for contender in found if index % 2 == 0 else list(reversed(found)):
+            contender.round()
+
+
 def _python_loop(call: Callable[[], Any]) -> Callable[[int], float]:
     def seconds(calls: int) -> float:
         start = time.perf_counter()
@@ -307,12 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             workdir = Path(scratch) / model.name
             workdir.mkdir()
             found, notes = contenders(model, workdir)
-            for contender in found:
-                contender.calibrate(args.min_time)
-            for index in range(args.rounds):
-                order = found if index % 2 == 0 else list(reversed(found))
-                for contender in order:
-                    contender.round()
+            interleave(found, args.rounds, args.min_time)
             base = found[0].median_ms
             print(f"\n## {model.name} ({model.mflop:.1f} MFLOP): outputs equal onnxruntime's")
             print("| form | ms per call | GFLOP/s | / onnxruntime |")

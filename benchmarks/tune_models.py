@@ -29,6 +29,7 @@ from benchmarks.models import (
     FAST,
     Contender,
     heterolayout_contender,
+    interleave,
     iree_contender,
     models,
     onnxruntime_contender,
@@ -80,11 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise SystemExit(
                         f"tune_models.py: {model.name}: {contender.label}: {comparison}"
                     )
-            for contender in found:
-                contender.calibrate(args.min_time)
-            for index in range(args.rounds):
-                for contender in found if index % 2 == 0 else list(reversed(found)):
-                    contender.round()
+            interleave(found, args.rounds, args.min_time)
             print(
                 f"\n## {model.name}: tuned in {tuning:.1f} s ({result.method}; "
                 f"{result.measurements} measurements), outputs equal onnxruntime's"

@@ -208,6 +208,12 @@ def is_upstream_view(value: SSAValue) -> bool:
     return view_source(value) is not None
 
 
+def reaches_layout(value: SSAValue) -> bool:
+    """Whether `value` is a layout-typed memref or a view of one (whose accesses
+    `layout-lower` rewrites)."""
+    return value_layout(value) is not None or view_window(value) is not None
+
+
 def value_layout(value: SSAValue) -> Layout | None:
     """The layout heterolayout lowers for `value`: its type's; for a view of a layout-typed
     buffer with a static window, the root's layout composed with the window; None for other

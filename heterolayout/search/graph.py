@@ -29,7 +29,7 @@ from heterolayout.dialects.roles import VIEW_OPS, roles_of
 from heterolayout.dialects.roots import storage_root
 from heterolayout.execution.entry import find_function
 from heterolayout.layout.errors import LayoutError
-from heterolayout.search.program import buffer_roots
+from heterolayout.search.program import buffer_roots, private_global
 
 
 def _bookkeeping(op: Operation) -> bool:
@@ -111,13 +111,6 @@ class ProgramGraph:
     nests: list[ProgramNest]
 
 
-def _is_global_private(module: ModuleOp, symbol: str) -> bool:
-    for op in module.body.block.ops:
-        if isinstance(op, memref.GlobalOp) and op.sym_name.data == symbol:
-            return op.sym_visibility is not None and op.sym_visibility.data == "private"
-    return False
-
-
 def _assigned(function: func.FuncOp, roots: dict[SSAValue, str]) -> dict[str, str]:
     return {
         roots[storage_root(op.memref)]: str(op.layout)
@@ -163,7 +156,7 @@ def read_graph(module: ModuleOp, entry: str = "main") -> ProgramGraph:
             refusal = "has a dynamic shape"
         elif not tunable_type(memref_type):
             refusal = "has a layout in its type already"
-        elif kind == "global" and not _is_global_private(module, name.removeprefix("@")):
+        elif kind == "global" and not private_global(module, name):
             refusal = "is not a private global: its type is part of the module's interface"
         buffers[name] = ProgramBuffer(
             name,

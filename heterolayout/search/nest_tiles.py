@@ -21,6 +21,7 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.parse import parse_layout
 from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
 from heterolayout.passes.schedule.layout_schedule import TARGETS
+from heterolayout.search.candidates import row_major
 from heterolayout.search.cost import summarize
 from heterolayout.search.graph import ProgramGraph, ProgramNest, nest_module
 from heterolayout.search.measure import FAILURES
@@ -92,15 +93,10 @@ def _candidates(
     if summary.lead not in graph.buffers:
         return "", []
     buffer = graph.buffers[summary.lead]
-    spec = layouts.get(summary.lead) or _row_major(len(buffer.shape))
+    spec = layouts.get(summary.lead) or row_major(len(buffer.shape))
     lead = parse_layout(spec, buffer.shape, dtype=buffer.element)
     lanes = max(1, width // element_type(buffer.element).bits)
     return summary.lead, tiles(summary, lead, lanes, registers)
-
-
-def _row_major(rank: int) -> str:
-    dims = "ABCDEFGH"[:rank]
-    return f'#layout.tag<"{dims}->{dims}">'
 
 
 def tiled_module(nest: ProgramNest, layouts: dict[str, str], hint: Hint) -> ModuleOp:

@@ -111,7 +111,8 @@ def _assigned(function: func.FuncOp, roots: dict[SSAValue, str]) -> dict[str, st
     }
 
 
-def _private_global(module: ModuleOp, name: str) -> bool:
+def private_global(module: ModuleOp, name: str) -> bool:
+    """Whether `name` (`@symbol` or `symbol`) is a private global of the module."""
     symbol = name.removeprefix("@")
     for op in module.body.block.ops:
         if isinstance(op, memref.GlobalOp) and op.sym_name.data == symbol:
@@ -139,7 +140,7 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
         names = [
             name
             for name in values
-            if name in touched and (not name.startswith("@") or _private_global(module, name))
+            if name in touched and (not name.startswith("@") or private_global(module, name))
         ]
     assigned = _assigned(function, roots)
     arguments = list(function.body.block.args)
@@ -148,7 +149,7 @@ def find_buffers(module: ModuleOp, entry: str, names: list[str] | None = None) -
         if name not in values:
             known = ", ".join(values) or "none"
             raise LayoutError(f"@{entry}: no buffer named '{name}' (buffers: {known})")
-        if name.startswith("@") and not _private_global(module, name):
+        if name.startswith("@") and not private_global(module, name):
             raise LayoutError(
                 f"@{entry}: buffer '{name}' is not a private global: its type is part of the "
                 "module's interface"

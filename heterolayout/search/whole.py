@@ -440,18 +440,18 @@ def tune(
     best = module if winner.name == "as written" else program_with(module, entry, chosen)
     layouts = {n: t for n, o in chosen.items() if (t := o.type_spec) is not None}
     tiles, schedules = nest_tiles(graph, layouts, named, costs.tiled, progress)
+    tiled_wins = False
     if tiles:
         tiled = with_tiles(program_with(module, entry, chosen), entry, tiles)
         if progress is not None:
             progress(f"whole program: {winner.name}, tiled")
         ms = costs.program(tiled, entry) * 1e3
-        if ms < winner.ms:
+        tiled_wins = ms < winner.ms
+        if tiled_wins:
             name = f"{winner.name}, tiled"
-            order[name] = order[winner.name]
-            contenders.append(Contender(name, winner.choice, winner.predicted_ms, ms))
-            contenders.sort(key=lambda c: (c.ms, order[c.name]))
+            contenders.insert(0, Contender(name, winner.choice, winner.predicted_ms, ms))
             best = tiled
-    if not contenders[0].name.endswith(", tiled"):
+    if not tiled_wins:
         schedules = dict.fromkeys(schedules, "default tile")
     text = f"// layout-tune: layout-opt -p '{steps}'\n{best!s}"
     return ProgramTuneResult(

@@ -28,7 +28,7 @@ from xdsl.transforms.loop_nest_lowering_utils import (
 
 from heterolayout.dialects.diagnostics import fail
 from heterolayout.dialects.structured import Structured, StructureError, is_structured, structured
-from heterolayout.dialects.views import value_layout, view_window
+from heterolayout.dialects.views import reaches_layout
 from heterolayout.passes.cleanup_marks import mark_for_cleanup
 
 
@@ -48,9 +48,7 @@ class LinalgOnLayoutsToLoops(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_structured(op) or op.results:
             return
-        if not self.every and all(
-            value_layout(v) is None and view_window(v) is None for v in op.operands
-        ):
+        if not self.every and not any(reaches_layout(v) for v in op.operands):
             return
         mark_for_cleanup(op)
         try:

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import SymbolTable
 
 from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, bare_dim, extract
 from heterolayout.passes.schedule.overwrite import covers
@@ -93,44 +94,26 @@ def _constant_global(value: SSAValue) -> bool:
     owner = value.owner
     if not isinstance(owner, memref.GetGlobalOp):
         return False
-    module = owner.get_toplevel_object()
-    if not isinstance(module, ModuleOp):
-        return False
-    symbol = owner.name_.root_reference.data
-    for op in module.ops:
-        if isinstance(op, memref.GlobalOp) and op.sym_name.data == symbol:
-            return op.constant is not None
-    return False
+    found = SymbolTable.lookup_symbol(owner, owner.name_)
+    return isinstance(found, memref.GlobalOp) and found.constant is not None
 
 
 def _readers(target: SSAValue, top: Operation) -> list[memref.LoadOp] | None:
     """The loads of `target` after `top`, when every other use is `top`'s store or a free."""
     block = top.parent_block()
+    assert block is not None
     loads: list[memref.LoadOp] = []
     for use in target.uses:
         op = use.operation
-        if isinstance(op, memref.DeallocOp) or _inside(op, top):
+        if isinstance(op, memref.DeallocOp) or top.is_ancestor(op):
             continue
         if not isinstance(op, memref.LoadOp) or use.index != 0:
             return None
-        outer: Operation = op
-        while outer.parent_block() is not block:
-            parent = outer.parent_op()
-            if parent is None:
-                return None
-            outer = parent
-        if block is None or block.get_operation_index(outer) < block.get_operation_index(top):
+        outer = block.find_ancestor_op_in_block(op)
+        if outer is None or block.get_operation_index(outer) < block.get_operation_index(top):
             return None
         loads.append(op)
     return loads
-
-
-def _inside(op: Operation, top: Operation) -> bool:
-    while op is not None:
-        if op is top:
-            return True
-        op = op.parent_op()  # type: ignore[assignment]
-    return False
 
 
 def _index(load: Operation, value: int) -> SSAValue:

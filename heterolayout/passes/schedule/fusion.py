@@ -35,6 +35,7 @@ from heterolayout.passes.schedule.nest import (
     NotScheduled,
     extract,
     is_arithmetic,
+    nest_name,
 )
 
 Remark = Callable[[str], None]
@@ -109,9 +110,11 @@ def _fuse(
     conflict = _conflict(one, two, outer)
     if conflict is not None:
         if "into" in kinds:  # the last sweep: a pair refused in the first is refused again
-            remark(f"nest {_name(absorbed)} not fused {place} nest {_name(target)}: {conflict}")
+            remark(
+                f"nest {nest_name(absorbed)} not fused {place} nest {nest_name(target)}: {conflict}"
+            )
         return None
-    message = f"nest {_name(absorbed)} fused {place} nest {_name(target)}"
+    message = f"nest {nest_name(absorbed)} fused {place} nest {nest_name(target)}"
     if where == "before":
         _move_body(one, two, outer, at_start=True)
         Rewriter.erase_op(first)
@@ -203,11 +206,6 @@ def _move_body(source: Nest, target: Nest, outer: int, at_start: bool) -> None:
     for op in source.body:
         op.detach()
         block.insert_op_before(op, anchor)
-
-
-def _name(top: Operation) -> str:
-    hint = top.regions[0].blocks.first.args[0].name_hint  # type: ignore[union-attr]
-    return f"%{hint}" if hint else top.name
 
 
 def _buffer_name(value: SSAValue) -> str:

@@ -119,6 +119,12 @@ class Nest:
         return any(loop in e.used_dims() for e in access.exprs)
 
 
+def nest_name(top: Operation) -> str:
+    """How remarks name a nest: its outermost counter's name, else the loop op's."""
+    hint = top.regions[0].blocks.first.args[0].name_hint  # type: ignore[union-attr]
+    return f"%{hint}" if hint else top.name
+
+
 def static_loop(op: Operation) -> Loop:
     """The loop's constant bounds, or NotScheduled."""
     body = op.regions[0].blocks.first
