@@ -233,3 +233,26 @@ def test_a_copy_that_is_written_again_is_not_forwarded() -> None:
     _, remarks = scheduled(written)
     assert not any("forwarded" in r for r in remarks), remarks
     assert heterolayout.check(written, "layout-schedule,layout-lower", engine="compiled")
+
+
+STRIDED = """
+func.func @main(%x: memref<1x16x13x13xf32>, %w: memref<16x16x3x3xf32>, %y: memref<1x16x5x5xf32>) {
+  layout.assign %x to #layout.tag<"NCHW->nChw8c"> : memref<1x16x13x13xf32>
+  layout.assign %w to #layout.tag<"OIHW->OIhw8i8o"> : memref<16x16x3x3xf32>
+  layout.assign %y to #layout.tag<"NCHW->nChw8c"> : memref<1x16x5x5xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x16x5x5xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+    ins(%x, %w : memref<1x16x13x13xf32>, memref<16x16x3x3xf32>) outs(%y : memref<1x16x5x5xf32>)
+  func.return
+}
+"""
+
+
+def test_a_strided_dilated_linalg_convolution_takes_its_fill_and_is_scheduled() -> None:
+    text, remarks = scheduled(STRIDED)
+    assert any(
+        "nest %fill fused before the inner loops of nest %conv_2d_nchw_fchw" in r for r in remarks
+    )
+    assert "vector<8xf32>" in text and "linalg." not in text
+    assert heterolayout.check(STRIDED, "layout-schedule{target=avx2},layout-lower", engine="native")

@@ -24,7 +24,7 @@ import pytest
 import heterolayout
 from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
-from heterolayout.passes.schedule.register_tiling import tile_counts
+from heterolayout.passes.schedule.register_tiling import tile_counts, tile_fits
 from tests.crosscheck_programs import PROGRAMS, describe_mismatches, layout_opt, parse_output
 from tests.paths import REPOSITORY
 from tests.tools.test_examples import examples_slow_in_python, skip_python_engine_on_a_layer
@@ -225,13 +225,6 @@ def test_an_unknown_forced_host_target_is_one_line(monkeypatch) -> None:
     )
 
 
-def _fits(along: int, across: int, registers: int, fused: bool) -> bool:
-    spare = 1 if fused else 3
-    if registers >= 32:
-        return along <= 2 and along * across + along + across + spare <= registers
-    return along * across + min(along, across) + spare <= registers
-
-
 def _loads(available: int, along: int, steps: int, across: int) -> float:
     """Operand loads per multiply-add over the whole nest, tile by tile."""
     loads = products = 0
@@ -266,12 +259,12 @@ def test_the_default_register_tile_is_the_cheapest_that_fits() -> None:
             for steps in (1, 2, 5, 9, 54):
                 for registers, fused in ((16, True), (16, False), (32, True), (32, False)):
                     along, across = tile_counts(available, block, steps, registers, fused)
-                    assert _fits(along, across, registers, fused) or (along, across) == (1, 1)
+                    assert tile_fits(along, across, registers, fused) or (along, across) == (1, 1)
                     allowed = [
                         (u, w)
                         for u in range(1, available + 1)
                         for w in range(1, steps + 1)
-                        if _fits(u, w, registers, fused)
+                        if tile_fits(u, w, registers, fused)
                         and (block == 1 or u % block == 0 or block % u == 0 or u == available)
                     ]
                     best = min(_loads(available, u, steps, w) for u, w in allowed)
