@@ -8,6 +8,8 @@ any trip count works; a block that does not divide its dim ends in a shorter vec
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -16,7 +18,8 @@ from xdsl.ir.affine import AffineExpr
 from heterolayout.dialects.roots import storage_root
 from heterolayout.passes.schedule.nest import Access
 from heterolayout.passes.schedule.plan import Plan
-from heterolayout.passes.schedule.register_tiling import copies
+from heterolayout.passes.schedule.reductions import Combining
+from heterolayout.passes.schedule.register_tiling import copies, vector_length
 from heterolayout.passes.schedule.statements import Instance, StatementEmitter
 
 
@@ -76,7 +79,7 @@ class NestEmitter:
         for digit in plan.tile:
             if digit.kind == "unroll":
                 instances = copies(instances, digit)
-        if plan.vector_loop is not None:
+        if plan.vector_loop is not None and not plan.partials:
             for copy in instances:
                 copy.length = copy.sizes[plan.vector_loop]
         shared: dict[tuple, SSAValue] = {
@@ -104,7 +107,12 @@ class NestEmitter:
                     value = emitter.broadcast(value, copy.length, add)
                 accumulators.append(value)
         self.constants.update(shared)
+        initial = accumulators
+        if plan.partials:
+            accumulators = self._partials(emitters, initial)
         results = self._inner(0, instances, emitters, accumulators, block)
+        if plan.partials:
+            results = self._folded(emitters, results, initial, add)
         width = len(plan.hoisted)
         kept = _kept_in_registers(plan)
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
@@ -117,6 +125,38 @@ class NestEmitter:
             emitter.emit(plan.nest.post, copy, add, registers=registers)
             for store in kept:
                 emitter.store(store, registers[store.op], copy, add)
+
+    def _combinings(self) -> list[Combining]:
+        """Each hoisted accumulator's combination, in `plan.hoisted`'s order."""
+        found = []
+        for _, store in self.plan.hoisted:
+            assert store.value is not None
+            found.append(self.plan.partials[store.value.owner])  # type: ignore[index]
+        return found
+
+    def _partials(self, emitters: list[StatementEmitter], initial: list[SSAValue]) -> list[SSAValue]:
+        """The vectors of partial results the reduction loops start from: the identity."""
+        combinings = self._combinings()
+        width, length = len(combinings), vector_length(self.plan)
+        return [
+            emitters[number // width].identity(combinings[number % width], start.type, length)
+            for number, start in enumerate(initial)
+        ]
+
+    def _folded(
+        self,
+        emitters: list[StatementEmitter],
+        partials: list[SSAValue],
+        initial: list[SSAValue],
+        add: Callable[[Operation], None],
+    ) -> list[SSAValue]:
+        """Each accumulator's partial results folded into its value before the loops."""
+        combinings = self._combinings()
+        width = len(combinings)
+        return [
+            emitters[number // width].fold(partial, start, combinings[number % width], add)
+            for number, (partial, start) in enumerate(zip(partials, initial, strict=True))
+        ]
 
     def _inner(
         self,
@@ -161,7 +201,11 @@ class NestEmitter:
     ) -> list[SSAValue]:
         hoisted = self.plan.hoisted
         results: list[SSAValue] = []
+        loop = self.plan.vector_loop
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
+            if self.plan.partials:
+                assert loop is not None
+                copy = Instance(copy.offsets, copy.sizes, copy.sizes[loop])
             mine = carried[number * len(hoisted) : (number + 1) * len(hoisted)]
             replaced = {load.op: value for (load, _), value in zip(hoisted, mine, strict=True)}
             captured: dict[Operation, SSAValue | None] = dict.fromkeys(

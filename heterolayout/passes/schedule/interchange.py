@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import arith
-
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.passes.schedule.dependence import Dependence, preserved
 from heterolayout.passes.schedule.nest import Access, Nest
 from heterolayout.passes.schedule.plan import INNER_RANK, Digit, Plan
+from heterolayout.passes.schedule.reductions import is_reduction
 from heterolayout.passes.schedule.strip_mining import strip_mine
 from heterolayout.passes.schedule.vectorization import buffer_layout
 
@@ -83,27 +82,6 @@ def _legal(
     return False
 
 
-REDUCTIONS = (
-    arith.AddfOp,
-    arith.AddiOp,
-    arith.MulfOp,
-    arith.MuliOp,
-    arith.MaxSIOp,
-    arith.MinSIOp,
-    arith.MaxUIOp,
-    arith.MinUIOp,
-    arith.MaximumfOp,
-    arith.MinimumfOp,
-    arith.MaxnumfOp,
-    arith.MinnumfOp,
-    arith.AndIOp,
-    arith.OrIOp,
-    arith.XOrIOp,
-)
-"""Associative and commutative combinations: the order of their operands may change when
-`reassociate` allows (for floats the result may then differ in rounding)."""
-
-
 def strip_reductions(plan: Plan) -> None:
     """The loops inside the tile, strip-mined in place by the blocks of the operand they walk
     most (a convolution's input channels: `c floordiv 16`, then `c mod 16`). Their order,
@@ -122,7 +100,7 @@ def reorder_reductions(plan: Plan, found: Sequence[Dependence], remark: Remark) 
     nest = plan.nest
     inner = {d.loop for d in plan.inner}
     reductions = {
-        op for pair in plan.hoisted if _is_reduction(*pair) for op in (pair[0].op, pair[1].op)
+        op for pair in plan.hoisted if is_reduction(*pair) for op in (pair[0].op, pair[1].op)
     }
     for dependence in found:
         carrier = dependence.carrier
@@ -141,13 +119,6 @@ def reorder_reductions(plan: Plan, found: Sequence[Dependence], remark: Remark) 
     digits = strip_mine(nest, guide, buffer_layout(guide.buffer))
     ordered = [d for loop in sorted(inner) for d in digits[loop]]
     plan.inner = sorted(ordered, key=lambda d: (d.rank, d.loop, -d.weight))
-
-
-def _is_reduction(load: Access, store: Access) -> bool:
-    value = store.value
-    assert value is not None
-    owner = value.owner
-    return isinstance(owner, REDUCTIONS) and load.op.results[0] in owner.operands
 
 
 def _guide(plan: Plan, inner: set[int]) -> Access | None:

@@ -52,7 +52,11 @@ from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
-from heterolayout.passes.schedule.vectorization import buffer_layout, vectorize
+from heterolayout.passes.schedule.vectorization import (
+    buffer_layout,
+    vectorize,
+    vectorize_reduction,
+)
 
 TARGETS = {"avx512": (512, 32), "avx2": (256, 16), "sse": (128, 16), "neon": (128, 32)}
 """Vector width in bits and vector registers of each target."""
@@ -248,8 +252,7 @@ class LayoutSchedulePass(ModulePass):
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
         outer, inner = order(nest, digits, found, say)
         plan = Plan(nest, lead, outer, inner, fused=self.fma)
-        if self.vectorize:
-            vectorize(plan, parallel, width, say)
+        refusal = vectorize(plan, parallel, width) if self.vectorize else None
         sizes = self._tile_sizes(nest, lead, hint, say)
         if sizes != {}:
             register_tile(plan, parallel, width, registers, sizes, say)
@@ -257,6 +260,15 @@ class LayoutSchedulePass(ModulePass):
             reorder_reductions(plan, found, say)
         else:
             strip_reductions(plan)
+        if refusal is not None:
+            why = f"not vectorized: {refusal.reason}"
+            try:
+                if plan.hoisted:
+                    vectorize_reduction(plan, found, width, self.reassociate)
+            except NotScheduled as along:
+                why += f"; nor along a reduction: {_at(along)}"
+            if not plan.partials:
+                say(why)
         return plan
 
     def _tile_sizes(
@@ -359,6 +371,8 @@ def _summary(plan: Plan) -> str:
     if plan.vector_loop is not None:
         element = plan.lead.buffer.type.element_type  # type: ignore[attr-defined]
         text += f", vector<{vector_length(plan)}x{element}> along {nest.loops[plan.vector_loop].name(plan.vector_loop)}"
+        if plan.partials:
+            text += " (partial results of the reduction)"
     if copies:
         text += f", {len(copies)} unrolled digit(s)"
     if inner:

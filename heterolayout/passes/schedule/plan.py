@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from heterolayout.dialects.roots import storage_root
 from heterolayout.passes.schedule.nest import Access, Nest
+from heterolayout.passes.schedule.reductions import Combining
 
 Kind = Literal["loop", "unroll", "vector"]
 INNER_RANK = 1 << 30
@@ -52,6 +53,9 @@ class Plan:
     """(load, store) pairs of one element that stays in a register across the inner loops."""
     fused: bool = False
     """Multiply-adds become `vector.fma` (one rounding instead of two)."""
+    partials: dict[Operation, Combining] = field(default_factory=dict)
+    """When the vector loop is a reduction: each accumulator's combining op, and how its
+    vector of partial results starts and folds (`reductions`)."""
 
     @property
     def written(self) -> set[SSAValue]:

@@ -19,18 +19,22 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     BoolAttr,
+    DenseArrayBase,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     VectorType,
+    i64,
 )
+from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.dialects.roots import storage_root
 from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_index_op
 from heterolayout.passes.schedule.plan import Plan
+from heterolayout.passes.schedule.reductions import Combining
 
 Add = Callable[[Operation], None]
 
@@ -308,6 +312,10 @@ class StatementEmitter:
         return op.results[0]
 
     def _compute(self, op: Operation, instance: Instance, add: Add) -> None:
+        combining = self.plan.partials.get(op)
+        if combining is not None and self._partial_chunk(op, instance):
+            self._combine_chunk(op, combining, instance, add)
+            return
         pending = [self.values.get(o) for o in op.operands]
         if isinstance(op, arith.AddfOp) and any(isinstance(p, Pending) for p in pending):
             fused = self._fma(op, instance, add)
@@ -322,6 +330,61 @@ class StatementEmitter:
         add(new)
         for old, result in zip(op.results, new.results, strict=True):
             self.values[old] = result
+
+    # ---- partial results of a reduction (`reductions`) -------------------------------------
+    def identity(self, combining: Combining, element: Attribute, length: int) -> SSAValue:
+        """The vector every partial result starts from (emitted before the nest)."""
+        key = ("identity", combining, element, length)
+        if key not in self.shared:
+            scalar = arith.ConstantOp(combining.identity)  # type: ignore[arg-type]
+            splat = vector.BroadcastOp(scalar.result, VectorType(element, [length]))
+            self.preamble.extend([scalar, splat])
+            self.shared[key] = splat.vector
+        return self.shared[key]
+
+    def fold(self, partial: SSAValue, start: SSAValue, combining: Combining, add: Add) -> SSAValue:
+        """`start` combined with every lane of `partial`, lane 0 first."""
+        op = vector.ReductionOp.create(
+            operands=[partial, start],
+            result_types=[start.type],
+            properties={"kind": CombiningKindAttr(CombiningKindFlag(combining.kind))},
+        )
+        add(op)
+        return op.results[0]
+
+    def _partial_chunk(self, op: Operation, instance: Instance) -> bool:
+        """The chunk of the reduction loop is shorter than the partial results."""
+        lengths = []
+        for operand in op.operands:
+            found = self.values.get(operand)
+            if isinstance(found, Pending):
+                lengths.append(_length(found.lhs, found.rhs) or 0)
+            elif found is not None:
+                lengths.append(_length(found) or 0)
+        return (instance.length or 1) != max(lengths, default=0)
+
+    def _combine_chunk(
+        self, op: Operation, combining: Combining, instance: Instance, add: Add
+    ) -> None:
+        """The combination for a short last chunk: its values widened with the identity."""
+        operands = [self.value(o, instance, add) for o in op.operands]
+        full = max(_length(v) or 0 for v in operands)
+        chunk = instance.length or 1
+        widened = []
+        for value in operands:
+            if _length(value) != full:
+                value = self.broadcast(value, chunk, add)
+                base = self.identity(combining, op.results[0].type, full)
+                lanes = [*range(chunk), *range(2 * chunk, chunk + full)]
+                shuffle = vector.ShuffleOp(
+                    value, base, DenseArrayBase.from_list(i64, lanes), result_type=base.type
+                )
+                add(shuffle)
+                value = shuffle.result
+            widened.append(value)
+        new = rebuilt(op, widened, full)
+        add(new)
+        self.values[op.results[0]] = new.results[0]
 
     def _fma(self, op: Operation, instance: Instance, add: Add) -> SSAValue | None:
         product_index = 0 if isinstance(self.values.get(op.operands[0]), Pending) else 1

@@ -13,7 +13,7 @@ since the runs are contiguous there.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IndexType, MemRefType, VectorType
 from xdsl.ir import Block, SSAValue
@@ -25,8 +25,10 @@ from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.physical import identity_layout
+from heterolayout.passes.schedule.dependence import Dependence
 from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, index_expr, is_index_op
 from heterolayout.passes.schedule.plan import Digit, Plan
+from heterolayout.passes.schedule.reductions import carried_by_accumulators, combining
 from heterolayout.passes.schedule.statements import rebuilt
 
 
@@ -56,14 +58,13 @@ def element_bits(buffer: SSAValue) -> int:
         return 0
 
 
-def vectorize(plan: Plan, parallel: set[int], width: int, remark: Callable[[str], None]) -> None:
-    """Pick the vector loop and split its digit into a loop over vectors and the vector."""
+def vectorize(plan: Plan, parallel: set[int], width: int) -> NotScheduled | None:
+    """Pick the vector loop and split its digit into a loop over vectors and the vector;
+    why not, when no parallel loop can be."""
     try:
-        found = _vector_digit(plan, parallel, width)
+        digit, length = _vector_digit(plan, parallel, width)
     except NotScheduled as refusal:
-        remark(f"not vectorized: {refusal.reason}")
-        return
-    digit, length = found
+        return refusal
     position = plan.outer.index(digit)
     if any(d.loop == digit.loop and d.weight == length for d in plan.outer):
         del plan.outer[position]
@@ -71,6 +72,78 @@ def vectorize(plan: Plan, parallel: set[int], width: int, remark: Callable[[str]
         plan.outer[position] = digit.but(weight=length)
     plan.tile.append(digit.but(kind="vector"))
     plan.vector_loop = digit.loop
+    return None
+
+
+def vectorize_reduction(
+    plan: Plan, found: Sequence[Dependence], width: int, reassociate: bool
+) -> None:
+    """Vectors along a reduction loop, each accumulator a vector of partial results
+    (`reductions`), for a nest whose parallel loops walk no contiguous run (a row sum).
+    The innermost reduction loop that can be is; its lane digit becomes chunks of the
+    vector length, whose last may be shorter."""
+    nest = plan.nest
+    if not plan.hoisted:
+        raise NotScheduled(nest.top, "no accumulator stays in a register across the reduction")
+    kept = {store.op for _, store in plan.hoisted}
+    for op in nest.body:
+        access = nest.accesses.get(op)
+        if access is not None and access.write and op not in kept:
+            raise NotScheduled(op, "it stores inside the reduction loops")
+    partials = combining(plan.hoisted, reassociate)
+    refusals: list[NotScheduled] = []
+    for digit in reversed(plan.inner):
+        if digit.weight != 1:
+            continue
+        try:
+            length = _reduction_length(plan, digit.loop, found, width)
+        except NotScheduled as refusal:
+            refusals.append(refusal)
+            continue
+        position = plan.inner.index(digit)
+        if any(d.loop == digit.loop and d.weight == length for d in plan.inner):
+            del plan.inner[position]
+        else:
+            plan.inner[position] = digit.but(weight=length)
+        plan.tile.append(digit.but(kind="vector"))
+        plan.vector_loop = digit.loop
+        plan.partials = partials
+        return
+    raise refusals[0] if refusals else NotScheduled(nest.top, "it has no reduction loop")
+
+
+def _reduction_length(plan: Plan, loop: int, found: Sequence[Dependence], width: int) -> int:
+    nest = plan.nest
+    name = nest.loops[loop].name(loop)
+    carried = carried_by_accumulators(found, loop, plan.hoisted)
+    if carried is not None:
+        raise NotScheduled(
+            carried.sink.op,
+            f"{name} carries a dependence from {carried.source.op.name} to "
+            f"{carried.sink.op.name} that is not an accumulator's reduction",
+        )
+    walking = [a for a in nest.accesses.values() if nest.uses_loop(a, loop)]
+    if not walking:
+        raise NotScheduled(nest.loops[loop].op, f"no access walks {name}")
+    bits = max(element_bits(a.buffer) for a in [*walking, *(load for load, _ in plan.hoisted)])
+    if bits == 0 or bits > width:
+        raise NotScheduled(
+            walking[0].op, f"the element type is wider than {width} bits or not a number"
+        )
+    length = width // bits
+    for access in walking:
+        run = _run_along(nest, access, loop)
+        if run == 1:
+            _check_contiguous(nest, access, loop, 2)
+        length = math.gcd(length, run)
+    length = min(length, nest.loops[loop].trips)
+    if length < 2:
+        raise NotScheduled(walking[0].op, f"the contiguous runs along {name} are 1 element long")
+    for access in walking:
+        _check_contiguous(nest, access, loop, length)
+    _check_data_uses(nest, loop)
+    _check_vector_ops(nest, loop, length)
+    return length
 
 
 def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, int]:
