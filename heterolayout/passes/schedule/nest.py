@@ -262,9 +262,14 @@ def index_expr(nest: Nest, value: SSAValue) -> AffineExpr | None:
 
 
 def is_index_op(op: Operation) -> bool:
-    """An op computing index values: never copied; accesses are rebuilt from their
-    expressions and other uses from `index_expr`."""
-    return bool(op.results) and all(r.type == INDEX for r in op.results)
+    """An op computing index values from index values: never copied; accesses are rebuilt
+    from their expressions and other uses from `index_expr`. (An index chosen by data, as
+    an arg max's `arith.select %c, %j, %k : index`, is data.)"""
+    return (
+        bool(op.results)
+        and all(r.type == INDEX for r in op.results)
+        and all(o.type == INDEX for o in op.operands)
+    )
 
 
 def bare_dim(expr: AffineExpr) -> int | None:

@@ -1,0 +1,181 @@
+"""Vectors along a reduction loop (passes/schedule/reductions.py): row sums, maxima and
+integer reductions whose rows are contiguous get vectors of partial results, a shorter last
+chunk, one `vector.reduction`; results equal numpy's, and the program's own bit for bit
+where the combination does not round (min/max, integers) on every engine, upstream
+mlir-runner's included; float sums and products only with `reassociate=true`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import heterolayout
+from heterolayout.dialects.context import parse_program
+from heterolayout.passes.pipeline import apply_pipeline
+
+ROWS = """
+func.func @main(%x: memref<{m}x{n}x{t}>, %y: memref<{m}x{t}>) {{
+  affine.for %i = 0 to {m} {{
+    affine.for %j = 0 to {n} {{
+      %a = affine.load %x[%i, %j] : memref<{m}x{n}x{t}>
+      %b = {before}
+      %s = affine.load %y[%i] : memref<{m}x{t}>
+      %r = {combine} {operands} : {t}
+      affine.store %r, %y[%i] : memref<{m}x{t}>
+    }}
+  }}
+  func.return
+}}
+"""
+
+KINDS = {
+    # name: (element, combine, value before it, numpy reduction, numpy of the value)
+    "sum of exp": ("f32", "arith.addf", "math.exp %a : f32", np.add, np.exp),
+    "sum of squares": ("f32", "arith.addf", "arith.mulf %a, %a : f32", np.add, np.square),
+    "product": ("f32", "arith.mulf", "arith.addf %a, %a : f32", np.multiply, lambda v: 2 * v),
+    "maximum": ("f32", "arith.maximumf", "arith.addf %a, %a : f32", np.maximum, lambda v: 2 * v),
+    "minimum": ("f32", "arith.minimumf", "arith.negf %a : f32", np.minimum, np.negative),
+    "integer sum": ("i32", "arith.addi", "arith.muli %a, %a : i32", np.add, np.square),
+    "integer maximum": (
+        "i32",
+        "arith.maxsi",
+        "arith.addi %a, %a : i32",
+        np.maximum,
+        lambda v: 2 * v,
+    ),
+    "bitwise or": ("i32", "arith.ori", "arith.andi %a, %a : i32", np.bitwise_or, lambda v: v),
+}
+EXACT = {"maximum", "minimum", "integer sum", "integer maximum", "bitwise or"}
+"""The combinations whose result does not depend on the order."""
+
+
+def program(kind: str, m: int, n: int, accumulator_first: bool = True) -> str:
+    element, combine, before, _, _ = KINDS[kind]
+    operands = "%s, %b" if accumulator_first else "%b, %s"
+    return ROWS.format(m=m, n=n, t=element, before=before, combine=combine, operands=operands)
+
+
+def data(kind: str, m: int, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    if KINDS[kind][0] == "i32":
+        return (
+            rng.integers(-1000, 1000, (m, n)).astype(np.int32),
+            rng.integers(-1000, 1000, m).astype(np.int32),
+        )
+    scale = 0.05 if kind == "product" else 1.0
+    x = (
+        (1 + scale * rng.standard_normal((m, n)))
+        if kind == "product"
+        else rng.standard_normal((m, n))
+    )
+    return x.astype(np.float32), rng.standard_normal(m).astype(np.float32)
+
+
+def expected(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    _, _, _, reduce, value = KINDS[kind]
+    wide = x.astype(np.float64) if x.dtype == np.float32 else x.astype(np.int64)
+    rows = reduce.reduce(value(wide), axis=1)
+    return reduce(y.astype(rows.dtype), rows)
+
+
+def scheduled(text: str, options: str) -> str:
+    return str(apply_pipeline(parse_program(text), f"layout-schedule{{{options}}},layout-lower"))
+
+
+def run(
+    text: str, kind: str, m: int, n: int, engine: str, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    x, y = data(kind, m, n, seed)
+    want = expected(kind, x, y)
+    heterolayout.run(text, args=(x, y), engine=engine)
+    return y, want
+
+
+def agree(kind: str, got: np.ndarray, want: np.ndarray) -> bool:
+    if got.dtype == np.int32:
+        return np.array_equal(got, want.astype(np.int32))
+    return np.allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled"])
+@pytest.mark.parametrize("n", [3, 8, 9, 100])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_rows_are_reduced_in_vectors_of_partial_results(kind: str, n: int, engine: str) -> None:
+    text = scheduled(program(kind, 5, n), "target=avx2 reassociate=true")
+    assert "vector.reduction" in text
+    length = min(8, n)
+    assert f"vector<{length}x" in text
+    assert ("vector.shuffle" in text) == bool(n % length)
+    got, want = run(text, kind, 5, n, engine)
+    assert agree(kind, got, want), (got, want)
+
+
+@pytest.mark.parametrize("kind", sorted(EXACT))
+def test_order_free_combinations_are_vectorized_exactly(kind: str) -> None:
+    """Without reassociate: the same bits as the program as written, on every engine."""
+    source = program(kind, 4, 37, accumulator_first=False)
+    text = scheduled(source, "target=avx512")
+    assert "vector<16x" in text and "vector.reduction" in text
+    for engine in ("native", "compiled", "interp"):
+        report = heterolayout.check(
+            source, pipeline="layout-schedule{target=avx512},layout-lower", engine=engine, seed=5
+        )
+        assert report.equal, str(report)
+
+
+@pytest.mark.parametrize("kind", ["sum of exp", "product"])
+def test_float_sums_and_products_need_reassociate(kind: str) -> None:
+    text = scheduled(program(kind, 4, 37), "target=avx2")
+    assert "vector.reduction" not in text
+    report = heterolayout.check(
+        program(kind, 4, 37), pipeline="layout-schedule{target=avx2},layout-lower", seed=5
+    )
+    assert report.equal, str(report)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(KINDS)),
+    m=st.integers(1, 4),
+    n=st.integers(1, 40),
+    target=st.sampled_from(["avx2", "avx512", "sse"]),
+    accumulator_first=st.booleans(),
+    seed=st.integers(0, 1000),
+)
+def test_any_row_length_and_target_gives_the_row_reduction(
+    kind: str, m: int, n: int, target: str, accumulator_first: bool, seed: int
+) -> None:
+    text = scheduled(program(kind, m, n, accumulator_first), f"target={target} reassociate=true")
+    got, want = run(text, kind, m, n, "compiled", seed)
+    assert agree(kind, got, want), (got, want)
+
+
+ARG_MAX = """
+func.func @main(%x: memref<4x19xf32>, %y: memref<4xf32>, %k: memref<4xindex>) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 19 {
+      %a = affine.load %x[%i, %j] : memref<4x19xf32>
+      %s = affine.load %y[%i] : memref<4xf32>
+      %t = arith.maximumf %a, %s : f32
+      affine.store %t, %y[%i] : memref<4xf32>
+      %b = arith.cmpf ogt, %a, %s : f32
+      %old = affine.load %k[%i] : memref<4xindex>
+      %n = arith.select %b, %j, %old : index
+      affine.store %n, %k[%i] : memref<4xindex>
+    }
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled", "interp"])
+def test_an_index_chosen_by_data_is_kept_as_data(engine: str) -> None:
+    """An arg max's `select %c, %j, %old : index` is no index arithmetic: the scheduled
+    nest carries it as an accumulator (it was left pointing at the old loop's counter)."""
+    report = heterolayout.check(
+        ARG_MAX, pipeline="layout-schedule{target=avx2},layout-lower", engine=engine, seed=3
+    )
+    assert report.equal and report.compared > 0, str(report)
