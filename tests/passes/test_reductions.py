@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import heterolayout
 from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
+from tests.paths import REPOSITORY
 
 ROWS = """
 func.func @main(%x: memref<{m}x{n}x{t}>, %y: memref<{m}x{t}>) {{
@@ -179,3 +180,35 @@ def test_an_index_chosen_by_data_is_kept_as_data(engine: str) -> None:
         ARG_MAX, pipeline="layout-schedule{target=avx2},layout-lower", engine=engine, seed=3
     )
     assert report.equal and report.compared > 0, str(report)
+
+
+def function(name: str) -> str:
+    """One function of the lit test, as @main."""
+    text = (REPOSITORY / "tests/filecheck/passes/layout-schedule/reductions.mlir").read_text()
+    start = text.index(f"\nfunc.func @{name}(") + 1
+    end = text.index("\n}\n", start) + 3
+    return text[start:end].replace(f"@{name}(", "@main(")
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled", "interp"])
+def test_an_unread_index_buffer_is_dropped_and_the_maximum_is_unchanged(engine: str) -> None:
+    source = function("unread_index")
+    pipeline = "layout-schedule{target=avx2},layout-lower"
+    assert "vector.reduction <maximumf>" in str(apply_pipeline(parse_program(source), pipeline))
+    report = heterolayout.check(source, pipeline=pipeline, engine=engine, seed=4)
+    assert report.equal and report.compared > 0, str(report)
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled"])
+def test_element_wise_code_fused_into_a_reduction_is_vectorized_with_it(engine: str) -> None:
+    text = scheduled(function("variance"), "target=avx2 reassociate=true")
+    assert "vector.reduction <add>" in text and "affine.vector_store" in text
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4, 32)).astype(np.float32)
+    m = x.mean(axis=1).astype(np.float32)
+    d = np.zeros_like(x)
+    v = rng.standard_normal(4).astype(np.float32)
+    want = v + ((x - m[:, None]) ** 2).sum(axis=1)
+    heterolayout.run(text, args=(x, m, d, v), engine=engine)
+    assert np.array_equal(d, x - m[:, None])
+    assert np.allclose(v, want, rtol=1e-5, atol=1e-5)

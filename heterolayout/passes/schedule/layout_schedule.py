@@ -37,7 +37,7 @@ from heterolayout.passes.remarks import remark, show_remarks
 from heterolayout.passes.schedule.approximation import approximate_math
 from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.copies import copies_as_linalg
-from heterolayout.passes.schedule.dependence import dependences, parallel_loops
+from heterolayout.passes.schedule.dependence import Dependence, dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
 from heterolayout.passes.schedule.fusion import fuse_nests
 from heterolayout.passes.schedule.interchange import (
@@ -52,6 +52,7 @@ from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
+from heterolayout.passes.schedule.unread_buffers import drop_unread_buffers
 from heterolayout.passes.schedule.vectorization import (
     buffer_layout,
     vectorize,
@@ -167,7 +168,8 @@ class LayoutSchedulePass(ModulePass):
             if approximate:
                 for top in filter(chosen, tops):
                     approximate_math(top)
-            changed = fuse_nests(function, chosen, say) if self.fuse else False
+            changed = drop_unread_buffers(function, say)
+            changed |= fuse_nests(function, chosen, say) if self.fuse else False
             for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
                 if not chosen(top):
                     say(
@@ -246,8 +248,8 @@ class LayoutSchedulePass(ModulePass):
         registers = self.registers or registers
         if hint is not None and hint.width is not None:
             width = hint.width
-        lead = _lead(nest, hint)
         found = dependences(nest)
+        lead = _lead(nest, hint, found)
         parallel = parallel_loops(nest, found)
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
         outer, inner = order(nest, digits, found, say)
@@ -336,12 +338,19 @@ def _hint(nest: Nest, hints: dict[SSAValue, ScheduleOp]) -> ScheduleOp | None:
     return None
 
 
-def _lead(nest: Nest, hint: ScheduleOp | None) -> Access:
-    """The hinted buffer, else the buffer the innermost statements store to (a layout-typed
-    one first); its store that the most loops enclose."""
+def _lead(nest: Nest, hint: ScheduleOp | None, found: list[Dependence]) -> Access:
+    """The hinted buffer, else the buffer the innermost statements store to (one that no
+    loop it walks carries a dependence for first: a reduction's output, not element-wise
+    code fused into the reduction; then a layout-typed one); its store that the most loops
+    enclose."""
+    carriers = {d.carrier for d in found} - {None}
+
+    def walks_a_carrier(access: Access) -> bool:
+        return any(nest.uses_loop(access, loop) for loop in carriers)  # type: ignore[arg-type]
+
     stores = sorted(
         (a for a in nest.accesses.values() if a.write),
-        key=lambda a: (-a.depth, layout_of(a.buffer.type) is None),
+        key=lambda a: (-a.depth, walks_a_carrier(a), layout_of(a.buffer.type) is None),
     )
     accesses = sorted(nest.accesses.values(), key=lambda a: (not a.write, -a.depth))
     if hint is not None:

@@ -81,15 +81,12 @@ def vectorize_reduction(
     """Vectors along a reduction loop, each accumulator a vector of partial results
     (`reductions`), for a nest whose parallel loops walk no contiguous run (a row sum).
     The innermost reduction loop that can be is; its lane digit becomes chunks of the
-    vector length, whose last may be shorter."""
+    vector length, whose last may be shorter. Besides the accumulators' own, the loop
+    must carry no dependence: other stores (element-wise code fused into the reduction)
+    then write one element per iteration, as vectors."""
     nest = plan.nest
     if not plan.hoisted:
         raise NotScheduled(nest.top, "no accumulator stays in a register across the reduction")
-    kept = {store.op for _, store in plan.hoisted}
-    for op in nest.body:
-        access = nest.accesses.get(op)
-        if access is not None and access.write and op not in kept:
-            raise NotScheduled(op, "it stores inside the reduction loops")
     partials = combining(plan.hoisted, reassociate)
     refusals: list[NotScheduled] = []
     for digit in reversed(plan.inner):

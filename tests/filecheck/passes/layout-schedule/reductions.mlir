@@ -79,8 +79,8 @@ func.func @arg_max(%x: memref<4x16xf32>, %y: memref<4xf32>, %k: memref<4xindex>)
   func.return
 }
 
-// A running value stored inside the reduction loop is no accumulator.
-// REMARK-DAG: remark: layout-schedule: @prefix: nest %i: not vectorized: {{.*}}; nor along a reduction: affine.store: it stores inside the reduction loops
+// A running value stored inside the reduction loop (a prefix sum) is no accumulator.
+// REMARK-DAG: remark: layout-schedule: @prefix: nest %i: not vectorized: {{.*}}; nor along a reduction: arith.addf: the accumulator's value is used besides its combination
 func.func @prefix(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4x16xf32>) {
   affine.for %i = 0 to 4 {
     affine.for %j = 0 to 16 {
@@ -91,5 +91,83 @@ func.func @prefix(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4x16xf32>)
       affine.store %t, %z[%i, %j] : memref<4x16xf32>
     }
   }
+  func.return
+}
+
+// Element-wise code fused into a reduction (a layer norm's variance: the centred row is
+// stored, squared and summed) stores one element per iteration: the partial results'
+// loop vectorizes it too. The reduction's output leads (its loop carries the sum).
+// REMARK-DAG: remark: layout-schedule: @variance: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// CHECK-LABEL: func.func @variance(
+// CHECK:         affine.for %{{.*}} = 0 to 4 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf32>) {
+// CHECK:           arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NEXT:      affine.vector_store %{{.*}}, %d[%{{.*}}, %{{.*}} * 8] : memref<4x32xf32>, vector<8xf32>
+// CHECK:         vector.reduction <add>
+func.func @variance(%x: memref<4x32xf32>, %m: memref<4xf32>, %d: memref<4x32xf32>, %v: memref<4xf32>) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 32 {
+      %a = affine.load %x[%i, %j] : memref<4x32xf32>
+      %b = affine.load %m[%i] : memref<4xf32>
+      %c = arith.subf %a, %b : f32
+      affine.store %c, %d[%i, %j] : memref<4x32xf32>
+      %e = affine.load %d[%i, %j] : memref<4x32xf32>
+      %f = arith.mulf %e, %e : f32
+      %s = affine.load %v[%i] : memref<4xf32>
+      %t = arith.addf %s, %f : f32
+      affine.store %t, %v[%i] : memref<4xf32>
+    }
+  }
+  func.return
+}
+
+// torch-mlir's Softmax keeps an arg max index beside each row's maximum in a buffer that
+// nothing reads: it is dropped, with the select that fed it, and the maximum vectorizes.
+// A buffer read afterwards (@read_index) stays.
+// REMARK-DAG: remark: layout-schedule: @unread_index: dropped a memref<4xi64> buffer: it is written but never read
+// REMARK-DAG: remark: layout-schedule: @unread_index: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-NOT: @read_index: dropped
+// CHECK-LABEL: func.func @unread_index(
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     arith.select
+// CHECK:         vector.reduction <maximumf>
+// CHECK-LABEL: func.func @read_index(
+// CHECK:         memref.alloc
+func.func @unread_index(%x: memref<4x16xf32>, %y: memref<4xf32>) {
+  %k = memref.alloc() : memref<4xi64>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 16 {
+      %a = affine.load %x[%i, %j] : memref<4x16xf32>
+      %s = affine.load %y[%i] : memref<4xf32>
+      %t = arith.maximumf %a, %s : f32
+      affine.store %t, %y[%i] : memref<4xf32>
+      %b = arith.cmpf ogt, %a, %s : f32
+      %jj = arith.index_cast %j : index to i64
+      %old = affine.load %k[%i] : memref<4xi64>
+      %n = arith.select %b, %jj, %old : i64
+      affine.store %n, %k[%i] : memref<4xi64>
+    }
+  }
+  memref.dealloc %k : memref<4xi64>
+  func.return
+}
+
+func.func @read_index(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4xi64>) {
+  %k = memref.alloc() : memref<4xi64>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 16 {
+      %a = affine.load %x[%i, %j] : memref<4x16xf32>
+      %s = affine.load %y[%i] : memref<4xf32>
+      %t = arith.maximumf %a, %s : f32
+      affine.store %t, %y[%i] : memref<4xf32>
+      %b = arith.cmpf ogt, %a, %s : f32
+      %jj = arith.index_cast %j : index to i64
+      %old = affine.load %k[%i] : memref<4xi64>
+      %n = arith.select %b, %jj, %old : i64
+      affine.store %n, %k[%i] : memref<4xi64>
+    }
+  }
+  %first = affine.load %k[0] : memref<4xi64>
+  affine.store %first, %z[0] : memref<4xi64>
+  memref.dealloc %k : memref<4xi64>
   func.return
 }
