@@ -40,12 +40,12 @@ def inputs(name: str, n: int) -> np.ndarray:
         edges = [-1e30, -4.5, -4.0, -1e-30, 0.0, 1e-30, 3.99, 4.0, 6.0, 1e30]
         values = np.linspace(-5, 5, n - len(edges))
     elif name == "tanh":
-        edges = [*(s * v for v in (1e-30, 0.0004, 7.9, 9.0, 1e30) for s in (1, -1))]
-        edges += [0.0, -0.0, 5.827876, *SPECIAL]
+        edges = [s * v for v in (1e-30, 0.0004, 7.9, 9.0, 1e30) for s in (1, -1)]
+        edges += [0.0, -0.0, 5.126039, 5.827876, *SPECIAL]
         values = np.linspace(-10, 10, n - len(edges))
     else:
         edges = [1e-45, 1e-40, 1.1754942e-38, 2.0**-126, 1.0, 1 - 2.0**-24, 1 + 2.0**-23]
-        edges += [2.8045027, 3.4028235e38, 0.0, -0.0, -1e-30, -1.0, *SPECIAL]
+        edges += [2.8025229, 2.8045027, 3.4028235e38, 0.0, -0.0, -1e-30, -1.0, *SPECIAL]
         dense = (n - len(edges)) // 2
         values = np.concatenate(
             [np.linspace(0.01, 4, dense), np.geomspace(1e-45, 3e38, n - len(edges) - dense)]
@@ -64,6 +64,9 @@ def expected(name: str, x: np.ndarray) -> np.ndarray:
 
 
 def check(name: str, y: np.ndarray, x: np.ndarray) -> None:
+    """tanh and log: their largest errors over every positive f32, fused or not (4.10e-7
+    absolute at 5.827876; 8.16e-8 relative at 2.8025229, fused), rounded up; the inputs
+    hold where they occur."""
     reference = expected(name, x)
     if name == "exp":
         normal = (x >= -87.3) & (x <= 88.3)
@@ -92,14 +95,18 @@ def check(name: str, y: np.ndarray, x: np.ndarray) -> None:
 
 @pytest.mark.parametrize("name", ["exp", "erf", "tanh", "log"])
 @pytest.mark.parametrize("engine", ["native", "compiled"])
-def test_the_polynomials_are_within_a_few_ulp_of_libm(name: str, engine: str) -> None:
+@pytest.mark.parametrize("options", ["approximate=true", "fma=true reassociate=true"])
+def test_the_polynomials_are_within_a_few_ulp_of_libm(name: str, engine: str, options: str) -> None:
+    """Within the same bounds with the Horner steps fused (`fma=true`, layout-tune
+    --fast-math), where tanh's quotient at its clamp is no longer exactly 1."""
     n = 1024 if engine == "native" else 202
     text = PROGRAM.format(n=n, name=name)
     module = apply_pipeline(
-        parse_program(text), "layout-schedule{target=avx2 approximate=true},layout-lower"
+        parse_program(text), f"layout-schedule{{target=avx2 {options}}},layout-lower"
     )
     assert f"math.{name}" not in str(module)
     assert "vector<8xf32>" in str(module)
+    assert ("vector.fma" in str(module)) == ("fma=true" in options)
     x = inputs(name, n)
     y = np.zeros_like(x)
     heterolayout.run(module, args=(x, y), engine=engine)

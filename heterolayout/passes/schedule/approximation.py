@@ -9,13 +9,13 @@ put into the exponent bits), within 1.4 ulp on [-87.3, 88.4], 0 below, the large
 power range above; erf: the rational approximation XLA and Eigen use on [-4, 4] (±1 beyond,
 as f32 rounds it), within 4.2e-7; tanh: the rational approximation XLA and Eigen use on
 [-7.905, 7.905] (±1 beyond, x itself below 0.0004), within 4.11e-7 absolute and relative
-(at ±5.827876: 6.9 ulp of the result there); log: Cephes' logf (exponent and mantissa in
-[√½, √2) read off the bits, then m - m²/2 + m³·P(m) in m = mantissa - 1, P of degree 8),
-within 8.12e-8 relative (1.4·2^-24, 0.83 ulp of the result, at 2.8045027), denormals
-included (scaled into the normals first), -inf at ±0, NaN below 0, +inf at +inf. The tanh
-and log bounds are the largest errors against libm in double over every positive f32 (below
-9 for the odd tanh), measured on a numpy model of these ops that agrees bit for bit with the
-lowered code; tests/passes/test_approximation.py compares all four with libm.
+(at ±5.827876: 6.9 ulp of the result there; 2.92e-7 at ±5.126039 with `fma=true`); log:
+Cephes' logf (exponent and mantissa in [√½, √2) read off the bits, then m - m²/2 + m³·P(m)
+in m = mantissa - 1, P of degree 8), within 8.12e-8 relative (1.4·2^-24, 0.83 ulp of the
+result, at 2.8045027; 8.16e-8 at 2.8025229 with `fma=true`), denormals included (scaled
+into the normals first), -inf at ±0, NaN below 0, +inf at +inf. The tanh and log bounds are
+the largest errors against libm in double over every positive f32 (below 9 for the odd
+tanh), run natively; tests/passes/test_approximation.py compares all four with libm.
 """
 
 from __future__ import annotations
@@ -80,8 +80,10 @@ TANH_DENOMINATOR = (
     4.89352518554385e-03,
 )
 TANH_BOUND = 7.90531110763549805
-"""The least argument whose quotient is exactly 1 in f32 (without fused multiply-adds):
-clamped there, |tanh| never exceeds 1 (the quotient does from 9.5 on)."""
+"""The least argument whose quotient is exactly 1 in f32 with Horner steps unfused (XLA's;
+7.99881172180175781 fused, as `fma=true` fuses them): beyond it the result is ±1 by a
+select, fused or not (tanh is within 2.7e-7 of it), and the quotient's argument is clamped
+(the quotient exceeds 1 from 9.5 on)."""
 TANH_TINY = 0.0004
 """Below it tanh(x) is x itself, within x²/3 relative (5.4e-8), where the quotient loses
 digits among the denormals."""
@@ -171,7 +173,11 @@ def _tanh(op: Operation) -> SSAValue:
     numerator = e.mul(e.horner(TANH_NUMERATOR, square), clamped)
     quotient = e.add(arith.DivfOp(numerator, e.horner(TANH_DENOMINATOR, square)))
     tiny = e.add(CmpfOp(e.add(math.AbsFOp(x)), e.constant(TANH_TINY), "olt"))
-    return e.add(SelectOp(tiny, x, quotient))
+    value = e.add(SelectOp(tiny, x, quotient))
+    above = e.add(CmpfOp(x, e.constant(TANH_BOUND), "ogt"))
+    value = e.add(SelectOp(above, e.constant(1.0), value))
+    below = e.add(CmpfOp(x, e.constant(-TANH_BOUND), "olt"))
+    return e.add(SelectOp(below, e.constant(-1.0), value))
 
 
 def _log(op: Operation) -> SSAValue:
