@@ -16,8 +16,8 @@ plain, as oneDNN's matmul keeps them) and run natively in these forms:
 - `layouts, scheduled`: `layout-schedule{fma=true reassociate=true},layout-lower` on the
   program as imported (its compute is linalg named ops);
 - `layouts, scheduled, libm`: the same with `approximate=false` (`reassociate=true` implies
-  `approximate=true`: f32 `math.exp` and `math.erf` as vectorized polynomials; here libm
-  calls, one per element, as upstream lowers them);
+  `approximate=true`: f32 `math.exp`, `erf`, `tanh` and `log` as vectorized polynomials;
+  here libm calls, one per element, as upstream lowers them);
 - `layouts, scheduled, exact`: `layout-schedule,layout-lower` (results as the program's);
 - `no layouts, scheduled`: the imported program without layouts through the passes of the
   first row;

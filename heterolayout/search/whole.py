@@ -394,7 +394,8 @@ def tune(
     each argument's boundary conversion, minimizing their sum over the whole program,
     and returning the fastest, measured whole, of the winner, the program as written and
     the uniform choices. `fast_math` schedules with fused multiply-adds and reassociated
-    reductions, and f32 exp/erf as polynomials (results may differ in the last bits)."""
+    reductions, and f32 exp/erf/tanh/log as polynomials (results may differ in the last
+    bits)."""
     module = load_module(program)
     named = resolved(target)
     options_text = FAST_OPTIONS if fast_math else ""

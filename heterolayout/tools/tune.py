@@ -39,7 +39,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--fast-math",
         action="store_true",
-        help="schedule with fma=true reassociate=true (results may differ in the last bits; exp/erf approximated)",
+        help="schedule with fma=true reassociate=true (results may differ in the last bits; exp/erf/tanh/log approximated)",
     )
     parser.add_argument(
         "--hot-nest",

@@ -3,10 +3,10 @@
 xDSL 0.74 gaps worked around here: `arith.index_castui` and `arith.remf` are missing,
 `arith.select` takes only an `i1` condition (upstream also selects lane by lane with a
 vector of `i1`: `arith.select %m, %a, %b : vector<4xi1>, vector<4xf32>`), and
-`arith.trunci` / `extui` / `extsi` / `fptosi` take only scalars (upstream casts vectors lane by lane:
-`arith.trunci %v : vector<64xi8> to vector<64xi1>`), and `arith.cmpf` / `cmpi` give only an
-`i1` (upstream compares vectors lane by lane: `arith.cmpf ugt, %a, %b : vector<16xf32>` is a
-`vector<16xi1>`).
+`arith.trunci` / `extui` / `extsi` / `fptosi` / `sitofp` take only scalars (upstream casts
+vectors lane by lane: `arith.trunci %v : vector<64xi8> to vector<64xi1>`), and
+`arith.cmpf` / `cmpi` give only an `i1` (upstream compares vectors lane by lane:
+`arith.cmpf ugt, %a, %b : vector<16xf32>` is a `vector<16xi1>`).
 """
 
 from __future__ import annotations
@@ -225,6 +225,29 @@ class FPToSIOp(arith.FPToSIOp):
             )
 
 
+@override
+class SIToFPOp(arith.SIToFPOp):
+    """`arith.sitofp`, on vectors of integers too (lane by lane, as upstream)."""
+
+    input = operand_def(_INTEGER_LIKE)
+    result = result_def(_FLOAT_LIKE)  # type: ignore[arg-type]  # wider than the parent's
+    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
+    print = Operation.print
+
+    def __init__(self, op: SSAValue | Operation, target_type: Attribute) -> None:
+        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
+
+    def verify_(self) -> None:
+        source, target = self.input.type, self.result.type
+        shapes = [t.get_shape() if isinstance(t, VectorType) else () for t in (source, target)]
+        elements = [t.element_type if isinstance(t, VectorType) else t for t in (source, target)]
+        if shapes[0] != shapes[1] or not isinstance(elements[0], IntegerType):
+            raise VerifyException(
+                f"{self.name}: {source} to {target}: expected an integer or a vector of "
+                "integers to a float or a vector of floats of the same shape"
+            )
+
+
 def comparison_result(operand: SSAValue) -> Attribute:
     """What comparing values of `operand`'s type gives: `i1`, or a vector of `i1` of its
     shape."""
@@ -338,6 +361,7 @@ OPS: list[type[Operation]] = [
     ExtUIOp,
     ExtSIOp,
     FPToSIOp,
+    SIToFPOp,
     CmpfOp,
     CmpiOp,
 ]

@@ -102,9 +102,9 @@ class LayoutSchedulePass(ModulePass):
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
     (reductions may be reordered), `approximate` (default: as `reassociate`; f32
-    `math.exp` and `math.erf` in the nests it works on become polynomials the nest
-    vectorizes, within a few ulp of libm, as fast-math compilers call vector math
-    libraries: `approximation`), `words=false` (no word-level code for packed lanes),
+    `math.exp`, `math.erf`, `math.tanh` and `math.log` in the nests it works on become
+    polynomials the nest vectorizes, within a few ulp of libm, as fast-math compilers call
+    vector math libraries: `approximation`), `words=false` (no word-level code for packed lanes),
     `plain=false` (leave alone the nests that touch no layout-typed buffer, and linalg ops
     on plain buffers), `fuse=false` (no fusion of element-wise nests into their
     producer, `fusion`), `remarks=true` (print why each nest was or was not
