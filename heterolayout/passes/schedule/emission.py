@@ -134,7 +134,9 @@ class NestEmitter:
             found.append(self.plan.partials[store.value.owner])  # type: ignore[index]
         return found
 
-    def _partials(self, emitters: list[StatementEmitter], initial: list[SSAValue]) -> list[SSAValue]:
+    def _partials(
+        self, emitters: list[StatementEmitter], initial: list[SSAValue]
+    ) -> list[SSAValue]:
         """The vectors of partial results the reduction loops start from: the identity."""
         combinings = self._combinings()
         width, length = len(combinings), vector_length(self.plan)

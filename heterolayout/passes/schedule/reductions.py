@@ -134,7 +134,7 @@ def _identity(op: Operation) -> Attribute:
             arith.OrIOp: 0,
             arith.XOrIOp: 0,
         }
-        return IntegerAttr(values[type(op)], element)  # type: ignore[index]
+        return IntegerAttr(values[type(op)], element)
     if not isinstance(element, AnyFloat):
         raise NotScheduled(op, f"{op.name} on {element} has no vector reduction here")
     floats = {

@@ -374,10 +374,14 @@ class StatementEmitter:
         for value in operands:
             if _length(value) != full:
                 value = self.broadcast(value, chunk, add)
-                base = self.identity(combining, op.results[0].type, full)
+                element = op.results[0].type
+                base = self.identity(combining, element, full)
                 lanes = [*range(chunk), *range(2 * chunk, chunk + full)]
                 shuffle = vector.ShuffleOp(
-                    value, base, DenseArrayBase.from_list(i64, lanes), result_type=base.type
+                    value,
+                    base,
+                    DenseArrayBase.from_list(i64, lanes),
+                    result_type=VectorType(element, [full]),
                 )
                 add(shuffle)
                 value = shuffle.result
