@@ -7,7 +7,8 @@ reads: its `select` on the running maximum made the reduction no plain combinati
 row maximum could not be vectorized (`reductions`). The buffer's uses are read off the op
 roles (`dialects/roles.py`); any use that is not a scalar load, a scalar store or a free
 (a view, a call, a vector access, an op heterolayout does not know) keeps the buffer. A
-nest that writes nothing else is left as written (dead code is not this pass's concern).
+nest that writes nothing else is left as written (dead code is not this pass's concern),
+and so is a buffer given a layout (the layout a user asked for is never dropped silently).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.traits import is_side_effect_free
 
+from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.roles import roles_of
 from heterolayout.passes.schedule.nest import LOOPS
 
@@ -27,6 +29,8 @@ def drop_unread_buffers(function: func.FuncOp, say: Callable[[str], None]) -> bo
     """Drop each unread local buffer of `function`; whether any was."""
     changed = False
     for alloc in [o for o in function.walk() if isinstance(o, memref.AllocOp | memref.AllocaOp)]:
+        if layout_of(alloc.memref.type) is not None:
+            continue
         found = _unread(alloc.memref)
         if found is None:
             continue
