@@ -49,6 +49,7 @@ from heterolayout.passes.schedule.interchange import (
 from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract, nest_name
 from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.packed_words import word_level
+from heterolayout.passes.schedule.padding import fill_borders
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
@@ -152,6 +153,7 @@ class LayoutSchedulePass(ModulePass):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
             LayoutApplyPass().apply(ctx, op)
+        fill_borders(op, every=self.plain)
         copies_as_linalg(op)
         lower_linalg_on_layouts(op, every=self.plain)
         approximate = self.reassociate if self.approximate is None else self.approximate
