@@ -18,7 +18,7 @@ from collections.abc import Callable
 from xdsl.dialects import func, memref
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsTerminator, is_side_effect_free
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.roles import roles_of
@@ -104,7 +104,7 @@ def _only_stored_back(value: SSAValue, stores: list[Operation]) -> bool:
                 if use.index != 0:
                     return False
                 continue
-            if user.regions or not is_side_effect_free(user):
+            if user.regions or user.has_trait(IsTerminator) or not is_side_effect_free(user):
                 return False
             work.extend(user.results)
     return True

@@ -171,3 +171,32 @@ func.func @read_index(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4xi64>
   memref.dealloc %k : memref<4xi64>
   func.return
 }
+
+// A buffer read into a value that a loop carries out (through affine.yield) is read.
+// REMARK-NOT: @carried_read: dropped
+// CHECK-LABEL: func.func @carried_read(
+// CHECK:         memref.alloc
+func.func @carried_read(%x: memref<4x16xf32>, %y: memref<4xf32>) -> i64 {
+  %k = memref.alloc() : memref<4xi64>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 16 {
+      %a = affine.load %x[%i, %j] : memref<4x16xf32>
+      %s = affine.load %y[%i] : memref<4xf32>
+      %t = arith.maximumf %a, %s : f32
+      affine.store %t, %y[%i] : memref<4xf32>
+      %b = arith.cmpf ogt, %a, %s : f32
+      %jj = arith.index_cast %j : index to i64
+      %old = affine.load %k[%i] : memref<4xi64>
+      %n = arith.select %b, %jj, %old : i64
+      affine.store %n, %k[%i] : memref<4xi64>
+    }
+  }
+  %zero = arith.constant 0 : i64
+  %sum = affine.for %i = 0 to 4 iter_args(%acc = %zero) -> (i64) {
+    %v = affine.load %k[%i] : memref<4xi64>
+    %w = arith.addi %acc, %v : i64
+    affine.yield %w : i64
+  }
+  memref.dealloc %k : memref<4xi64>
+  func.return %sum : i64
+}
