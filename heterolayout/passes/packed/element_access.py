@@ -32,6 +32,7 @@ from heterolayout.passes.index.index_code import (
     IndexMode,
     IndexScope,
 )
+from heterolayout.passes.packed.lane_update import replace_lane
 from heterolayout.passes.physical import storage_element
 
 Insert = Callable[[Operation], None]
@@ -161,12 +162,7 @@ class ElementAccess:
         container = self._load(indices)
         insert(container)
         if packing.is_vector:
-            from xdsl.dialects import vector
-
-            updated: Operation = vector.InsertOp(
-                value, container.res, [self._position(lane, emitter)]
-            )
-            insert(updated)
+            updated = replace_lane(value, container.res, self._position(lane, emitter), insert)
         else:
             width = packing.container_bits
             word_type = IntegerType(width)
@@ -182,10 +178,11 @@ class ElementAccess:
             keep = emitter.shared((arith.XOrIOp, mask, ones), lambda: arith.XOrIOp(mask, ones))
             cleared = arith.AndIOp(container.res, keep)
             placed = arith.ShLIOp(value, shift)
-            updated = arith.OrIOp(cleared.result, placed.result)
-            for op in (cleared, placed, updated):
+            combined = arith.OrIOp(cleared.result, placed.result)
+            for op in (cleared, placed, combined):
                 insert(op)
-        insert(self._store(updated.results[0], indices))
+            updated = combined.result
+        insert(self._store(updated, indices))
 
     def indices(
         self, logical: Sequence[AffineExpr], leaves: IndexLeaves, insert: Insert

@@ -43,6 +43,7 @@ from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.layout.simplify import Range
+from heterolayout.passes.packed.lane_update import replaced_lane
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.transfers import needs_guards
 from heterolayout.passes.validate.containers import container_lanes
@@ -324,6 +325,8 @@ def _moved(
             return "a packed store of the destination does not keep the other lanes"
     elif isinstance(packed, vector.InsertOp):
         value, lane = packed.source, position_of(packed, reader)
+    elif (selected := replaced_lane(written)) is not None:
+        value, lane = selected[0], reader.term_of(selected[2])
     if isinstance(owner(value), arith.ConstantOp):
         return Lane(0, indices, lane), None
     read = _loaded(value, conversion.source, reader, 0)
@@ -400,10 +403,16 @@ def _stored(
     if written is value:
         return Lane(offset, indices)
     op = owner(written)
-    if isinstance(op, vector.InsertOp):
-        container, position = owner(op.dest), position_of(op, reader)
+    selected = replaced_lane(written)
+    if isinstance(op, vector.InsertOp) or selected is not None:
+        if isinstance(op, vector.InsertOp):
+            source, container, position = op.source, owner(op.dest), position_of(op, reader)
+        else:
+            assert selected is not None
+            source, container = selected[0], owner(selected[1])
+            position = reader.term_of(selected[2])
         if (
-            op.source is value
+            source is value
             and _same_container(container, indices, access, reader)
             and position is not None
         ):
@@ -507,6 +516,13 @@ def _store_of(value: SSAValue, ops: list[Operation]) -> Operation | None:
                 return user
             if isinstance(user, (arith.ExtUIOp, arith.ShLIOp, arith.OrIOp, vector.InsertOp)):
                 frontier.extend(user.results)
+            elif isinstance(user, vector.BroadcastOp):
+                frontier.extend(
+                    result
+                    for spread in user.vector.uses
+                    for result in spread.operation.results
+                    if replaced_lane(result) is not None
+                )
     return None
 
 
