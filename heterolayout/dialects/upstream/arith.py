@@ -215,14 +215,9 @@ class FPToSIOp(arith.FPToSIOp):
         IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
-        source, target = self.input.type, self.result.type
-        shapes = [t.get_shape() if isinstance(t, VectorType) else () for t in (source, target)]
-        elements = [t.element_type if isinstance(t, VectorType) else t for t in (source, target)]
-        if shapes[0] != shapes[1] or not isinstance(elements[1], IntegerType):
-            raise VerifyException(
-                f"{self.name}: {source} to {target}: expected a float or a vector of floats "
-                "to an integer or a vector of integers of the same shape"
-            )
+        _verify_lane_cast(
+            self, 1, "a float or a vector of floats to an integer or a vector of integers"
+        )
 
 
 @override
@@ -238,14 +233,19 @@ class SIToFPOp(arith.SIToFPOp):
         IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
-        source, target = self.input.type, self.result.type
-        shapes = [t.get_shape() if isinstance(t, VectorType) else () for t in (source, target)]
-        elements = [t.element_type if isinstance(t, VectorType) else t for t in (source, target)]
-        if shapes[0] != shapes[1] or not isinstance(elements[0], IntegerType):
-            raise VerifyException(
-                f"{self.name}: {source} to {target}: expected an integer or a vector of "
-                "integers to a float or a vector of floats of the same shape"
-            )
+        _verify_lane_cast(
+            self, 0, "an integer or a vector of integers to a float or a vector of floats"
+        )
+
+
+def _verify_lane_cast(op: FPToSIOp | SIToFPOp, integer: int, what: str) -> None:
+    """A cast lane by lane: operand and result of one shape, the integer side (0: the
+    operand, 1: the result) integers."""
+    source, target = op.input.type, op.result.type
+    shapes = [t.get_shape() if isinstance(t, VectorType) else () for t in (source, target)]
+    elements = [t.element_type if isinstance(t, VectorType) else t for t in (source, target)]
+    if shapes[0] != shapes[1] or not isinstance(elements[integer], IntegerType):
+        raise VerifyException(f"{op.name}: {source} to {target}: expected {what} of the same shape")
 
 
 def comparison_result(operand: SSAValue) -> Attribute:

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IndexType, MemRefType, VectorType
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.conversion import layout_of
@@ -65,14 +65,20 @@ def vectorize(plan: Plan, parallel: set[int], width: int) -> NotScheduled | None
         digit, length = _vector_digit(plan, parallel, width)
     except NotScheduled as refusal:
         return refusal
-    position = plan.outer.index(digit)
-    if any(d.loop == digit.loop and d.weight == length for d in plan.outer):
-        del plan.outer[position]
+    _split(plan, plan.outer, digit, length)
+    return None
+
+
+def _split(plan: Plan, digits: list[Digit], digit: Digit, length: int) -> None:
+    """The digit (weight 1) becomes a loop over vectors of `length` (dropped where a digit
+    of that weight is there already) and the vector."""
+    position = digits.index(digit)
+    if any(d.loop == digit.loop and d.weight == length for d in digits):
+        del digits[position]
     else:
-        plan.outer[position] = digit.but(weight=length)
+        digits[position] = digit.but(weight=length)
     plan.tile.append(digit.but(kind="vector"))
     plan.vector_loop = digit.loop
-    return None
 
 
 def vectorize_reduction(
@@ -97,13 +103,7 @@ def vectorize_reduction(
         except NotScheduled as refusal:
             refusals.append(refusal)
             continue
-        position = plan.inner.index(digit)
-        if any(d.loop == digit.loop and d.weight == length for d in plan.inner):
-            del plan.inner[position]
-        else:
-            plan.inner[position] = digit.but(weight=length)
-        plan.tile.append(digit.but(kind="vector"))
-        plan.vector_loop = digit.loop
+        _split(plan, plan.inner, digit, length)
         plan.partials = partials
         return
     raise refusals[0] if refusals else NotScheduled(nest.top, "it has no reduction loop")
@@ -127,20 +127,7 @@ def _reduction_length(plan: Plan, loop: int, found: Sequence[Dependence], width:
         raise NotScheduled(
             walking[0].op, f"the element type is wider than {width} bits or not a number"
         )
-    length = width // bits
-    for access in walking:
-        run = _run_along(nest, access, loop)
-        if run == 1:
-            _check_contiguous(nest, access, loop, 2)
-        length = math.gcd(length, run)
-    length = min(length, nest.loops[loop].trips)
-    if length < 2:
-        raise NotScheduled(walking[0].op, f"the contiguous runs along {name} are 1 element long")
-    for access in walking:
-        _check_contiguous(nest, access, loop, length)
-    _check_data_uses(nest, loop)
-    _check_vector_ops(nest, loop, length)
-    return length
+    return _length_along(nest, loop, width // bits, walking[0].op)
 
 
 def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, int]:
@@ -166,7 +153,13 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     bits = element_bits(lead.buffer)
     if bits == 0 or bits > width:
         raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
-    length = width // bits
+    return digit, _length_along(nest, loop, width // bits, lead.op)
+
+
+def _length_along(nest: Nest, loop: int, length: int, where: Operation) -> int:
+    """The vector length along `loop`: at most `length` and its trip count, a divisor of
+    every contiguous run the accesses walk along it, once every access is checked to walk
+    aligned contiguous runs and every op to take vectors."""
     for access in nest.accesses.values():
         run = _run_along(nest, access, loop)
         if run == 1:
@@ -174,12 +167,13 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
         length = math.gcd(length, run)
     length = min(length, nest.loops[loop].trips)
     if length < 2:
-        raise NotScheduled(lead.op, f"the contiguous runs along {name} are 1 element long")
+        name = nest.loops[loop].name(loop)
+        raise NotScheduled(where, f"the contiguous runs along {name} are 1 element long")
     for access in nest.accesses.values():
         _check_contiguous(nest, access, loop, length)
     _check_data_uses(nest, loop)
     _check_vector_ops(nest, loop, length)
-    return digit, length
+    return length
 
 
 def _unit_loop(nest: Nest, access: Access, dim: int) -> int | None:
