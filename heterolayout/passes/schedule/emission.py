@@ -85,7 +85,8 @@ class NestEmitter:
         shared: dict[tuple, SSAValue] = {
             key: value
             for key, value in self.constants.items()
-            if key[0] in ("constant", "padding") or (key[0] == "broadcast" and key[3] is None)
+            if key[0] in ("constant", "padding", "identity")
+            or (key[0] == "broadcast" and key[3] is None)
         }
         emitters = [
             StatementEmitter(plan, self.ivs, shared, preamble=self.preamble) for _ in instances
