@@ -16,6 +16,7 @@ from xdsl.traits import is_side_effect_free
 
 from heterolayout.dialects.ops import ConvertOp
 from heterolayout.dialects.upstream.memref import CopyOp
+from heterolayout.passes.remarks import remark
 from heterolayout.passes.unchanged import left_unchanged
 
 
@@ -53,6 +54,10 @@ def _fold_from(first: ConvertOp) -> bool:
             Rewriter.erase_op(user)
         assert isinstance(allocation, Operation)
         Rewriter.erase_op(allocation)
+        remark(
+            f"layout-fold-converts: dropped a {middle.type} buffer: it is converted into and "
+            "straight back"
+        )
     return True
 
 

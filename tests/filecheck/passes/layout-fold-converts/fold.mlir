@@ -2,8 +2,10 @@
 // touches A or B. The second becomes a copy A -> A' (nothing when A' is A); the first goes
 // too when B is a local allocation with no other use, taking the allocation with it.
 // RUN: layout-opt %s -p layout-fold-converts | filecheck %s
+// RUN: layout-opt -v %s -p layout-fold-converts -o /dev/null 2>&1 | filecheck %s --check-prefix=REMARK
 
-// Through a local buffer and back into the source: everything goes.
+// Through a local buffer and back into the source: everything goes, said under -v.
+// REMARK: remark: layout-fold-converts: dropped a memref<16xf32, #layout.tag<"W->W4w">> buffer: it is converted into and straight back
 // CHECK-LABEL: func.func @back_to_the_source(
 // CHECK-NEXT:    func.return
 func.func @back_to_the_source(%a: memref<16xf32>) {
