@@ -212,3 +212,34 @@ def test_element_wise_code_fused_into_a_reduction_is_vectorized_with_it(engine: 
     heterolayout.run(text, args=(x, m, d, v), engine=engine)
     assert np.array_equal(d, x - m[:, None])
     assert np.allclose(v, want, rtol=1e-5, atol=1e-5)
+
+
+LAID_OUT = """
+func.func @main(%x: memref<6x{n}xf32>, %y: memref<6xf32>) {{
+  layout.assign %x to #layout.tag<"{tag}"> : memref<6x{n}xf32>
+  affine.for %i = 0 to 6 {{
+    affine.for %j = 0 to {n} {{
+      %a = affine.load %x[%i, %j] : memref<6x{n}xf32>
+      %s = affine.load %y[%i] : memref<6xf32>
+      %t = arith.maximumf %s, %a : f32
+      affine.store %t, %y[%i] : memref<6xf32>
+    }}
+  }}
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize("target", ["avx2", "avx512"])
+@pytest.mark.parametrize("n", [37, 40])
+@pytest.mark.parametrize("tag", ["KN->Nk16n", "KN->Kn8n"])
+def test_rows_blocked_along_the_reduction_are_reduced_in_their_blocks(
+    tag: str, n: int, target: str
+) -> None:
+    """Rows stored in blocks of 16 or 8 (the last one short): vectors within a block."""
+    source = LAID_OUT.format(tag=tag, n=n)
+    pipeline = f"layout-schedule{{target={target}}},layout-lower"
+    assert "vector.reduction" in str(apply_pipeline(parse_program(source), pipeline))
+    for engine in ("native", "compiled"):
+        report = heterolayout.check(source, pipeline=pipeline, engine=engine, seed=1)
+        assert report.equal and report.compared > 0, str(report)
