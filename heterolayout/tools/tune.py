@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from heterolayout.tools.run import report_errors
@@ -66,6 +66,17 @@ def _step(text: str) -> None:
     print(f"layout-tune: {text}", file=sys.stderr, flush=True)
 
 
+def _write(
+    args: argparse.Namespace, program: str, report: Callable[[Path], None], table: str
+) -> None:
+    """The tuned program (`--output`), the report (`--report`), the table on stdout."""
+    if args.output:
+        Path(args.output).write_text(program + "\n", encoding="utf-8")
+    if args.report:
+        report(Path(args.report))
+    print(table)
+
+
 def _hot_nest(args: argparse.Namespace, text: str) -> int:
     from heterolayout.layout.errors import LayoutError
     from heterolayout.search.report import table_text, write_report
@@ -85,11 +96,7 @@ def _hot_nest(args: argparse.Namespace, text: str) -> int:
     )
     if result.best is None:
         raise LayoutError(f"no candidate could be measured ({len(result.skipped)} skipped)")
-    if args.output:
-        Path(args.output).write_text(result.program + "\n", encoding="utf-8")
-    if args.report:
-        write_report(result, Path(args.report))
-    print(table_text(result))
+    _write(args, result.program, lambda path: write_report(result, path), table_text(result))
     return 0
 
 
@@ -108,11 +115,7 @@ def _whole(args: argparse.Namespace, text: str) -> int:
         fast_math=args.fast_math,
         progress=_step,
     )
-    if args.output:
-        Path(args.output).write_text(result.program + "\n", encoding="utf-8")
-    if args.report:
-        write_report(result, Path(args.report))
-    print(table_text(result))
+    _write(args, result.program, lambda path: write_report(result, path), table_text(result))
     return 0
 
 

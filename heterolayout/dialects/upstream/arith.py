@@ -148,52 +148,48 @@ def _verify_integer_cast(op: IRDLOperation, narrows: bool) -> None:
         raise VerifyException(f"{op.name}: {target} must be {direction} than {source}")
 
 
+class _LaneCast:
+    """What the lane-by-lane casts share: the generic format (xDSL would regenerate the
+    parent's for the wider operands) and a constructor from the target type."""
+
+    parse = Operation.parse
+    print = Operation.print
+
+    def __init__(self, op: SSAValue | Operation, target_type: Attribute) -> None:
+        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])  # type: ignore[arg-type]
+
+
 _INTEGER_LIKE = base(IntegerType) | base(VectorType)
 
 
 @override
-class TruncIOp(arith.TruncIOp):
+class TruncIOp(_LaneCast, arith.TruncIOp):
     """`arith.trunci`, on vectors of integers too."""
 
     input = operand_def(_INTEGER_LIKE)
     result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
-    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
-    print = Operation.print
-
-    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
-        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
         _verify_integer_cast(self, narrows=True)
 
 
 @override
-class ExtUIOp(arith.ExtUIOp):
+class ExtUIOp(_LaneCast, arith.ExtUIOp):
     """`arith.extui`, on vectors of integers too."""
 
     input = operand_def(_INTEGER_LIKE)
     result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
-    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
-    print = Operation.print
-
-    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
-        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
         _verify_integer_cast(self, narrows=False)
 
 
 @override
-class ExtSIOp(arith.ExtSIOp):
+class ExtSIOp(_LaneCast, arith.ExtSIOp):
     """`arith.extsi`, on vectors of integers too."""
 
     input = operand_def(_INTEGER_LIKE)
     result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
-    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
-    print = Operation.print
-
-    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
-        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
         _verify_integer_cast(self, narrows=False)
@@ -203,16 +199,11 @@ _FLOAT_LIKE = floatingPointLike
 
 
 @override
-class FPToSIOp(arith.FPToSIOp):
+class FPToSIOp(_LaneCast, arith.FPToSIOp):
     """`arith.fptosi`, on vectors of floats too (lane by lane, as upstream)."""
 
     input = operand_def(_FLOAT_LIKE)
     result = result_def(_INTEGER_LIKE)  # type: ignore[arg-type]  # wider than the parent's
-    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
-    print = Operation.print
-
-    def __init__(self, op: SSAValue | Operation, target_type: IntegerType | VectorType) -> None:
-        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
         _verify_lane_cast(
@@ -221,16 +212,11 @@ class FPToSIOp(arith.FPToSIOp):
 
 
 @override
-class SIToFPOp(arith.SIToFPOp):
+class SIToFPOp(_LaneCast, arith.SIToFPOp):
     """`arith.sitofp`, on vectors of integers too (lane by lane, as upstream)."""
 
     input = operand_def(_INTEGER_LIKE)
     result = result_def(_FLOAT_LIKE)  # type: ignore[arg-type]  # wider than the parent's
-    parse = Operation.parse  # the format is regenerated for these operands: not the parent's
-    print = Operation.print
-
-    def __init__(self, op: SSAValue | Operation, target_type: Attribute) -> None:
-        IRDLOperation.__init__(self, operands=[op], result_types=[target_type])
 
     def verify_(self) -> None:
         _verify_lane_cast(

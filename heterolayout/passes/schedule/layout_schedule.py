@@ -46,7 +46,15 @@ from heterolayout.passes.schedule.interchange import (
     reorder_reductions,
     strip_reductions,
 )
-from heterolayout.passes.schedule.nest import LOOPS, Access, Nest, NotScheduled, extract, nest_name
+from heterolayout.passes.schedule.nest import (
+    LOOPS,
+    Access,
+    Nest,
+    NotScheduled,
+    extract,
+    loops_around,
+    nest_name,
+)
 from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.padding import fill_borders
@@ -166,13 +174,13 @@ class LayoutSchedulePass(ModulePass):
                 if left.results:
                     why = "it works on tensors (bufferize first)"
                 say(f"{left.name}: left alone: {why}")
-            tops = [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]
+            tops = [o for o in function.walk() if isinstance(o, LOOPS) and not loops_around(o)]
             if approximate:
                 for top in filter(chosen, tops):
                     approximate_math(top)
             changed = drop_unread_buffers(function, say)
             changed |= fuse_nests(function, chosen, say) if self.fuse else False
-            for top in [o for o in function.walk() if isinstance(o, LOOPS) and _outermost(o)]:
+            for top in [o for o in function.walk() if isinstance(o, LOOPS) and not loops_around(o)]:
                 if not chosen(top):
                     say(
                         f"nest {nest_name(top)}: left alone: it touches no layout-typed buffer "
@@ -309,15 +317,6 @@ def _remarker(function: func.FuncOp) -> Remark:
 
 def _touches_hint(top: Operation, hints: dict[SSAValue, ScheduleOp]) -> bool:
     return any(buffer_root(v) in hints for op in top.walk() for v in op.operands)
-
-
-def _outermost(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        if isinstance(parent, LOOPS):
-            return False
-        parent = parent.parent_op()
-    return True
 
 
 def _at(refusal: NotScheduled) -> str:

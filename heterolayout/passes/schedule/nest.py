@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import affine, scf
+from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
@@ -259,6 +259,17 @@ def index_expr(nest: Nest, value: SSAValue) -> AffineExpr | None:
     except NotScheduled:
         return None
     return raw.replace_dims_and_symbols(mapping, [])
+
+
+def loops_around(op: Operation) -> list[Operation]:
+    """The loops around `op` in its function, innermost first."""
+    found: list[Operation] = []
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, LOOPS):
+            found.append(parent)
+        parent = parent.parent_op()
+    return found
 
 
 def is_index_op(op: Operation) -> bool:

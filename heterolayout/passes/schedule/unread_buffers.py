@@ -22,7 +22,7 @@ from xdsl.traits import IsTerminator, is_side_effect_free
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.roles import roles_of
-from heterolayout.passes.schedule.nest import LOOPS
+from heterolayout.passes.schedule.nest import LOOPS, loops_around
 
 
 def drop_unread_buffers(function: func.FuncOp, say: Callable[[str], None]) -> bool:
@@ -62,27 +62,19 @@ def _unread(buffer: SSAValue) -> tuple[list[Operation], list[Operation]] | None:
             return None
     if not stores or any(op.operands[0] == buffer for op in stores):
         return None
-    if not any(_writes_another_buffer(_outermost_loop(op), buffer) for op in stores):
+    if not any(_writes_another_buffer(op, buffer) for op in stores):
         return None
     if not all(_only_stored_back(load.results[0], stores) for load in loads):
         return None
     return loads, [*stores, *frees]
 
 
-def _outermost_loop(op: Operation) -> Operation | None:
-    found = None
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        if isinstance(parent, LOOPS):
-            found = parent
-        parent = parent.parent_op()
-    return found
-
-
-def _writes_another_buffer(nest: Operation | None, buffer: SSAValue) -> bool:
-    if nest is None:
+def _writes_another_buffer(store: Operation, buffer: SSAValue) -> bool:
+    """The outermost loop around `store` also writes a buffer other than `buffer`."""
+    loops = loops_around(store)
+    if not loops:
         return False
-    for op in nest.walk():
+    for op in loops[-1].walk():
         roles = roles_of(op)
         if roles is not None and any(op.operands[w] != buffer for w in roles.writes):
             return True
@@ -113,13 +105,10 @@ def _only_stored_back(value: SSAValue, stores: list[Operation]) -> bool:
 def _erase(alloc: Operation, loads: list[Operation], others: list[Operation]) -> None:
     """The stores and frees, then what only they used (pure ops, the buffer's loads), the
     allocation, and the loops left with nothing in them."""
+    nests = {loops[-1] for op in others if (loops := loops_around(op))}
     work: list[Operation] = []
-    loops: list[Operation] = []
     for op in others:
         work.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
-        parent = op.parent_op()
-        if isinstance(parent, LOOPS):
-            loops.append(parent)
         Rewriter.erase_op(op)
     removable = set(loads)
     while work:
@@ -129,16 +118,18 @@ def _erase(alloc: Operation, loads: list[Operation], others: list[Operation]) ->
         if op not in removable and (op.regions or not is_side_effect_free(op)):
             continue
         work.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
-        parent = op.parent_op()
-        if isinstance(parent, LOOPS):
-            loops.append(parent)
         Rewriter.erase_op(op)
     Rewriter.erase_op(alloc)
-    while loops:
-        loop = loops.pop()
-        body = list(loop.regions[0].block.ops) if loop.parent is not None else [loop, loop]
-        if len(body) == 1 and not loop.results:
-            parent = loop.parent_op()
-            if isinstance(parent, LOOPS):
-                loops.append(parent)
-            Rewriter.erase_op(loop)
+    for nest in nests:
+        if _emptied(nest):
+            Rewriter.erase_op(nest)
+
+
+def _emptied(loop: Operation) -> bool:
+    """Erase the loops in `loop` that hold nothing but their terminator; whether `loop`
+    does now."""
+    block = loop.regions[0].block
+    for inner in [o for o in block.ops if isinstance(o, LOOPS)]:
+        if _emptied(inner):
+            Rewriter.erase_op(inner)
+    return len(block.ops) == 1 and not loop.results
