@@ -21,6 +21,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.roles import VIEW_OPS
+from heterolayout.dialects.roots import storage_root
+from heterolayout.layout.model import row_major_strides
 
 Box = tuple[tuple[int, ...], tuple[int, ...]]
 """Offsets and sizes."""
@@ -80,23 +82,22 @@ def _overwritten_window(fill: FillOp) -> Box | None:
     buffer = fill.outputs[0]
     if not _plain_allocation(buffer):
         return None
-    aliases = _aliases(buffer)
     if any(use.operation.parent_block() is not fill.parent_block() for use in buffer.uses):
         return None
     operation = fill.next_op
     while operation is not None:
-        touched = [v for o in operation.walk() for v in o.operands if v in aliases]
-        if not touched:
-            operation = operation.next_op
-            continue
-        if op_name(operation) in VIEW_OPS and not operation.regions:
-            operation = operation.next_op
-            continue
-        return _copied_window(operation, buffer, aliases)
+        touches = any(
+            isinstance(v.type, MemRefType) and storage_root(v) is buffer
+            for o in operation.walk()
+            for v in o.operands
+        )
+        if touches and not (op_name(operation) in VIEW_OPS and not operation.regions):
+            return _copied_window(operation, buffer)
+        operation = operation.next_op
     return None
 
 
-def _copied_window(op: Operation, buffer: SSAValue, aliases: set[SSAValue]) -> Box | None:
+def _copied_window(op: Operation, buffer: SSAValue) -> Box | None:
     if isinstance(op, memref.CopyOp):
         source, destination = op.source, op.destination
     elif isinstance(op, CopyOp) and len(op.inputs) == len(op.outputs) == 1:
@@ -104,7 +105,9 @@ def _copied_window(op: Operation, buffer: SSAValue, aliases: set[SSAValue]) -> B
     else:
         return None
     view = destination.owner
-    if source in aliases or not isinstance(view, memref.SubviewOp) or view.source != buffer:
+    if storage_root(source) is buffer or not isinstance(view, memref.SubviewOp):
+        return None
+    if view.source != buffer:
         return None
     offsets, sizes, strides = (
         tuple(view.static_offsets.get_values()),
@@ -117,19 +120,6 @@ def _copied_window(op: Operation, buffer: SSAValue, aliases: set[SSAValue]) -> B
     if len(sizes) != len(buffer.type.get_shape()):
         return None
     return offsets, sizes
-
-
-def _aliases(buffer: SSAValue) -> set[SSAValue]:
-    found = {buffer}
-    work = [buffer]
-    while work:
-        for use in work.pop().uses:
-            if op_name(use.operation) in VIEW_OPS:
-                for result in use.operation.results:
-                    if result not in found:
-                        found.add(result)
-                        work.append(result)
-    return found
 
 
 def _plain_allocation(buffer: SSAValue) -> bool:
@@ -146,9 +136,6 @@ def _plain_allocation(buffer: SSAValue) -> bool:
 
 def _window_type(buffer: MemRefType, offsets: Sequence[int], sizes: Sequence[int]) -> MemRefType:
     """A window's type: row-major strides of the buffer's logical shape."""
-    shape = buffer.get_shape()
-    strides = [1] * len(shape)
-    for dim in range(len(shape) - 2, -1, -1):
-        strides[dim] = strides[dim + 1] * shape[dim + 1]
+    strides = row_major_strides(buffer.get_shape())
     offset = sum(o * s for o, s in zip(offsets, strides, strict=True))
     return MemRefType(buffer.element_type, sizes, StridedLayoutAttr(strides, offset))
