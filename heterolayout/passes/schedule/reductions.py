@@ -24,29 +24,6 @@ from xdsl.ir import Attribute, Operation
 from heterolayout.passes.schedule.dependence import Dependence
 from heterolayout.passes.schedule.nest import Access, NotScheduled
 
-REDUCTIONS = (
-    arith.AddfOp,
-    arith.AddiOp,
-    arith.MulfOp,
-    arith.MuliOp,
-    arith.MaxSIOp,
-    arith.MinSIOp,
-    arith.MaxUIOp,
-    arith.MinUIOp,
-    arith.MaximumfOp,
-    arith.MinimumfOp,
-    arith.MaxnumfOp,
-    arith.MinnumfOp,
-    arith.AndIOp,
-    arith.OrIOp,
-    arith.XOrIOp,
-)
-"""Associative and commutative combinations: the order of their operands may change when
-`reassociate` allows (for floats the result may then differ in rounding)."""
-
-REORDERED_ROUNDING = (arith.AddfOp, arith.MulfOp)
-"""The combinations whose result depends on the order (float rounding)."""
-
 _KINDS: dict[type[Operation], str] = {
     arith.AddfOp: "add",
     arith.AddiOp: "add",
@@ -63,6 +40,14 @@ _KINDS: dict[type[Operation], str] = {
     arith.XOrIOp: "xor",
 }
 """`vector.reduction` kinds. `maxnumf`/`minnumf` are left out: their identity is NaN."""
+
+
+REDUCTIONS: tuple[type[Operation], ...] = (*_KINDS, arith.MaxnumfOp, arith.MinnumfOp)
+"""Associative and commutative combinations: the order of their operands may change when
+`reassociate` allows (for floats the result may then differ in rounding)."""
+
+REORDERED_ROUNDING = (arith.AddfOp, arith.MulfOp)
+"""The combinations whose result depends on the order (float rounding)."""
 
 
 @dataclass(frozen=True)
