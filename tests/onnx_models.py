@@ -440,6 +440,59 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
     return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
+def gpt2_mlp(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) -> Any:
+    """A GPT-2 feed-forward block as exporters write it (pre-norm): LayerNorm written out
+    (ReduceMean, Sub, Pow 2, ReduceMean, Add epsilon, Sqrt, Div, scale and shift), MatMul +
+    bias, GELU's tanh approximation (0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), the cube a
+    Pow 3), MatMul + bias, Add the input; x[1,T,W] → y[1,T,W]."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    node = helper.make_node
+    w, h = width, hidden
+    weights = [
+        _weights(rng, "gamma", (w,)),
+        _weights(rng, "beta", (w,)),
+        _weights(rng, "w1", (w, h)),
+        _weights(rng, "b1", (h,)),
+        _weights(rng, "w2", (h, w)),
+        _weights(rng, "b2", (w,)),
+        _constant("two", np.float32(2.0)),
+        _constant("three", np.float32(3.0)),
+        _constant("epsilon", np.float32(1e-5)),
+        _constant("cubic", np.float32(0.044715)),
+        _constant("scale", np.float32(np.sqrt(2 / np.pi))),
+        _constant("one", np.float32(1.0)),
+        _constant("half", np.float32(0.5)),
+    ]
+    nodes = [
+        node("ReduceMean", ["x"], ["mean"], axes=[-1]),
+        node("Sub", ["x", "mean"], ["centred"]),
+        node("Pow", ["centred", "two"], ["squares"]),
+        node("ReduceMean", ["squares"], ["variance"], axes=[-1]),
+        node("Add", ["variance", "epsilon"], ["shifted"]),
+        node("Sqrt", ["shifted"], ["deviation"]),
+        node("Div", ["centred", "deviation"], ["normal"]),
+        node("Mul", ["normal", "gamma"], ["scaled"]),
+        node("Add", ["scaled", "beta"], ["normed"]),
+        node("MatMul", ["normed", "w1"], ["f1"]),
+        node("Add", ["f1", "b1"], ["f2"]),
+        node("Pow", ["f2", "three"], ["cube"]),
+        node("Mul", ["cube", "cubic"], ["f3"]),
+        node("Add", ["f2", "f3"], ["f4"]),
+        node("Mul", ["f4", "scale"], ["f5"]),
+        node("Tanh", ["f5"], ["f6"]),
+        node("Add", ["f6", "one"], ["f7"]),
+        node("Mul", ["f2", "half"], ["f8"]),
+        node("Mul", ["f8", "f7"], ["gelu"]),
+        node("MatMul", ["gelu", "w2"], ["f9"]),
+        node("Add", ["f9", "b2"], ["f10"]),
+        node("Add", ["f10", "x"], ["y"]),
+    ]
+    shape: list[int | str] = [1, tokens, width]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
 def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
     """oneDNN-style layouts by rank, for activations and for weights: image activations with
     their channels blocked by `block` (nChw16c); matrices and sequences of activations stay

@@ -1,8 +1,10 @@
-"""Six networks checked against the framework with layouts (issue 27, point 5).
+"""Seven networks checked against the framework with layouts (issue 27, point 5).
 
 A ResNet basic block, a strided downsampling block with a 1x1 shortcut, a ResNet stem
-(7x7 stride 2, max-pool), a MobileNetV2 inverted residual (1x1, depthwise 3x3, 1x1), an MLP
-and a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals), built with
+(7x7 stride 2, max-pool), a MobileNetV2 inverted residual (1x1, depthwise 3x3, 1x1), an MLP,
+a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals) and a GPT-2
+feed-forward block as exporters write it (LayerNorm written out with Pow 2, GELU's tanh
+approximation with Pow 3: `math.fpowi`, which upstream compiles on scalars only), built with
 `onnx.helper` and seeded random weights (tests/onnx_models.py), are imported; oneDNN-style
 layouts are assigned to every image activation (arguments and allocations: channels blocked
 by 4; matrices and sequences stay plain, as oneDNN's matmul keeps them) and every weight
@@ -30,6 +32,7 @@ from tests.onnx_models import (
     basic_block,
     downsampling_block,
     encoder_layer,
+    gpt2_mlp,
     inverted_residual,
     mlp,
     onnxruntime_outputs,
@@ -46,6 +49,7 @@ NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
     "inverted_residual": (inverted_residual, (1, 8, 8, 8)),
     "mlp": (mlp, (4, 8)),
     "encoder_layer": (encoder_layer, (1, 8, 16)),
+    "gpt2_mlp": (gpt2_mlp, (1, 8, 16)),
 }
 """Each network's builder and its input's shape."""
 

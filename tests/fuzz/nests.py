@@ -5,7 +5,9 @@ A nest is a chain of `affine.for` (with `affine.load/store`) or `scf.for` (with
 around straight-line code: what the schedule strip-mines, interchanges and vectorizes, and on
 packed `i1` layouts turns into whole-word code (`passes/schedule/packed_words.py`).
 
-- map: `T[i] = f(S[i], …)` for a target T and sources of its extents (T itself included);
+- map: `T[i] = f(S[i], …)` for a target T and sources of its extents (T itself included),
+  f adding or multiplying a constant, or on floats a cube (`math.fpowi` by 3, as frontends
+  write GELU's `x ** 3`);
   on `i1`, f is xor/and/or with a second buffer or `true`: the schedule then computes a
   container's lanes at once and stores each word once.
 - count (`i1`): `counts[i without r] += extui(a[i] ⊙ b[i])` (⊙: xor, and, or, ==) into a
@@ -137,8 +139,13 @@ class Nests:
                 if is_float(element)
                 else wrap_integer(c.choice([3, -1, 2]), element)
             )
-            constant = w.top_constant(literal(factor, element), element)
-            w.emit(f"{result} = arith.{name} {value}, {constant} : {element}")
+            if is_float(element) and op == "mul" and factor == 3.0:
+                w.features.add("nest map fpowi")
+                power = w.top_constant(3, "i32")
+                w.emit(f"{result} = math.fpowi {value}, {power} : {element}, i32")
+            else:
+                constant = w.top_constant(literal(factor, element), element)
+                w.emit(f"{result} = arith.{name} {value}, {constant} : {element}")
         self.store(result, target, ivs, affine)
         self.close(len(ivs))
 

@@ -59,6 +59,7 @@ from heterolayout.passes.schedule.overwrite import drop_overwritten_converts
 from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.padding import fill_borders
 from heterolayout.passes.schedule.plan import Plan
+from heterolayout.passes.schedule.powers import expand_constant_powers
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
 from heterolayout.passes.schedule.unread_buffers import drop_unread_buffers
@@ -175,8 +176,9 @@ class LayoutSchedulePass(ModulePass):
                     why = "it works on tensors (bufferize first)"
                 say(f"{left.name}: left alone: {why}")
             tops = [o for o in function.walk() if isinstance(o, LOOPS) and not loops_around(o)]
-            if approximate:
-                for top in filter(chosen, tops):
+            for top in filter(chosen, tops):
+                expand_constant_powers(top)
+                if approximate:
                     approximate_math(top)
             changed = drop_unread_buffers(function, say)
             changed |= fuse_nests(function, chosen, say) if self.fuse else False

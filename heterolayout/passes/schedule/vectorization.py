@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from xdsl.dialects import math as math_dialect
 from xdsl.dialects.builtin import IndexType, MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -244,9 +245,17 @@ def _check_data_uses(nest: Nest, loop: int) -> None:
                 raise NotScheduled(op, f"{op.name} uses the vector loop's index as a value")
 
 
+SCALAR_POWERS = (math_dialect.FPowIOp, math_dialect.IPowIOp)
+"""Ops upstream's LLVM lowering takes on scalars only: `convert-math-to-llvm` makes
+`llvm.intr.powi` of `fpowi`, whose power must be a scalar, and has no `ipowi` at all
+(`convert-math-to-funcs` calls a function per element). Constant powers are multiplications
+before this (`powers.py`)."""
+
+
 def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
     """Every op that computes on values loaded along the vector loop must exist on vectors
-    (some of xDSL 0.74's take scalars only, `arith.cmpi` among them)."""
+    (some of xDSL 0.74's take scalars only, `arith.cmpi` among them) and be compiled on
+    vectors by upstream's lowering (`SCALAR_POWERS`)."""
     varying: set[SSAValue] = set()
     for op in nest.statements():
         access = nest.accesses.get(op)
@@ -257,6 +266,13 @@ def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
         if is_index_op(op) or not any(o in varying for o in op.operands):
             continue
         varying.update(op.results)
+        if isinstance(op, SCALAR_POWERS):
+            what = (
+                "a power known only at run time"
+                if isinstance(op, math_dialect.FPowIOp)
+                else "integers"
+            )
+            raise NotScheduled(op, f"{op.name} of {what} has no vector form in upstream's lowering")
         trial = Block(
             arg_types=[
                 VectorType(o.type, [length]) if not isinstance(o.type, VectorType) else o.type
