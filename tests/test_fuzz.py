@@ -33,7 +33,9 @@ SEEDS = range(20)
 NATIVE_SEEDS = (11, 17, 21, 24)
 """Through stock upstream MLIR too: sub-byte vector accesses (11, 24), linalg ops into an
 argument and a subview with bit counts over packed i1 that `layout-schedule` makes whole-word
-(17), a depthwise convolution and a fill into arguments (21)."""
+(17; its plain twin, scheduled, vectorizes an `i1` map on a subview: `plain-schedule/native`
+printed 31 for 1 before `layout.by_element`), a depthwise convolution and a fill into
+arguments (21)."""
 NEW_PATHS = (
     "linalg.generic",
     "linalg.fill",

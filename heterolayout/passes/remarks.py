@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 LOGGER = logging.getLogger("heterolayout.remarks")
 
@@ -23,8 +25,19 @@ def remark(message: str) -> None:
     LOGGER.info("remark: %s", message)
 
 
-def show_remarks() -> None:
-    """Print remarks to stderr (once, however often it is called)."""
-    if not any(isinstance(h, _Stderr) for h in LOGGER.handlers):
-        LOGGER.addHandler(_Stderr())
+@contextmanager
+def remarks_shown(shown: bool = True) -> Iterator[None]:
+    """Print remarks to stderr while the block runs (nothing changes when `shown` is false or
+    they are shown already); the logger is as it was afterwards, so one `-v` run or
+    `remarks=true` pass in a process leaves the next quiet."""
+    if not shown or any(isinstance(h, _Stderr) for h in LOGGER.handlers):
+        yield
+        return
+    handler, level = _Stderr(), LOGGER.level
+    LOGGER.addHandler(handler)
     LOGGER.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        LOGGER.removeHandler(handler)
+        LOGGER.setLevel(level)

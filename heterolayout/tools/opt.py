@@ -41,7 +41,7 @@ from heterolayout.layout.limits import (
     too_deep,
 )
 from heterolayout.passes.pipeline import available_passes, naming_the_pass, with_steps
-from heterolayout.passes.remarks import show_remarks
+from heterolayout.passes.remarks import remarks_shown
 from heterolayout.passes.unchanged import unchanged_by
 from heterolayout.tools.files import write_file
 
@@ -161,9 +161,8 @@ class LayoutOptMain(xDSLOptMain):
                 f"-o {output_file} is the input file; layout-opt never overwrites its input"
             )
         self.pending_output = None
-        if self.args.verbose:
-            show_remarks()
-        super().run()
+        with remarks_shown(self.args.verbose):
+            super().run()
         if output_file is not None and self.pending_output is not None:
             write_file(output_file, self.pending_output.getvalue())
 

@@ -7,7 +7,9 @@ each option set (index=arith|affine × flatten=false|true, and `layout-schedule`
 both engines and, for cases run natively, compiled by stock upstream MLIR 22 (`mlir-opt-22`
 with the README's LLVM pipeline + `mlir-runner-22`, not heterolayout's native engine), the
 plain program too unless it accesses vectors of sub-byte integers (`narrow_vector_accesses`:
-upstream's own meaning of those differs from the engines'). Cases run natively also check
+upstream's own meaning of those differs from the engines'), and then the plain program
+through `layout-schedule,layout-lower` as well (`plain-schedule/native`: a module without
+layouts keeps the accesses the schedule gives it). Cases run natively also check
 `Layout.pack` / `unpack` of their layouts of the tiled conversions' size through the compiled
 conversion against numpy (`check_pack`, config `pack/native`).
 
@@ -222,6 +224,7 @@ def run_case(
     if expected is not None:
         if native and not narrow_vector_accesses(program.plain):
             _native(result, "plain/native", program.plain, expected)
+            _plain_scheduled(result, expected)
         if native:
             check_pack(result)
         module = parsed_program(result)
@@ -490,6 +493,20 @@ def _invalid(module: ModuleOp) -> str:
     if left:
         return f"layouts left after lowering: {left}"
     return ""
+
+
+def _plain_scheduled(result: CaseResult, expected: str) -> None:
+    """The plain program through `layout-schedule,layout-lower`, natively (config
+    `plain-schedule/native`): in a module without layouts `layout-lower` keeps the accesses
+    as they are, so what the schedule writes there is what upstream compiles."""
+    config = "plain-schedule/native"
+    try:
+        module = parse_program(result.program.plain, "<plain>")
+        scheduled = _lowered(module, "schedule", validate=False)
+    except Exception as error:
+        result.add(config, *_failure(error))
+        return
+    _native(result, config, str(scheduled), expected)
 
 
 def _native(result: CaseResult, config: str, text: str, expected: str) -> None:

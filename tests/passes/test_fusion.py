@@ -256,3 +256,27 @@ def test_a_strided_dilated_linalg_convolution_takes_its_fill_and_is_scheduled() 
     )
     assert "vector<8xf32>" in text and "linalg." not in text
     assert heterolayout.check(STRIDED, "layout-schedule{target=avx2},layout-lower", engine="native")
+
+
+def test_remarks_are_shown_for_their_own_run_only(tmp_path) -> None:
+    """`remarks=true` (and `layout-opt -v`) print the remarks of that run: the logger is as it
+    was afterwards, so a later run in the same process prints nothing (tests that compare a
+    command's stderr with '' ran after one and saw its remarks)."""
+    from heterolayout.tools.opt import main as layout_opt
+
+    text = conv_text(8, 8, 4, 6, False)
+    _, remarks = scheduled(text)
+    assert remarks
+    quiet = io.StringIO()
+    with contextlib.redirect_stderr(quiet):
+        apply_pipeline(parse_program(text), "layout-schedule{target=avx2}")
+    assert quiet.getvalue() == ""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        program = tmp_path / "conv.mlir"
+        program.write_text(text)
+        assert layout_opt(["-v", str(program), "-p", "layout-schedule{target=avx2}"]) == 0
+    assert "remark: layout-schedule" in err.getvalue()
+    with contextlib.redirect_stderr(quiet):
+        apply_pipeline(parse_program(text), "layout-schedule{target=avx2}")
+    assert quiet.getvalue() == ""

@@ -43,6 +43,7 @@ from heterolayout.dialects.roles import VIEW_OPS
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.dialects.views import view_source
+from heterolayout.passes.packed.layout_sub_byte_accesses import BY_ELEMENT
 from heterolayout.passes.packed.sub_byte_accesses import access_sub_bytes_as_bytes
 
 
@@ -102,7 +103,8 @@ class ConvertToCopy(RewritePattern):
 @dataclass(frozen=True)
 class LayoutStripPass(ModulePass):
     """Remove every layout: plain logical memrefs, no assigns, converts as copies; vector
-    accesses to sub-byte elements on the memref's bytes."""
+    accesses to sub-byte elements on the memref's bytes (so `layout-schedule`'s note
+    `layout.by_element` goes too)."""
 
     name = "layout-strip"
 
@@ -119,6 +121,7 @@ class LayoutStripPass(ModulePass):
             ).rewrite_module(op)
         _copy_views_at_stripped_parameters(op)
         access_sub_bytes_as_bytes(op, self.name)
+        op.attributes.pop(BY_ELEMENT, None)
 
 
 def _copy_views_at_stripped_parameters(module: ModuleOp) -> None:

@@ -5,7 +5,10 @@ elements (and element accesses to memrefs of bit vectors) go through the memref'
 A program that had no layouts when `layout-lower` began keeps its own accesses: its first
 step, `layout-erase-hints`, notes such a module with the unit attribute
 `layout.without_layouts`, which this step reads and removes. The note is carried on the
-module because the lowering erases what it is about.
+module because the lowering erases what it is about. A module in which `layout-schedule` made
+such accesses (an `i1` mask of a comparison, vectorized) is not noted: the schedule marks it
+`layout.by_element`, which `layout-erase-hints` reads and removes, and its accesses mean
+elements, as in a module with layouts.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from heterolayout.passes.unchanged import left_unchanged
 
 WITHOUT_LAYOUTS = "layout.without_layouts"
 """The unit attribute of a module that had no layouts when `layout-lower` began."""
+BY_ELEMENT = "layout.by_element"
+"""The unit attribute of a module without layouts in which `layout-schedule` made vector
+accesses to sub-byte elements: they name elements, as the scalar accesses they replace did."""
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,11 @@ nest (with `plain=false` only those that touch a layout-typed buffer) is planned
 (`strip_mining`, `interchange`, `vectorization`, `register_tiling`, each checked against `dependence`) and
 emitted anew on the logical buffers; `layout-lower` then turns its logical accesses into
 physical ones. A nest the pass cannot prove it may change stays as it is, with a remark.
+
+In a module without layouts `layout-lower` keeps the program's own accesses; one in which the
+schedule made vector accesses to sub-byte elements (an `i1` mask of a comparison) is marked
+`layout.by_element`, and `layout-lower` writes them on the memref's bytes as in a module with
+layouts (`packed/layout_sub_byte_accesses`): upstream would move them as packed bits.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects import affine, func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -26,14 +31,18 @@ from xdsl.utils.exceptions import PassFailedException
 
 from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.ops import AssignOp
+from heterolayout.dialects.roles import VECTOR_ACCESSES
 from heterolayout.dialects.roots import buffer_root
 from heterolayout.dialects.schedule_hint import ScheduleOp
 from heterolayout.dialects.structured import is_structured
 from heterolayout.dialects.verification import verify_layouts
 from heterolayout.layout.errors import LayoutError
 from heterolayout.passes.index.misfold_guard import guard_misfolded_maps
+from heterolayout.passes.lower.layout_erase_hints import has_layouts
 from heterolayout.passes.lower.linalg_loops import lower_linalg_on_layouts
-from heterolayout.passes.remarks import remark, show_remarks
+from heterolayout.passes.packed.layout_sub_byte_accesses import BY_ELEMENT
+from heterolayout.passes.packed.sub_byte_accesses import moves_packed_bits
+from heterolayout.passes.remarks import remark, remarks_shown
 from heterolayout.passes.schedule.approximation import approximate_math
 from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.copies import copies_as_linalg
@@ -155,9 +164,12 @@ class LayoutSchedulePass(ModulePass):
                 f"layout-schedule: tile={','.join(map(str, self.tile))}: expected positive "
                 "sizes, or tile=0 (no register tiling)"
             )
-        if self.remarks:
-            show_remarks()
+        with remarks_shown(self.remarks):
+            self._apply(ctx, op, target)
+
+    def _apply(self, ctx: Context, op: ModuleOp, target: str) -> None:
         verify_layouts(op)
+        before = {o for o in op.walk() if o.name in VECTOR_ACCESSES}
         if any(isinstance(o, AssignOp) for o in op.walk()):
             from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 
@@ -196,6 +208,8 @@ class LayoutSchedulePass(ModulePass):
         for hint in hints.values():
             Rewriter.erase_op(hint)
         guard_misfolded_maps(op)
+        if not has_layouts(op) and any(o not in before and moves_packed_bits(o) for o in op.walk()):
+            op.attributes[BY_ELEMENT] = UnitAttr()
 
     def _chosen(self, hints: dict[SSAValue, ScheduleOp]) -> Callable[[Operation], bool]:
         """Which nests the pass works on: all, or with `plain=false` those that touch a
@@ -392,8 +406,3 @@ def _summary(plan: Plan) -> str:
     if plan.hoisted:
         text += f" carry {len(plan.hoisted)} accumulator(s) per copy"
     return text
-
-
-def show() -> None:
-    """For `layout-opt -v`."""
-    show_remarks()
