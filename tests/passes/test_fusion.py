@@ -280,3 +280,74 @@ def test_remarks_are_shown_for_their_own_run_only(tmp_path) -> None:
     with contextlib.redirect_stderr(quiet):
         apply_pipeline(parse_program(text), "layout-schedule{target=avx2}")
     assert quiet.getvalue() == ""
+
+
+MASKED = """
+func.func @main(%x: memref<1x16x4x4xf32>, %s: memref<16xf32>, %y: memref<1x16x4x4xf32>) {
+  layout.assign %x to #layout.tag<"NCHW->nChw8c"> : memref<1x16x4x4xf32>
+  layout.assign %y to #layout.tag<"NCHW->nChw8c"> : memref<1x16x4x4xf32>
+  %m = memref.alloc() : memref<1x16x4x4xi1>
+  %zero = arith.constant 0.0 : f32
+  affine.for %n = 0 to 1 { affine.for %c = 0 to 16 { affine.for %h = 0 to 4 { affine.for %w = 0 to 4 {
+    %a = affine.load %x[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+    %k = affine.load %s[%c] : memref<16xf32>
+    %p = arith.mulf %a, %k : f32
+    affine.store %p, %y[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+  } } } }
+  affine.for %n = 0 to 1 { affine.for %c = 0 to 16 { affine.for %h = 0 to 4 { affine.for %w = 0 to 4 {
+    %a = affine.load %x[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+    %b = arith.cmpf olt, %a, %zero : f32
+    affine.store %b, %m[%n, %c, %h, %w] : memref<1x16x4x4xi1>
+  } } } }
+  affine.for %n = 0 to 1 { affine.for %c = 0 to 16 { affine.for %h = 0 to 4 { affine.for %w = 0 to 4 {
+    %b = affine.load %m[%n, %c, %h, %w] : memref<1x16x4x4xi1>
+    %p = affine.load %y[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+    %a = affine.load %x[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+    %r = arith.select %b, %p, %a : f32
+    affine.store %r, %y[%n, %c, %h, %w] : memref<1x16x4x4xf32>
+  } } } }
+  memref.dealloc %m : memref<1x16x4x4xi1>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled", "interp"])
+def test_a_mask_between_fused_nests_stays_in_registers(engine: str) -> None:
+    """PReLU as torch-mlir writes it: the slope product, a comparison into an i1 buffer of
+    its own (no layout), a select. The three nests fuse (a fused pair meets the nest before
+    it), each load of what the same iteration stored reads the stored value, the product's
+    store that the select overwrites goes, and the mask buffer, written but never read, is
+    dropped: one vectorized nest, one trip through memory."""
+    text, remarks = scheduled(MASKED)
+    assert sum("fused into the body" in r for r in remarks) == 2, remarks
+    assert any("dropped a memref<1x16x4x4xi1> buffer" in r for r in remarks), remarks
+    assert top_nests(text) == 1 and "xi1>" not in text.replace("vector<8xi1>", "")
+    assert text.count("vector.transfer_write") == 1
+    pipeline = "layout-schedule{target=avx2},layout-lower"
+    report = heterolayout.check(MASKED, pipeline=pipeline, engine=engine, seed=6)
+    assert report.equal and report.compared > 0, str(report)
+
+
+def test_a_store_through_another_view_keeps_the_load() -> None:
+    """A store to another view of the same buffer between a store and a load of one element
+    may write that element: the load stays a load."""
+    from heterolayout.passes.schedule.fusion import forward_stored_values
+
+    text = """
+func.func @main(%y: memref<8xf32>, %v: f32, %w: f32, %i: index) -> f32 {
+  %view = memref.subview %y[1] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.store %v, %y[%i] : memref<8xf32>
+  memref.store %w, %view[%i] : memref<4xf32, strided<[1], offset: 1>>
+  %r = memref.load %y[%i] : memref<8xf32>
+  %s = memref.load %view[%i] : memref<4xf32, strided<[1], offset: 1>>
+  %t = arith.addf %r, %s : f32
+  func.return %t : f32
+}
+"""
+    module = parse_program(text)
+    block = next(iter(module.ops)).body.blocks.first  # type: ignore[attr-defined]
+    assert forward_stored_values(block) == 1  # only %s, stored last through %view
+    printed = str(module)
+    assert "memref.load %y[%i]" in printed and "memref.load %view" not in printed
+    assert printed.count("memref.store") == 2

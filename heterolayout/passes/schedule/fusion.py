@@ -23,8 +23,9 @@ from collections.abc import Callable
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
-from heterolayout.dialects.roles import roles_of
+from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, roles_of
 from heterolayout.dialects.roots import buffer_root, storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.passes.schedule.forwarding import forward_constant_copies
@@ -49,7 +50,8 @@ def fuse_nests(function: func.FuncOp, chosen: Callable[[Operation], bool], remar
         if not isinstance(block.parent_op(), LOOPS):
             changed |= forward_constant_copies(block, chosen, remark)
             for kinds in (("before", "after"), ("before", "after", "into")):
-                changed |= _fuse_block(block, chosen, remark, kinds)
+                while _fuse_block(block, chosen, remark, kinds):  # a fused pair meets the
+                    changed = True  # nest before it on the next sweep
     return changed
 
 
@@ -116,16 +118,19 @@ def _fuse(
         return None
     message = f"nest {nest_name(absorbed)} fused {place} nest {nest_name(target)}"
     if where == "before":
-        _move_body(one, two, outer, at_start=True)
+        block = _move_body(one, two, outer, at_start=True)
         Rewriter.erase_op(first)
         fused = second
     else:
         for op in between:
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(first))
-        _move_body(two, one, outer, at_start=False)
+        block = _move_body(two, one, outer, at_start=False)
         Rewriter.erase_op(second)
         fused = first
+    forwarded = forward_stored_values(block)
+    if forwarded:
+        message += f"; {forwarded} load(s) read the value stored before them"
     remark(message)
     return fused
 
@@ -194,9 +199,9 @@ def _one_element_per_iteration(access: Access, nest: Nest, outer: int) -> bool:
     return all(d in alone for d in range(outer) if nest.loops[d].trips > 1)
 
 
-def _move_body(source: Nest, target: Nest, outer: int, at_start: bool) -> None:
+def _move_body(source: Nest, target: Nest, outer: int, at_start: bool) -> Block:
     """`source`'s innermost statements into `target`'s loop at depth `outer`, at the start
-    of its body or before its terminator, reading `target`'s counters."""
+    of its body or before its terminator, reading `target`'s counters; that loop's block."""
     block = target.loops[outer - 1].op.regions[0].blocks.first
     assert block is not None
     for old, new in zip(source.loops[:outer], target.loops[:outer], strict=True):
@@ -206,6 +211,51 @@ def _move_body(source: Nest, target: Nest, outer: int, at_start: bool) -> None:
     for op in source.body:
         op.detach()
         block.insert_op_before(op, anchor)
+    return block
+
+
+def forward_stored_values(block: Block) -> int:
+    """Each scalar load in `block` of the element a store earlier in the block wrote, with no
+    write that may reach the buffer between them, reads the stored value instead (a fused
+    consumer reading what its producer stored in the same iteration: a comparison's mask, an
+    intermediate activation), and a store the block overwrites before anything may read the
+    buffer goes; how many loads were forwarded. Any op with regions or effects of its own,
+    other than an access, ends what is known."""
+    stored: dict[tuple[object, ...], SSAValue] = {}
+    unread: dict[tuple[object, ...], Operation] = {}
+    forwarded = 0
+    for op in list(block.ops):
+        element = _element(op)
+        if element is not None and op.name in SCALAR_LOADS:
+            value = stored.get(element)
+            if value is not None and value.type == op.results[0].type:
+                op.results[0].replace_all_uses_with(value)
+                Rewriter.erase_op(op)
+                forwarded += 1
+            else:
+                unread = {k: v for k, v in unread.items() if k[0] is not element[0]}
+        elif element is not None and op.name in SCALAR_STORES:
+            stored = {k: v for k, v in stored.items() if k[0] is not element[0]}
+            stored[element] = op.operands[0]
+            if element in unread:
+                Rewriter.erase_op(unread[element])
+            unread[element] = op
+        elif op.regions or not is_side_effect_free(op):
+            stored, unread = {}, {}
+    return forwarded
+
+
+def _element(op: Operation) -> tuple[object, ...] | None:
+    """Which element a scalar load or store names: its buffer's storage, the buffer, the
+    access kind, its map and index operands (equal keys: the same element)."""
+    roles = roles_of(op)
+    if roles is None or roles.indices is None or op.name not in SCALAR_LOADS | SCALAR_STORES:
+        return None
+    position = (roles.writes or roles.reads)[0]
+    buffer = op.operands[position]
+    indices = tuple(op.operands[roles.index_start :])
+    mapping = op.properties.get("map") if roles.indices == "map" else None
+    return (storage_root(buffer), buffer, roles.indices, mapping, indices)
 
 
 def _buffer_name(value: SSAValue) -> str:

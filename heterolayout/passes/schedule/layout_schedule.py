@@ -193,7 +193,9 @@ class LayoutSchedulePass(ModulePass):
                 if approximate:
                     approximate_math(top)
             changed = drop_unread_buffers(function, say)
-            changed |= fuse_nests(function, chosen, say) if self.fuse else False
+            if self.fuse and fuse_nests(function, chosen, say):
+                drop_unread_buffers(function, say)  # what fused nests read in registers now
+                changed = True
             for top in [o for o in function.walk() if isinstance(o, LOOPS) and not loops_around(o)]:
                 if not chosen(top):
                     say(
