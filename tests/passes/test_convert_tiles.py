@@ -275,14 +275,53 @@ def test_packed_groups_stay_exact(case, monkeypatch_module) -> None:  # type: ig
 @pytest.mark.parametrize("channels", [60, 64])
 def test_vector_containers_are_built_whole(channels: int, source: str, built: str, engine: str) -> None:
     """`pack = vector<6xi1>`: each container is its six lanes (one vector load where they run
-    along the source, else `vector.from_elements`) stored at once; only a partial last
-    container (64 = 10·6 + 4) goes lane by lane (`vector.insert`)."""
+    along the source, else `vector.from_elements`) stored at once; a partial last container
+    (64 = 10·6 + 4) too, each lane an `scf.if` yielding the source's element or the pad,
+    never one read-modify-write per lane (`vector.insert`)."""
     target = '#layout.tag<"NHWC->NHWC6c", pack = vector<6xi1>>'
     shape = (1, 9, 9, channels)
     text = convert_program(source, target, shape, "i1")
     lowered = str(apply_pipeline(parse_program(text), "layout-lower"))
     assert f"= {built} " in lowered
-    assert ("vector.insert" in lowered) == (channels % 6 != 0)
+    assert "vector.insert" not in lowered
+    assert ("scf.if" in lowered and "-> (i1)" in lowered) == (channels % 6 != 0)
     apply_pipeline(parse_program(text), "layout-lower{validate=true}")  # raises unless proven
     report = heterolayout.check(text, seed=3, engine=engine)
     assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
+
+
+SHORT_BLOCK = '#layout.chunked<[1, 0, 0, 0, 1, 6, 1, 6, 0, 5], pad = {pad}, pack = vector<5xi1>>'
+"""Fuzz seed 560192's layout: rows in blocks of 5 lanes (103 = 20·5 + 3), columns split 36/6/6."""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "native"])
+@pytest.mark.parametrize("pad", [-1, 0])
+@pytest.mark.parametrize("shape", [(103, 73), (98, 50), (1003, 7)])
+def test_partial_containers_are_built_whole(shape: tuple[int, int], pad: int, engine: str) -> None:
+    """The last block's containers hold 3 rows and 2 pad lanes. Each is stored once, its
+    lanes chosen by `scf.if`: built by one read-modify-write per lane, LLVM 22's `-O3` for
+    AVX-512 CPUs gave lane 1 lane 0's bit (wrong natively on such hosts only; the form is
+    checked on every host)."""
+    text = convert_program("", SHORT_BLOCK.format(pad=pad), shape, "i1")
+    lowered = str(apply_pipeline(parse_program(text), "layout-lower{validate=true}"))
+    assert "vector.insert" not in lowered and lowered.count("-> (i1)") == 5
+    report = heterolayout.check(text, seed=3, engine=engine)
+    assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
+
+
+def test_a_partial_container_chosen_by_a_wrong_test_is_not_proven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Translation validation evaluates each lane's `scf.if` at every point: a lane that
+    yields the pad one row too early leaves that row's element unwritten."""
+    from heterolayout.passes.convert import packed
+
+    real = packed.all_below
+
+    def one_short(emitter, pairs, add):  # type: ignore[no-untyped-def]
+        return real(emitter, [(value, bound - 1) for value, bound in pairs], add)
+
+    monkeypatch.setattr(packed, "all_below", one_short)
+    text = convert_program("", SHORT_BLOCK.format(pad=0), (103, 73), "i1")
+    with pytest.raises(Exception, match=r"translation validation.*\(102, 0\).*never written"):
+        apply_pipeline(parse_program(text), "layout-lower{validate=true}")

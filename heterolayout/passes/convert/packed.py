@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerType,
     VectorType,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from heterolayout.dialects.vector_from_elements import FromElementsOp
@@ -29,13 +29,18 @@ from heterolayout.layout.model import Layout
 from heterolayout.passes.convert.loop_nest import Insert, constant_loop
 from heterolayout.passes.convert.tiles import (
     ElementMove,
+    all_below,
     branch_below,
     innermost_dim,
     load_dim_of,
     runs_fit,
 )
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
-from heterolayout.passes.packed.element_access import ElementAccess, integer_constant
+from heterolayout.passes.packed.element_access import (
+    ElementAccess,
+    integer_constant,
+    scalar_constant,
+)
 
 GROUP_LANES = 64
 """Lanes loaded at once for a group of containers: two AVX2 registers of bytes."""
@@ -129,8 +134,7 @@ def packed_convert(
 
         def parts(insert: Insert) -> None:
             if count == 1:
-                for index in indices:
-                    move(index, leaves, insert)
+                _store_partial_word(source, destination, indices, padded, leaves, insert)
                 return
             for g in range(count):
                 containers([*digits[:-1], digits[-1] + g], 1, leaves, insert)
@@ -156,6 +160,42 @@ def packed_convert(
     level(0, [], insert)
 
 
+def _store_partial_word(
+    source: ElementAccess,
+    destination: ElementAccess,
+    indices: Sequence[Sequence[AffineExpr]],
+    padded: Sequence[int],
+    leaves: IndexLeaves,
+    add: Insert,
+) -> None:
+    """A container that reaches past the logical shape, built whole: each lane the source's
+    element where its index is inside the logical shape and the pad beyond (an `scf.if`
+    yielding one or the other), gathered, and the word stored once. Not one read-modify-write
+    of the container per lane: LLVM 22's `-O3` for AVX-512 CPUs (SimplifyCFG) turned such a
+    chain of bit-lane updates into a container that took lane 0's bit for lane 1 (fuzz seed
+    560192, a `pack = vector<5xi1>` layout with a short last block)."""
+    layout = destination.layout
+    element = destination.element
+    values: list[SSAValue] = []
+    for index in indices:
+        inside = all_below(
+            IndexEmitter(leaves, add, destination.mode, destination.scope),
+            [(index[d], layout.logical_shape[d]) for d in padded],
+            add,
+        )
+        then_block, else_block = Block(), Block()
+        then_block.add_op(scf.YieldOp(source.load(index, leaves, then_block.add_op)))
+        pad = scalar_constant(layout.pad, element)
+        else_block.add_op(pad)
+        else_block.add_op(scf.YieldOp(pad.result))
+        lane = scf.IfOp(inside, [element], Region(then_block), Region(else_block))
+        add(lane)
+        values.append(lane.results[0])
+    gathered = FromElementsOp(values, VectorType(element, [len(values)]))
+    add(gathered)
+    _store_lane_vector(destination, gathered.result, indices, 1, leaves, add)
+
+
 def _store_words(
     source: ElementAccess,
     destination: ElementAccess,
@@ -166,15 +206,8 @@ def _store_words(
     add: Insert,
 ) -> None:
     """`count` whole containers from their lanes (`indices`, container by container)."""
-    from xdsl.dialects import vector
-
-    layout = destination.layout
-    packing = layout.packing
-    assert packing is not None and layout.dtype is not None
-    total, bits = len(indices), layout.dtype.bits
-    lanes = total // count
-    element = destination.element
-    lane_type = VectorType(element, [total])
+    total = len(indices)
+    lane_type = VectorType(destination.element, [total])
     if vector_loads:
         lane_vector = source.load_vector(indices[0], leaves, add, total)
     else:
@@ -182,6 +215,26 @@ def _store_words(
         gathered = FromElementsOp(values, lane_type)
         add(gathered)
         lane_vector = gathered.result
+    _store_lane_vector(destination, lane_vector, indices, count, leaves, add)
+
+
+def _store_lane_vector(
+    destination: ElementAccess,
+    lane_vector: SSAValue,
+    indices: Sequence[Sequence[AffineExpr]],
+    count: int,
+    leaves: IndexLeaves,
+    add: Insert,
+) -> None:
+    """`count` containers' lanes, in order, into their words, stored."""
+    from xdsl.dialects import vector
+
+    layout = destination.layout
+    packing = layout.packing
+    assert packing is not None and layout.dtype is not None
+    total, bits = len(indices), layout.dtype.bits
+    lanes = total // count
+    lane_type = VectorType(destination.element, [total])
     if packing.is_vector:
         destination.store_container(lane_vector, indices[0], leaves, add)
         return

@@ -535,15 +535,13 @@ def _pieces(first: int, end: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def branch_below(
+def all_below(
     emitter: IndexEmitter,
     pairs: Sequence[tuple[AffineExpr, int | AffineExpr | None]],
     add: Insert,
-    then: Callable[[Insert], None],
-    otherwise: Callable[[Insert], None],
-) -> None:
-    """An `scf.if` on every value being below its bound (unsigned; a constant, or a leaf
-    such as a run-time size): `then` builds its then block, `otherwise` its else block."""
+) -> SSAValue:
+    """Whether every value is below its bound (unsigned; a constant, or a leaf such as a
+    run-time size), as an `i1`."""
     condition: SSAValue | None = None
     for value, bound in pairs:
         assert bound is not None
@@ -557,8 +555,20 @@ def branch_below(
             add(both)
             condition = both.result
     assert condition is not None
+    return condition
+
+
+def branch_below(
+    emitter: IndexEmitter,
+    pairs: Sequence[tuple[AffineExpr, int | AffineExpr | None]],
+    add: Insert,
+    then: Callable[[Insert], None],
+    otherwise: Callable[[Insert], None],
+) -> None:
+    """An `scf.if` on every value being below its bound (unsigned; a constant, or a leaf
+    such as a run-time size): `then` builds its then block, `otherwise` its else block."""
     then_block, else_block = Block(), Block()
-    add(scf.IfOp(condition, [], Region(then_block), Region(else_block)))
+    add(scf.IfOp(all_below(emitter, pairs, add), [], Region(then_block), Region(else_block)))
     then(then_block.add_op)
     then_block.add_op(scf.YieldOp())
     otherwise(else_block.add_op)

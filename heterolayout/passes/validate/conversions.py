@@ -309,7 +309,8 @@ def _difference(
 def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> list[Move] | str:  # type: ignore[no-untyped-def]
     """Every store of the destination among `ops` (nested ones too), traced with
     `lanes_of(op, conversion, reader)`: None for other ops, what it writes and reads (a
-    list of those for a store of many elements), or what could not be traced."""
+    list of those for a store of many elements, each with the conditions that choose it),
+    or what could not be traced."""
     reader = TermReader()
     moves = []
     for top in ops:
@@ -320,8 +321,8 @@ def conversion_moves(conversion: Conversion, ops: list[Operation], lanes_of) -> 
             if isinstance(found, str):
                 return found
             guards = _guards(op, ops, reader)
-            for written, read in found if isinstance(found, list) else [found]:
-                moves.append(Move(written, read, guards))
+            for written, read, *chosen in found if isinstance(found, list) else [found]:
+                moves.append(Move(written, read, guards + (chosen[0] if chosen else [])))
     if not any(m.read is not None for m in moves):
         return "no element of the source is stored into the destination"
     return moves

@@ -7,13 +7,16 @@ vector or container stores of the destination. Each element a store writes (a la
 stored vector, at the store's index plus the lane along the last physical dim; a slot of a
 stored container) is followed back through those ops (`validation_containers.trace`) to
 the source element it comes from (a lane of a vector load, a slot of a container load, a
-scalar load) or to a constant (the pad). Those moves are then checked like a loop nest's
+scalar load) or to a constant (the pad); a lane an `scf.if` yields (a partial container's:
+the source element, or the pad) is two moves, each under that condition, taken or not. Those
+moves are then checked like a loop nest's
 (`validation_conversions.check_conversion`): each logical element moved exactly once from
 its source slot to its destination slot, the pad on pad slots only.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation, SSAValue
 
@@ -39,7 +42,10 @@ from heterolayout.passes.validate.ops import (
 )
 from heterolayout.passes.validate.terms import Term, TermReader, constant
 
-Moved = list[tuple[Lane, Lane | None]]
+Moved = list[tuple[Lane, Lane | None, list[tuple[Term, bool]]]]
+"""What a store writes: each element, the source element it comes from (None: the pad), and
+the `scf.if` conditions it is chosen under (a lane of a partial container: the element
+where it is inside the logical shape, the pad beyond)."""
 
 
 def _along_last(indices: list[Term], t: int) -> list[Term]:
@@ -122,18 +128,40 @@ def tile_moves(op: Operation, conversion: Conversion, reader: TermReader) -> Mov
         load = owner(value)
         return isinstance(load, LOADS + VECTOR_LOADS) and on_buffer(load, source)
 
+    def is_chosen(value: SSAValue) -> bool:
+        return is_root(value) or isinstance(owner(value), scf.IfOp)
+
     moved: Moved = []
     layout = destination.layout
     span = _element_bits(layout.dtype.bits if layout.dtype else None, op.operands[0])
     for written, bit in _written(op, destination, reader):
-        found = trace(op.operands[0], bit, span, is_root)
-        if isinstance(found, str):
-            return f"an element stored into the destination: {found}"
-        if not isinstance(found, Traced):
-            moved.append((written, None))
+        found = trace(op.operands[0], bit, span, is_chosen)
+        choice = owner(found.value) if isinstance(found, Traced) else None
+        if not isinstance(choice, scf.IfOp):
+            traced = _traced(found, span, source, reader)
+            if isinstance(traced, str):
+                return traced
+            moved.append((written, traced, []))
             continue
-        read = _read(found, span, source, reader)
-        if isinstance(read, str):
-            return read
-        moved.append((written, read))
+        assert isinstance(found, Traced)
+        condition = reader.term_of(choice.cond)
+        for region, taken in ((choice.true_region, True), (choice.false_region, False)):
+            yielded = region.block.last_op
+            assert yielded is not None
+            value = yielded.operands[choice.results.index(found.value)]
+            traced = _traced(trace(value, found.bit, span, is_root), span, source, reader)
+            if isinstance(traced, str):
+                return traced
+            moved.append((written, traced, [(condition, taken)]))
     return moved
+
+
+def _traced(
+    found: Traced | float | str, span: int, source: Access, reader: TermReader
+) -> Lane | str | None:
+    """The source element a traced element is (None: a constant, the pad)."""
+    if isinstance(found, str):
+        return f"an element stored into the destination: {found}"
+    if not isinstance(found, Traced):
+        return None
+    return _read(found, span, source, reader)
