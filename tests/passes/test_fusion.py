@@ -351,3 +351,26 @@ func.func @main(%y: memref<8xf32>, %v: f32, %w: f32, %i: index) -> f32 {
     printed = str(module)
     assert "memref.load %y[%i]" in printed and "memref.load %view" not in printed
     assert printed.count("memref.store") == 2
+
+
+def test_only_the_stored_element_is_forwarded() -> None:
+    """Equal operands under different maps name different elements (`%y[%i]`, `%y[%i + 1]`);
+    the store that the last one overwrites goes, the other stays."""
+    from heterolayout.passes.schedule.fusion import forward_stored_values
+
+    text = """
+func.func @main(%y: memref<8xf32>, %v: f32, %w: f32, %i: index) -> f32 {
+  affine.store %v, %y[%i] : memref<8xf32>
+  %n = affine.load %y[%i + 1] : memref<8xf32>
+  %r = affine.load %y[%i] : memref<8xf32>
+  affine.store %w, %y[%i] : memref<8xf32>
+  %t = arith.addf %n, %r : f32
+  func.return %t : f32
+}
+"""
+    module = parse_program(text)
+    block = next(iter(module.ops)).body.blocks.first  # type: ignore[attr-defined]
+    assert forward_stored_values(block) == 1
+    printed = str(module)
+    assert "affine.load %y[%i + 1]" in printed and "affine.load %y[%i] " not in printed
+    assert printed.count("affine.store") == 2  # the first store is read by %y[%i + 1]'s load
