@@ -374,3 +374,55 @@ func.func @main(%y: memref<8xf32>, %v: f32, %w: f32, %i: index) -> f32 {
     printed = str(module)
     assert "affine.load %y[%i + 1]" in printed and "affine.load %y[%i] " not in printed
     assert printed.count("affine.store") == 2  # the first store is read by %y[%i + 1]'s load
+
+
+BATCH_NORM = """
+func.func @main(%x: memref<1x8x6x6xf32>, %f: memref<8x8x3x3xf32>, %v: memref<8xf32>,
+                %y: memref<1x8x4x4xf32>) {
+  layout.assign %y to #layout.tag<"NCHW->nChw8c"> : memref<1x8x4x4xf32>
+  %zero = arith.constant 0.0 : f32
+  affine.for %n = 0 to 1 { affine.for %o = 0 to 8 { affine.for %i = 0 to 4 { affine.for %j = 0 to 4 {
+    affine.store %zero, %y[%n, %o, %i, %j] : memref<1x8x4x4xf32>
+  } } } }
+  affine.for %n = 0 to 1 { affine.for %o = 0 to 8 { affine.for %i = 0 to 4 { affine.for %j = 0 to 4 {
+    affine.for %c = 0 to 8 { affine.for %p = 0 to 3 { affine.for %q = 0 to 3 {
+      %a = affine.load %x[%n, %c, %i + %p, %j + %q] : memref<1x8x6x6xf32>
+      %w = affine.load %f[%o, %c, %p, %q] : memref<8x8x3x3xf32>
+      %s = affine.load %y[%n, %o, %i, %j] : memref<1x8x4x4xf32>
+      %m = arith.mulf %a, %w : f32
+      %t = arith.addf %s, %m : f32
+      affine.store %t, %y[%n, %o, %i, %j] : memref<1x8x4x4xf32>
+    } } }
+  } } } }
+  %scale = memref.alloc() : memref<8xf32>
+  %eps = arith.constant 1.0e-05 : f32
+  affine.for %o = 0 to 8 {
+    %a = affine.load %v[%o] : memref<8xf32>
+    %b = arith.addf %a, %eps : f32
+    %r = math.sqrt %b : f32
+    affine.store %r, %scale[%o] : memref<8xf32>
+  }
+  affine.for %n = 0 to 1 { affine.for %o = 0 to 8 { affine.for %i = 0 to 4 { affine.for %j = 0 to 4 {
+    %a = affine.load %y[%n, %o, %i, %j] : memref<1x8x4x4xf32>
+    %r = affine.load %scale[%o] : memref<8xf32>
+    %d = arith.divf %a, %r : f32
+    affine.store %d, %y[%n, %o, %i, %j] : memref<1x8x4x4xf32>
+  } } } }
+  memref.dealloc %scale : memref<8xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "compiled", "interp"])
+def test_a_nest_between_a_producer_and_its_consumer_moves_up(engine: str) -> None:
+    """BatchNorm as torch-mlir writes it: the scale (sqrt of the variance plus epsilon, from
+    constants) is computed between the convolution and the nest that divides its output by
+    it. That nest moves above the fill and the convolution (keeping those two together), so
+    the fill fuses before the convolution's inner loops and the division after them."""
+    _, remarks = scheduled(BATCH_NORM.replace("nChw8c", "nChw8c"))
+    assert any("fused before the inner loops" in r for r in remarks), remarks
+    assert any("fused after the inner loops" in r for r in remarks), remarks
+    pipeline = "layout-schedule{target=avx2},layout-lower"
+    report = heterolayout.check(BATCH_NORM, pipeline=pipeline, engine=engine, seed=2)
+    assert report.equal and report.compared > 0, str(report)

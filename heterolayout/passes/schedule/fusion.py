@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsTerminator, is_side_effect_free
 
 from heterolayout.dialects.roles import SCALAR_LOADS, SCALAR_STORES, roles_of
 from heterolayout.dialects.roots import buffer_root, storage_root
@@ -46,17 +47,146 @@ def fuse_nests(function: func.FuncOp, chosen: Callable[[Operation], bool], remar
     """Fuse the nests of `function`'s blocks (those `chosen` accepts); whether one fused."""
     blocks = [b for op in function.walk() for r in op.regions for b in r.blocks]
     changed = False
+    said: set[str] = set()
+
+    def once(message: str) -> None:  # sweeps repeat until none fuses: a refusal is said once
+        if message not in said:
+            said.add(message)
+            remark(message)
+
     for block in blocks:
         if not isinstance(block.parent_op(), LOOPS):
             changed |= forward_constant_copies(block, chosen, remark)
+            changed |= _hoist_independent(block, chosen)
             for kinds in (("before", "after"), ("before", "after", "into")):
-                while _fuse_block(block, chosen, remark, kinds):  # a fused pair meets the
+                while _fuse_block(block, chosen, remark, once, kinds):  # a fused pair meets the
                     changed = True  # nest before it on the next sweep
     return changed
 
 
+def _hoist_independent(block: Block, chosen: Callable[[Operation], bool]) -> bool:
+    """Clear the way between a nest and the nearest nest above it that it could fuse with
+    (the same outer loops, a buffer one writes and the other touches): each nest between
+    them that shares no written buffer with that one moves above it, as far up as it can go,
+    so that the two meet. BatchNorm's scale, computed from constants, sits between a
+    convolution and the element-wise nests that read its output and the scale. Moving that
+    far keeps the pairs above together (a fill and the convolution it starts)."""
+    moved = False
+    nests = [op for op in block.ops if isinstance(op, LOOPS) and chosen(op)]
+    for consumer in nests:
+        if consumer.parent is not block:
+            continue
+        producer = _fusable_producer(consumer)
+        if producer is None:
+            continue
+        between: list[Operation] = []
+        current = consumer.prev_op
+        while current is not producer:
+            assert current is not None
+            if isinstance(current, LOOPS):
+                between.append(current)
+            current = current.prev_op
+        for nest in reversed(between):
+            moved |= _hoist(nest, producer)
+    return moved
+
+
+def _fusable_producer(nest: Operation) -> Operation | None:
+    """The nearest nest above `nest` (past movable ops and other nests) over the same outer
+    loops that shares a written buffer with it; None where another op comes first."""
+    mine = _footprint(nest)
+    current = nest.prev_op
+    while mine is not None and current is not None:
+        if isinstance(current, LOOPS):
+            theirs = _footprint(current)
+            if theirs is None:
+                return None
+            if _touch_written(mine, theirs) and _outer_loops_agree(current, nest):
+                return current
+        elif not _movable(current):
+            return None
+        current = current.prev_op
+    return None
+
+
+def _outer_loops_agree(one: Operation, two: Operation) -> bool:
+    try:
+        nests = extract(one), extract(two)
+    except NotScheduled:
+        return False
+    return _same_loops(*nests, min(len(n.loops) for n in nests))
+
+
+def _hoist(nest: Operation, past: Operation) -> bool:
+    """Move `nest` above the nests before it that it shares no written buffer with, with the
+    operand-free allocations and constants it uses; only if it gets above `past`."""
+    mine = _footprint(nest)
+    if mine is None:
+        return False
+    used = _used_from_outside(nest)
+    anchor: Operation | None = None
+    carried: list[Operation] = []
+    pending: list[Operation] = []
+    passed = False
+    current = nest.prev_op
+    while current is not None:
+        if isinstance(current, LOOPS):
+            theirs = _footprint(current)
+            if theirs is None or _touch_written(mine, theirs):
+                break
+            anchor, carried, pending = current, [*carried, *pending], []
+            passed |= current is past
+        elif _movable(current) and not (set(current.results) & used):
+            pass
+        elif _movable(current) and not current.operands:
+            pending.append(current)
+        else:
+            break
+        current = current.prev_op
+    if anchor is None or not passed:
+        return False
+    for op in [*reversed(carried), nest]:
+        op.detach()
+        Rewriter.insert_op(op, InsertPoint.before(anchor))
+    return True
+
+
+def _footprint(nest: Operation) -> dict[SSAValue, bool] | None:
+    """The roots of the buffers `nest` touches, each with whether it writes it; None where an
+    op inside does more than load and store (a call, a view, an op of unknown effects)."""
+    touched: dict[SSAValue, bool] = {}
+    for op in nest.walk():
+        if op is nest or isinstance(op, LOOPS) or op.has_trait(IsTerminator):
+            continue
+        roles = roles_of(op)
+        if roles is not None and roles.accesses and not roles.prefetch:
+            for position in roles.reads:
+                touched.setdefault(storage_root(op.operands[position]), False)
+            for position in roles.writes:
+                touched[storage_root(op.operands[position])] = True
+        elif not is_side_effect_free(op) or any(
+            isinstance(o.type, MemRefType) for o in op.operands
+        ):
+            return None
+    return touched
+
+
+def _touch_written(one: dict[SSAValue, bool], two: dict[SSAValue, bool]) -> bool:
+    return any(root in two and (written or two[root]) for root, written in one.items())
+
+
+def _used_from_outside(nest: Operation) -> set[SSAValue]:
+    inside = {r for op in nest.walk() for r in op.results}
+    inside |= {a for op in nest.walk() for r in op.regions for b in r.blocks for a in b.args}
+    return {o for op in nest.walk() for o in op.operands if o not in inside}
+
+
 def _fuse_block(
-    block: Block, chosen: Callable[[Operation], bool], remark: Remark, kinds: tuple[str, ...]
+    block: Block,
+    chosen: Callable[[Operation], bool],
+    remark: Remark,
+    refused: Remark,
+    kinds: tuple[str, ...],
 ) -> bool:
     """One sweep over the block; `kinds` of fusion allowed: the first sweep fuses only into
     nests with inner loops, so an element-wise nest between two of them joins its
@@ -66,7 +196,9 @@ def _fuse_block(
     between: list[Operation] = []
     for op in list(block.ops):
         if isinstance(op, LOOPS) and chosen(op):
-            fused = None if previous is None else _fuse(previous, op, between, remark, kinds)
+            fused = (
+                None if previous is None else _fuse(previous, op, between, remark, refused, kinds)
+            )
             if fused is not None:
                 changed = True
             previous, between = fused or op, []
@@ -82,6 +214,7 @@ def _fuse(
     second: Operation,
     between: list[Operation],
     remark: Remark,
+    refused: Remark,
     kinds: tuple[str, ...],
 ) -> Operation | None:
     """The fused nest, or None where the two nests stay apart."""
@@ -112,7 +245,7 @@ def _fuse(
     conflict = _conflict(one, two, outer)
     if conflict is not None:
         if "into" in kinds:  # the last sweep: a pair refused in the first is refused again
-            remark(
+            refused(
                 f"nest {nest_name(absorbed)} not fused {place} nest {nest_name(target)}: {conflict}"
             )
         return None
