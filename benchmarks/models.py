@@ -7,8 +7,11 @@ ResNet basic block (Conv 3x3 64→64 pad 1 + bias, Relu, Conv, Add the input, Re
 33.6 MFLOP), a MobileNetV2 inverted residual (1x1 32→192 + bias, ReLU6 as Clip, depthwise 3x3
 pad 1 + bias, ReLU6, 1x1 192→32 + bias, Add the input on 1x32x28x28, 21.6 MFLOP), a
 transformer encoder layer (one head, 128 tokens, width 256, feed-forward 1024: Softmax,
-two LayerNormalizations, GELU with Erf, 218 MFLOP), and with `--model resnet18` a whole ResNet-18 (224x224, batch norms folded,
-3.6 GFLOP, 11.7 M weights). Each is imported (`heterolayout.import_model`), given
+two LayerNormalizations, GELU with Erf, 218 MFLOP), and, each only when named, with
+`--model resnet18` a whole ResNet-18 (224x224, batch norms folded, 3.6 GFLOP, 11.7 M weights)
+and with `--model gpt2` a GPT-2 feed-forward block as exporters write it (LayerNorm written
+out with Pow 2, GELU's tanh approximation with Pow 3; 128 tokens, width 256, hidden 1024,
+134 MFLOP). Each is imported (`heterolayout.import_model`), given
 oneDNN-style layouts on every image activation and weight global (`with_onednn_layouts`,
 blocks of 16: nChw16c, OIhw16i16o, Chw16c, KN->Nk16n; matrices and sequences of activations
 plain, as oneDNN's matmul keeps them) and run natively in these forms:
@@ -36,7 +39,8 @@ driver (`heterolayout.execution.native.benchmarking.TimedFunction`: the kernel k
 out of line, an opaque call between calls); the peers by `time.perf_counter` around their
 Python calls, whose overhead (microseconds) is below these models' times.
 
-    python -m benchmarks.models [--model block|mlp|mobilenet|encoder|resnet18|all] [--rounds 7] [--min-time 0.3] [--small]
+    python -m benchmarks.models [--model block|mlp|mobilenet|encoder|resnet18|gpt2|all]
+                                [--rounds 7] [--min-time 0.3] [--small]
 
 Needs the `onnx` extra (onnx, onnxruntime, iree-base-compiler) and `iree-base-runtime`; a
 peer that is missing is left out with a line saying so.
@@ -68,6 +72,7 @@ from tests.mlir_tools import find_mlir_tool
 from tests.onnx_models import (
     basic_block,
     encoder_layer,
+    gpt2_mlp,
     inverted_residual,
     mlp,
     random_input,
@@ -130,6 +135,8 @@ def _encoder(tokens: int, width: int, hidden: int) -> Model:
     )
 
 
+NAMED_ONLY = ("resnet18", "gpt2")
+"""Models `--model all` leaves out: each runs only when named."""
 RESNET18_GFLOP = 3.64
 """ResNet-18's multiply-adds at 224x224, counted as two flops each (1.82 G multiply-adds)."""
 
@@ -143,6 +150,12 @@ def models(small: bool) -> list[Model]:
         _mobilenet(32, 28, 6),
         _encoder(128, 256, 1024),
         Model("resnet18", resnet18, (1, 3, 224, 224), RESNET18_GFLOP * 1e3),
+        Model(
+            "gpt2",
+            lambda: gpt2_mlp(tokens=128, width=256, hidden=1024),
+            (1, 128, 256),
+            2 * 128 * 2 * 256 * 1024 / 1e6,
+        ),
     ]
 
 
@@ -296,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--model",
-        choices=["block", "mlp", "mobilenet", "encoder", "resnet18", "all"],
+        choices=["block", "mlp", "mobilenet", "encoder", *NAMED_ONLY, "all"],
         default="all",
-        help="all: every model but resnet18 (the whole network, only when named)",
+        help=f"all: every model but {' and '.join(NAMED_ONLY)} (each only when named)",
     )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--min-time", type=float, default=0.3)
@@ -312,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     with tempfile.TemporaryDirectory() as scratch:
         for model in models(args.small):
-            if args.model != model.name and (args.model != "all" or model.name == "resnet18"):
+            if args.model != model.name and (args.model != "all" or model.name in NAMED_ONLY):
                 continue
             workdir = Path(scratch) / model.name
             workdir.mkdir()

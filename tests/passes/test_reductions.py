@@ -243,3 +243,32 @@ def test_rows_blocked_along_the_reduction_are_reduced_in_their_blocks(
     for engine in ("native", "compiled"):
         report = heterolayout.check(source, pipeline=pipeline, engine=engine, seed=1)
         assert report.equal and report.compared > 0, str(report)
+
+
+DEAD_LOAD = """
+func.func @main(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  %k = memref.alloca() : memref<4x8xf32>
+  affine.for %i = 0 to 4 {
+    affine.for %j = 0 to 8 {
+      %a = affine.load %x[%i, %j] : memref<4x8xf32>
+      %unused = affine.load %k[%i, %j] : memref<4x8xf32>
+      %b = arith.addf %a, %a : f32
+      affine.store %b, %y[%i, %j] : memref<4x8xf32>
+      affine.store %a, %k[%i, %j] : memref<4x8xf32>
+    }
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["native", "interp"])
+def test_an_unread_buffer_with_a_load_nothing_uses_is_dropped(engine: str) -> None:
+    """A load whose value nothing uses goes with the buffer (it was reached from no store,
+    and the buffer's erasure failed: fuzz seed 570226, after fusion forwarded its reader)."""
+    lowered = str(apply_pipeline(parse_program(DEAD_LOAD), "layout-schedule{target=avx2}"))
+    assert "memref.alloca" not in lowered
+    report = heterolayout.check(
+        DEAD_LOAD, pipeline="layout-schedule{target=avx2},layout-lower", engine=engine, seed=1
+    )
+    assert report.equal and report.compared > 0, str(report)

@@ -106,7 +106,7 @@ def _erase(alloc: Operation, loads: list[Operation], others: list[Operation]) ->
     """The stores and frees, then what only they used (pure ops, the buffer's loads), the
     allocation, and the loops left with nothing in them."""
     nests = {loops[-1] for op in others if (loops := loops_around(op))}
-    work: list[Operation] = []
+    work: list[Operation] = list(loads)  # one whose value nothing uses is reached from no store
     for op in others:
         work.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
         Rewriter.erase_op(op)
