@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import IndexType, MemRefType, VectorType
+from xdsl.dialects.builtin import IndexType, MemRefType, StridedLayoutAttr, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -42,7 +42,39 @@ def buffer_layout(buffer: SSAValue) -> Layout:
         composed = value_layout(buffer)
     except LayoutError:
         composed = None
-    return composed or layout_of(memref_type) or identity_layout(memref_type)
+    found = composed or layout_of(memref_type)
+    if found is not None:
+        return found
+    if isinstance(memref_type.layout, StridedLayoutAttr):
+        return _strided_from_zero(buffer, memref_type, memref_type.layout)
+    return identity_layout(memref_type)
+
+
+def _strided_from_zero(
+    buffer: SSAValue, memref_type: MemRefType, strided: StridedLayoutAttr
+) -> Layout:
+    """A view's type with an offset known only at run time: its strides still say which
+    dims are contiguous (a stride of 2 is not), so the layout of the same strides from
+    offset 0; with a stride known only at run time, no layout (the nest is left alone)."""
+    strides = strided.get_strides()
+    at_zero = None
+    if all(s is not None for s in strides):
+        at_zero = layout_of(
+            MemRefType(
+                memref_type.element_type,
+                memref_type.shape,
+                StridedLayoutAttr(strides, 0),
+                memref_type.memory_space,
+            )
+        )
+    if at_zero is None:
+        user = (
+            buffer.owner
+            if isinstance(buffer.owner, Operation)
+            else next(iter(buffer.uses)).operation
+        )
+        raise NotScheduled(user, f"the strides of {memref_type} are known only at run time")
+    return at_zero
 
 
 def contiguous_run(layout: Layout, dim: int) -> int:
