@@ -160,7 +160,7 @@ def convert(
         Tiles(source, destination, plan, padded, logical_of, move, nest.index).emit(insert)
         return
     if large and packs_whole_containers(source.layout, layout):
-        packed_convert(source, destination, padded, logical_of, move, nest.index, insert)
+        packed_convert(source, destination, padded, logical_of, nest.index, insert)
         return
     extents = extents_of(layout, destination.buffer, True, nest, insert)
 

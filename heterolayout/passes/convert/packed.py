@@ -7,7 +7,8 @@ dim (NHWC → NHWC8c), a group of containers is built from one vector load: `vec
 bitcast into `vector<Gxi8>` and stored as one vector (the native engine reads a
 `memref<…xi1>`'s bytes as i8 and truncates, which LLVM turns into `pmovmskb`). Otherwise the
 lanes are loaded one by one. Groups that reach into the destination's padding go container
-by container, and partial containers lane by lane."""
+by container; a container that does is built whole too, each lane the source's element or
+the pad (`_store_partial_word`)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.layout.model import Layout
 from heterolayout.passes.convert.loop_nest import Insert, constant_loop
 from heterolayout.passes.convert.tiles import (
-    ElementMove,
     all_below,
     branch_below,
     innermost_dim,
@@ -103,7 +103,6 @@ def packed_convert(
     destination: ElementAccess,
     padded: Sequence[int],
     logical_of: Callable[[Sequence[AffineExpr]], list[AffineExpr]],
-    move: ElementMove,
     constant: Callable[[int], SSAValue],
     insert: Insert,
 ) -> None:
