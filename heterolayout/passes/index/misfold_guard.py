@@ -9,14 +9,14 @@ maps: each becomes `affine.apply`s with the division in `arith`, feeding a `memr
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, memref
+from xdsl.dialects import affine, arith, memref
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from heterolayout.dialects.functions import FUNCTION_TYPES
 from heterolayout.dialects.roles import MAP_ACCESSES
-from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves
+from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, IndexMode
 from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
 
 
@@ -37,12 +37,50 @@ def guard_misfolded_maps(root: Operation) -> int:
             rewritten.append(function)
         _rewrite(op, operands)
         count += 1
+    count += _rewrite_stranded(root, rewritten) if count else 0
     for function in rewritten:
         cse(function)
     return count
 
 
-def _rewrite(op: Operation, operands: list[SSAValue]) -> None:
+def _rewrite_stranded(root: Operation, rewritten: list[Operation]) -> int:
+    """Rewrite, the same way, the affine accesses a rewritten `affine.apply` left with an
+    operand that is no valid affine dim or symbol any more (its value now comes from `arith`
+    inside a loop): mlir-opt-22 refuses them ("operand cannot be used as a dimension id";
+    fuzz seed 590146); as memref accesses on arith indices, which make no new affine
+    operands; how many."""
+    stranded = [
+        o
+        for o in root.walk()
+        if o.name in MAP_ACCESSES and any(_invalid_dim(v) for v in _map_operands(o))
+    ]
+    for op in stranded:
+        function = op.parent_op()
+        while function is not None and not isinstance(function, FUNCTION_TYPES):
+            function = function.parent_op()
+        if function is not None and function not in rewritten:
+            rewritten.append(function)
+        _rewrite(op, _map_operands(op), "arith")
+    return len(stranded)
+
+
+def _map_operands(op: Operation) -> list[SSAValue]:
+    return list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)  # type: ignore[attr-defined]
+
+
+def _invalid_dim(value: SSAValue) -> bool:
+    """Whether upstream's affine verifier refuses `value` as an access's map operand: a
+    result of an op other than a constant inside a loop or branch (values of the function's
+    own block are valid symbols), or of an `affine.apply` with such an operand."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or isinstance(owner, arith.ConstantOp):
+        return False
+    if isinstance(owner, affine.ApplyOp):
+        return any(_invalid_dim(o) for o in owner.mapOperands)
+    return not isinstance(owner.parent_op(), FUNCTION_TYPES)
+
+
+def _rewrite(op: Operation, operands: list[SSAValue], mode: IndexMode = "affine") -> None:
     from xdsl.dialects import vector
 
     index_map = op.map.data  # type: ignore[attr-defined]
@@ -50,7 +88,7 @@ def _rewrite(op: Operation, operands: list[SSAValue]) -> None:
     inputs = [leaves.leaf(value) for value in operands]
     dims, symbols = inputs[: index_map.num_dims], inputs[index_map.num_dims :]
     emitter = IndexEmitter(
-        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), "affine"
+        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), mode
     )
     indices = [emitter.emit(r.replace_dims_and_symbols(dims, symbols)) for r in index_map.results]
     if isinstance(op, affine.ApplyOp):
