@@ -14,54 +14,38 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 
-from heterolayout.dialects.functions import FUNCTION_TYPES
+from heterolayout.dialects.functions import FUNCTION_TYPES, enclosing_function
 from heterolayout.dialects.roles import MAP_ACCESSES
 from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, IndexMode
 from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
 
 
 def guard_misfolded_maps(root: Operation) -> int:
-    """Rewrite every op under `root` whose map upstream would fold wrongly, then merge the
-    index code the rewrites repeat (CSE of the functions they touched); how many ops."""
+    """Rewrite every op under `root` whose map upstream would fold wrongly, then the affine
+    accesses that left stranded, then merge the index code the rewrites repeat (CSE of the
+    functions they touched); how many ops."""
+    functions: dict[Operation | None, None] = {}
     count = 0
-    rewritten: list[Operation] = []
     for op in [o for o in root.walk() if isinstance(o, affine.ApplyOp) or o.name in MAP_ACCESSES]:
-        operands = list(op.mapOperands if isinstance(op, affine.ApplyOp) else op.indices)  # type: ignore[attr-defined]
-        index_map = op.map.data  # type: ignore[attr-defined]
-        if not misfolded_by_upstream(index_map.results, operands):
-            continue
-        function = op.parent_op()
-        while function is not None and not isinstance(function, FUNCTION_TYPES):
-            function = function.parent_op()
-        if function is not None and function not in rewritten:
-            rewritten.append(function)
-        _rewrite(op, operands)
-        count += 1
-    count += _rewrite_stranded(root, rewritten) if count else 0
-    for function in rewritten:
-        cse(function)
-    return count
-
-
-def _rewrite_stranded(root: Operation, rewritten: list[Operation]) -> int:
-    """Rewrite, the same way, the affine accesses a rewritten `affine.apply` left with an
-    operand that is no valid affine dim or symbol any more (its value now comes from `arith`
-    inside a loop): mlir-opt-22 refuses them ("operand cannot be used as a dimension id";
-    fuzz seed 590146); as memref accesses on arith indices, which make no new affine
-    operands; how many."""
+        operands = _map_operands(op)  # as earlier rewrites left them
+        if misfolded_by_upstream(op.map.data.results, operands):  # type: ignore[attr-defined]
+            functions[enclosing_function(op)] = None
+            _rewrite(op, operands)
+            count += 1
+    if not count:
+        return 0
     stranded = [
         o
         for o in root.walk()
         if o.name in MAP_ACCESSES and any(_invalid_dim(v) for v in _map_operands(o))
     ]
-    for op in stranded:
-        function = op.parent_op()
-        while function is not None and not isinstance(function, FUNCTION_TYPES):
-            function = function.parent_op()
-        if function is not None and function not in rewritten:
-            rewritten.append(function)
+    for op in stranded:  # as memref accesses on arith indices: no new affine operands
+        functions[enclosing_function(op)] = None
         _rewrite(op, _map_operands(op), "arith")
-    return len(stranded)
+    for function in functions:
+        if function is not None:
+            cse(function)
+    return count + len(stranded)
 
 
 def _map_operands(op: Operation) -> list[SSAValue]:
@@ -69,7 +53,9 @@ def _map_operands(op: Operation) -> list[SSAValue]:
 
 
 def _invalid_dim(value: SSAValue) -> bool:
-    """Whether upstream's affine verifier refuses `value` as an access's map operand: a
+    """Whether upstream's affine verifier refuses `value` as an access's map operand
+    ("operand cannot be used as a dimension id": an affine access that used an
+    `affine.apply` this guard made arith, fuzz seed 590146): a
     result of an op other than a constant inside a loop or branch (values of the function's
     own block are valid symbols), or of an `affine.apply` with such an operand."""
     owner = value.owner
