@@ -73,9 +73,7 @@ def _hoist_independent(block: Block, chosen: Callable[[Operation], bool]) -> boo
     far keeps the pairs above together (a fill and the convolution it starts)."""
     moved = False
     nests = [op for op in block.ops if isinstance(op, LOOPS) and chosen(op)]
-    for consumer in nests:
-        if consumer.parent is not block:
-            continue
+    for consumer in nests:  # moves keep every nest in the block
         producer = _fusable_producer(consumer)
         if producer is None:
             continue

@@ -19,7 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 
-def constant_power(op: math.FPowIOp) -> int | None:
+def _constant_power(op: math.FPowIOp) -> int | None:
     """The power of `op` when an `arith.constant` integer gives it."""
     owner = op.rhs.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
@@ -57,7 +57,7 @@ def expand_constant_powers(root: Operation) -> int:
     """Replace each scalar `math.fpowi` under `root` whose power is a constant; how many."""
     count = 0
     for op in [o for o in root.walk() if isinstance(o, math.FPowIOp)]:
-        power = constant_power(op)
+        power = _constant_power(op)
         if power is None or not isinstance(op.lhs.type, AnyFloat):
             continue
         op.result.replace_all_uses_with(_power(op, power))
