@@ -5,27 +5,18 @@ prints its launch; without CuPy or a GPU a timing run says so and exits 1."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import find_mlir_tool, require
-from tests.paths import REPOSITORY
 
 SCRIPT = ("-m", "benchmarks.gpu")
 
 
 def test_gpu_benchmark_builds_every_kernel() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
-    run = subprocess.run(
-        [sys.executable, *SCRIPT, "--ptx-only", "--small"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = run_python([*SCRIPT, "--ptx-only", "--small"], timeout=300)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     titles = [line.split(":")[0] for line in lines]
@@ -53,14 +44,7 @@ def test_gpu_benchmark_without_a_gpu_says_so() -> None:
     else:
         pytest.skip("CuPy is installed: a run would time the GPU, not report its absence")
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
-    run = subprocess.run(
-        [sys.executable, *SCRIPT, "--small"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = run_python([*SCRIPT, "--small"], timeout=300)
     assert run.returncode == 1
     assert (
         run.stderr

@@ -3,25 +3,15 @@ every hot loop found (it has multiply-adds) and none touching the stack."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from benchmarks.hot_loops import CPUS, MODES, tool
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import require
-from tests.paths import REPOSITORY
 
 
 def test_hot_loops_benchmark_prints_a_row_per_kernel_mode_and_cpu() -> None:
     for name in ("llc", "llvm-mca", "mlir-translate", "mlir-opt"):
         require(tool(name), f"{name}-22 (apt-get install llvm-22)")
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.hot_loops", "--target", "avx2"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = run_python(["-m", "benchmarks.hot_loops", "--target", "avx2"], timeout=600)
     assert run.returncode == 0, run.stderr
     rows = [
         [cell.strip() for cell in line.strip().strip("|").split("|")]

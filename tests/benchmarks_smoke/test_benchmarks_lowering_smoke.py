@@ -4,26 +4,16 @@ native benchmark prints are, against numbers computed here."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import find_mlir_tool, require, require_native_engine
-from tests.paths import REPOSITORY
 
 
 def _run_benchmark(script: str) -> str:
-    run = subprocess.run(
-        [sys.executable, "-m", f"benchmarks.{script.removesuffix('.py')}", "--quick"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = run_python(["-m", f"benchmarks.{script.removesuffix('.py')}", "--quick"], timeout=600)
     assert run.returncode == 0, run.stderr
     return run.stdout
 

@@ -4,14 +4,11 @@ numbers computed here, and the convolution checksum against a numpy formulation 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import find_mlir_tool, find_runner_utils, require
-from tests.paths import REPOSITORY
 
 
 def _rows(output: str) -> list[list[str]]:
@@ -56,14 +53,7 @@ def test_packed_benchmark_quick_run_prints_bytes_and_ratios() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
     require(find_mlir_tool("mlir-runner"), "mlir-runner")
     require(find_runner_utils(), "MLIR runner utils")
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.packed", "--quick"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = run_python(["-m", "benchmarks.packed", "--quick"], timeout=600)
     assert run.returncode == 0, run.stderr
     rows = _rows(run.stdout)
     by_layout = {(row[0], row[1]): row[2:] for row in rows if len(row) == 9}

@@ -23,9 +23,22 @@ ROWS = (
 def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
     require_native_engine()
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.reorder", "--quick", "--repeat", "1",
-         "--min-time", "0.001", "--no-onednn"],
-        cwd=REPOSITORY, capture_output=True, text=True, timeout=600, check=False,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.reorder",
+            "--quick",
+            "--repeat",
+            "1",
+            "--min-time",
+            "0.001",
+            "--no-onednn",
+        ],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert run.returncode == 0, run.stderr
     rows = {

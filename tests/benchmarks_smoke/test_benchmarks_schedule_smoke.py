@@ -5,27 +5,17 @@ No time is asserted. oneDNN rows appear only where the benchmark extra and g++ a
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import find_mlir_tool, find_runner_utils, require
-from tests.paths import REPOSITORY
 
 
 @pytest.mark.slow
 def test_schedule_benchmark_smoke_run_prints_every_row() -> None:
     require(find_mlir_tool("mlir-runner"), "mlir-runner")
     require(find_runner_utils(), "MLIR runner utils")
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.schedule", "--smoke", "--naive"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = run_python(["-m", "benchmarks.schedule", "--smoke", "--naive"], timeout=600)
     assert run.returncode == 0, run.stderr
     rows = [
         [cell.strip() for cell in line.strip().strip("|").split("|")]

@@ -3,23 +3,13 @@ tables. No timing is asserted; the ratios only have to be positive numbers."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.paths import REPOSITORY
+from tests.benchmarks_smoke import run_python
 
 PACK_ROWS = ("NCHW->nChw16c", "NCHW->NHWC", "R4CroutonLayout (as NHWC)")
 
 
 def test_pack_benchmark_quick_run_prints_every_layout_row() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.pack", "--quick", "--repeat", "1"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = run_python(["-m", "benchmarks.pack", "--quick", "--repeat", "1"], timeout=120)
     assert run.returncode == 0, run.stderr
     rows = {
         cells[0]: cells[1:]

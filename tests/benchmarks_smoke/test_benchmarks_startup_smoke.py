@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import gc
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.benchmarks_smoke import run_python
 from tests.mlir_tools import find_mlir_tool, require
 from tests.paths import REPOSITORY
 
@@ -20,14 +19,7 @@ NUMBER = r"\d+\.\d+"
 @pytest.mark.slow
 def test_startup_benchmark_prints_its_table_and_ratios() -> None:
     require(find_mlir_tool("mlir-opt"), "mlir-opt")
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.startup", "--repeat", "1"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = run_python(["-m", "benchmarks.startup", "--repeat", "1"], timeout=300)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("# start-up: examples/conv2d_nchw16c.mlir, 1 runs each")
@@ -74,14 +66,7 @@ def test_lowering_a_small_program_imports_only_what_it_uses() -> None:
         "    pass\n"
         f"print(sorted(m for m in {LOADED_ONLY_WHEN_NEEDED!r} if m in sys.modules))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = run_python(["-c", script], timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "[]"
 
