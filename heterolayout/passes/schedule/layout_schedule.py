@@ -77,6 +77,7 @@ from heterolayout.passes.schedule.vectorization import (
     vectorize,
     vectorize_reduction,
 )
+from heterolayout.passes.schedule.window_writes import write_into_windows
 
 TARGETS = {"avx512": (512, 32), "avx2": (256, 16), "sse": (128, 16), "neon": (128, 32)}
 """Vector width in bits and vector registers of each target."""
@@ -175,6 +176,8 @@ class LayoutSchedulePass(ModulePass):
 
             LayoutApplyPass().apply(ctx, op)
         fill_borders(op, every=self.plain)
+        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            write_into_windows(function, self.plain, _remarker(function))
         copies_as_linalg(op)
         lower_linalg_on_layouts(op, every=self.plain)
         approximate = self.reassociate if self.approximate is None else self.approximate

@@ -80,7 +80,7 @@ def _overwritten_window(fill: FillOp) -> Box | None:
     if len(fill.outputs) != 1 or fill.res:
         return None
     buffer = fill.outputs[0]
-    if not _plain_allocation(buffer):
+    if not plain_allocation(buffer):
         return None
     if any(use.operation.parent_block() is not fill.parent_block() for use in buffer.uses):
         return None
@@ -92,18 +92,27 @@ def _overwritten_window(fill: FillOp) -> Box | None:
             for v in o.operands
         )
         if touches and not (op_name(operation) in VIEW_OPS and not operation.regions):
-            return _copied_window(operation, buffer)
+            return copied_window(operation, buffer)
         operation = operation.next_op
     return None
 
 
-def _copied_window(op: Operation, buffer: SSAValue) -> Box | None:
+def copy_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """(source, destination) of a `memref.copy` or a one-to-one `linalg.copy`."""
     if isinstance(op, memref.CopyOp):
-        source, destination = op.source, op.destination
-    elif isinstance(op, CopyOp) and len(op.inputs) == len(op.outputs) == 1:
-        source, destination = op.inputs[0], op.outputs[0]
-    else:
+        return op.source, op.destination
+    if isinstance(op, CopyOp) and len(op.inputs) == len(op.outputs) == 1 and not op.res:
+        return op.inputs[0], op.outputs[0]
+    return None
+
+
+def copied_window(op: Operation, buffer: SSAValue) -> Box | None:
+    """The static, unit-stride window of `buffer` that the copy `op` writes from another
+    buffer."""
+    operands = copy_operands(op)
+    if operands is None:
         return None
+    source, destination = operands
     view = destination.owner
     if storage_root(source) is buffer or not isinstance(view, memref.SubviewOp):
         return None
@@ -122,7 +131,7 @@ def _copied_window(op: Operation, buffer: SSAValue) -> Box | None:
     return offsets, sizes
 
 
-def _plain_allocation(buffer: SSAValue) -> bool:
+def plain_allocation(buffer: SSAValue) -> bool:
     """A static local buffer, row-major or of a layout (whose logical windows are row-major
     strided views)."""
     memref_type = buffer.type
