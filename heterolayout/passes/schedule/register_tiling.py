@@ -85,7 +85,31 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
         sizes[plan.vector_loop] = along * length
     if other is not None:
         sizes[other] = across
+    elif accumulators(plan) and (chained := _parallel_loop(plan, parallel)) is not None:
+        sizes[chained] = _chains(
+            along, nest.loops[chained].trips, registers // per_vector, plan.fused
+        )
     return sizes
+
+
+CHAINS = 8
+"""Independent accumulators that keep the combining unit busy: two multiply-adds a cycle
+at four cycles' latency (x86 since Haswell, Zen, Neoverse), and more than enough for the
+longer latency and fewer ports of NaN-propagating `maximumf` and `minimumf`."""
+
+
+def _chains(along: int, trips: int, registers: int, fused: bool) -> int:
+    """Steps of a loop no read shares across copies: the fewest whose `along × w`
+    accumulators reach `CHAINS`, as many as fit (a pooling window's reductions, each one
+    dependent chain, run latency-bound with one or two)."""
+    across = 1
+    while (
+        along * across < CHAINS
+        and across < trips
+        and tile_fits(along, across + 1, registers, fused)
+    ):
+        across += 1
+    return across
 
 
 def tile_counts(
@@ -178,6 +202,19 @@ def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
     """The innermost (in memory order) parallel loop around the tile that some read depends
     on and another does not: its copies share that other read."""
     reads = [a for a in plan.nest.accesses.values() if not a.write]
+
+    def shared(loop: int) -> bool:
+        users = [plan.nest.uses_loop(a, loop) for a in reads]
+        return any(users) and not all(users)
+
+    return _parallel_loop(plan, parallel, shared)
+
+
+def _parallel_loop(
+    plan: Plan, parallel: set[int], keep: Callable[[int], bool] = lambda loop: True
+) -> int | None:
+    """The innermost (in memory order) parallel loop around the tile, other than the vector
+    loop and of more than one step, that `keep` keeps."""
     best: tuple[int, int] | None = None
     for digit in [d for d in plan.outer if d.kind == "loop"] + [
         d for d in plan.tile if d.kind == "unroll"
@@ -185,10 +222,9 @@ def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
         loop = digit.loop
         if loop == plan.vector_loop or loop not in parallel or digit.rank == INNER_RANK:
             continue
-        if plan.nest.loops[loop].trips < 2:
+        if plan.nest.loops[loop].trips < 2 or not keep(loop):
             continue
-        users = [plan.nest.uses_loop(a, loop) for a in reads]
-        if any(users) and not all(users) and (best is None or digit.rank > best[0]):
+        if best is None or digit.rank > best[0]:
             best = (digit.rank, loop)
     return None if best is None else best[1]
 

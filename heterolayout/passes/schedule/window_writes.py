@@ -92,20 +92,17 @@ def _forwardable(copy: Operation) -> tuple[SSAValue, SSAValue, list[Operation]] 
 
 
 def _only_accessed_before(buffer: SSAValue, copy: Operation, block: Block) -> bool:
-    """Every use of `buffer` reads or writes its elements before the copy, or frees it."""
+    """Every use of `buffer` is a load, a store or a linalg op before the copy (they take
+    any strided memref), or its free."""
     for use in buffer.uses:
         user = use.operation
-        if user is copy:
+        if user is copy or isinstance(user, memref.DeallocOp):
             continue
         roles = roles_of(user)
         top = block.find_ancestor_op_in_block(user)
-        if roles is None or top is None:
+        if roles is None or top is None or not (roles.accesses or roles.structured):
             return False
-        if use.index in roles.frees and isinstance(user, memref.DeallocOp):
-            continue
         if use.index not in roles.reads and use.index not in roles.writes:
-            return False
-        if use.index in roles.views or use.index in roles.binds or roles.forwards:
             return False
         if not top.is_before_in_block(copy):
             return False

@@ -9,24 +9,27 @@
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx2}' -o /dev/null 2>&1 | filecheck %s --check-prefix=EXACT
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 reassociate=true},layout-lower' | mlir-opt-22 --lower-affine --convert-vector-to-llvm --convert-to-llvm -o /dev/null
 
-// REMARK-DAG: remark: layout-schedule: @row_sum: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @row_sum: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
+// The rows are unrolled (register-tile.mlir's CHAINS: each row's sum is one dependent
+// chain of additions; all 4 rows run side by side), each row's additions in its own order.
 // CHECK-LABEL: func.func @row_sum(
 // CHECK:         %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:    %[[IDENTITY:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<8xf32>
-// CHECK-NEXT:    affine.for %[[I:.*]] = 0 to 4 {
-// CHECK-NEXT:      %[[START:.*]] = affine.load %y[%[[I]]] : memref<4xf32>
-// CHECK-NEXT:      %[[SUMS:.*]] = affine.for %[[J:.*]] = 0 to 12 iter_args(%[[P:.*]] = %[[IDENTITY]]) -> (vector<8xf32>) {
-// CHECK-NEXT:        %[[X:.*]] = affine.vector_load %x[%[[I]], %[[J]] * 8] : memref<4x100xf32>, vector<8xf32>
-// CHECK-NEXT:        %[[E:.*]] = math.exp %[[X]] : vector<8xf32>
-// CHECK-NEXT:        %[[Q:.*]] = arith.addf %[[P]], %[[E]] : vector<8xf32>
-// CHECK-NEXT:        affine.yield %[[Q]] : vector<8xf32>
-// CHECK-NEXT:      }
-// CHECK-NEXT:      %[[LAST:.*]] = affine.vector_load %x[%[[I]], 96] : memref<4x100xf32>, vector<4xf32>
-// CHECK-NEXT:      %[[LE:.*]] = math.exp %[[LAST]] : vector<4xf32>
-// CHECK-NEXT:      %[[WIDE:.*]] = vector.shuffle %[[LE]], %[[IDENTITY]] [0, 1, 2, 3, 8, 9, 10, 11] : vector<4xf32>, vector<8xf32>
-// CHECK-NEXT:      %[[ALL:.*]] = arith.addf %[[SUMS]], %[[WIDE]] : vector<8xf32>
-// CHECK-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[ALL]], %[[START]] : vector<8xf32> into f32
-// CHECK-NEXT:      affine.store %[[SUM]], %y[%[[I]]] : memref<4xf32>
+// CHECK-NEXT:    %[[START:.*]] = affine.load %y[0] : memref<4xf32>
+// CHECK-COUNT-3: affine.load %y[
+// CHECK-NEXT:    %[[SUMS:.*]], %{{.*}}, %{{.*}}, %{{.*}} = affine.for %[[J:.*]] = 0 to 12 iter_args(%[[P:.*]] = %[[IDENTITY]], %{{.*}} = %[[IDENTITY]], %{{.*}} = %[[IDENTITY]], %{{.*}} = %[[IDENTITY]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// CHECK-NEXT:      %[[X:.*]] = affine.vector_load %x[0, %[[J]] * 8] : memref<4x100xf32>, vector<8xf32>
+// CHECK-NEXT:      %[[E:.*]] = math.exp %[[X]] : vector<8xf32>
+// CHECK-NEXT:      %[[Q:.*]] = arith.addf %[[P]], %[[E]] : vector<8xf32>
+// CHECK-NEXT:      affine.vector_load %x[1, %[[J]] * 8] : memref<4x100xf32>, vector<8xf32>
+// CHECK:           affine.yield %[[Q]], {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[LAST:.*]] = affine.vector_load %x[0, 96] : memref<4x100xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[LE:.*]] = math.exp %[[LAST]] : vector<4xf32>
+// CHECK-NEXT:    %[[WIDE:.*]] = vector.shuffle %[[LE]], %[[IDENTITY]] [0, 1, 2, 3, 8, 9, 10, 11] : vector<4xf32>, vector<8xf32>
+// CHECK-NEXT:    %[[ALL:.*]] = arith.addf %[[SUMS]], %[[WIDE]] : vector<8xf32>
+// CHECK:         %[[SUM:.*]] = vector.reduction <add>, %[[ALL]], %[[START]] : vector<8xf32> into f32
+// CHECK:         affine.store %[[SUM]], %y[0] : memref<4xf32>
 // EXACT-DAG: remark: layout-schedule: @row_sum: nest %i: not vectorized: affine.load of memref<4x100xf32>: dim 0, walked by %i, is not contiguous in memory; give it a layout whose innermost physical dim is dim 0; nor along a reduction: arith.addf: partial results of arith.addf round differently (needs reassociate=true)
 func.func @row_sum(%x: memref<4x100xf32>, %y: memref<4xf32>) {
   affine.for %i = 0 to 4 {
@@ -43,7 +46,7 @@ func.func @row_sum(%x: memref<4x100xf32>, %y: memref<4xf32>) {
 
 // A row maximum gives the same result in any order: vectorized without reassociate, a
 // single element left over widened with -inf.
-// EXACT-DAG: remark: layout-schedule: @row_max: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// EXACT-DAG: remark: layout-schedule: @row_max: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
 // CHECK-LABEL: func.func @row_max(
 // CHECK:         arith.constant 0xff800000 : f32
 // CHECK:         vector.broadcast %{{.*}} : f32 to vector<1xf32>
@@ -97,11 +100,11 @@ func.func @prefix(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4x16xf32>)
 // Element-wise code fused into a reduction (a layer norm's variance: the centred row is
 // stored, squared and summed) stores one element per iteration: the partial results'
 // loop vectorizes it too. The reduction's output leads (its loop carries the sum).
-// REMARK-DAG: remark: layout-schedule: @variance: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @variance: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
 // CHECK-LABEL: func.func @variance(
-// CHECK:         affine.for %{{.*}} = 0 to 4 iter_args(%{{.*}} = %{{.*}}) -> (vector<8xf32>) {
+// CHECK:         affine.for %{{.*}} = 0 to 4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 // CHECK:           arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
-// CHECK-NEXT:      affine.vector_store %{{.*}}, %d[%{{.*}}, %{{.*}} * 8] : memref<4x32xf32>, vector<8xf32>
+// CHECK-NEXT:      affine.vector_store %{{.*}}, %d[0, %{{.*}} * 8] : memref<4x32xf32>, vector<8xf32>
 // CHECK:         vector.reduction <add>
 func.func @variance(%x: memref<4x32xf32>, %m: memref<4xf32>, %d: memref<4x32xf32>, %v: memref<4xf32>) {
   affine.for %i = 0 to 4 {
@@ -124,7 +127,7 @@ func.func @variance(%x: memref<4x32xf32>, %m: memref<4xf32>, %d: memref<4x32xf32
 // nothing reads: it is dropped, with the select that fed it, and the maximum vectorizes.
 // A buffer read afterwards (@read_index) stays.
 // REMARK-DAG: remark: layout-schedule: @unread_index: dropped a memref<4xi64> buffer: it is written but never read
-// REMARK-DAG: remark: layout-schedule: @unread_index: nest %i: scheduled: loops (%i/1) around the tile, vector<8xf32> along %j (partial results of the reduction); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @unread_index: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
 // REMARK-NOT: @read_index: dropped
 // CHECK-LABEL: func.func @unread_index(
 // CHECK-NOT:     memref.alloc

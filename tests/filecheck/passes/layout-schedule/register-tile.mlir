@@ -6,6 +6,7 @@
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 tile=3,8}' | filecheck %s --check-prefix=TILE
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true}' | filecheck %s --check-prefix=FMA
+// RUN: layout-opt -v %s -p 'layout-schedule{target=avx512}' 2>&1 >/dev/null | filecheck %s --check-prefix=CHAINS
 
 // Default for AVX2 (16 registers, multiply and add separate): the tile with the fewest
 // operand loads per multiply-add that fits, here all 4 vectors of 8 columns x 2 rows =
@@ -112,5 +113,18 @@ func.func @conv(%x: memref<1x16x6x10xf32, #layout.tag<"NCHW->nChw16c">>,
       }
     }
   }
+  func.return
+}
+
+// A pooling window's reductions share no read across output columns (no weights), so no
+// loop has copies that save loads; each accumulator is one dependent chain of `maximumf`,
+// latency-bound with a tile of one or two. Output columns are unrolled until 8 chains run
+// side by side (CHAINS): here 1 vector of 16 channels x 8 columns, on AVX-512.
+// CHAINS: remark: layout-schedule: @pool: nest %pooling_nchw_max: scheduled: loops (%pooling_nchw_max/1, %d1/16, %d2/1, %d3/8) around the tile, vector<16xf32> along %d1, 1 unrolled digit(s); inner loops (%d4, %d5) carry 1 accumulator(s) per copy
+func.func @pool(%x: memref<1x16x10x18xf32, #layout.tag<"NCHW->nChw16c">>,
+                %y: memref<1x16x8x16xf32, #layout.tag<"NCHW->nChw16c">>) {
+  %window = memref.alloc() : memref<3x3xf32>
+  linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %window : memref<1x16x10x18xf32, #layout.tag<"NCHW->nChw16c">>, memref<3x3xf32>) outs(%y : memref<1x16x8x16xf32, #layout.tag<"NCHW->nChw16c">>)
+  memref.dealloc %window : memref<3x3xf32>
   func.return
 }
