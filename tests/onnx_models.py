@@ -506,6 +506,17 @@ def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
     return activations, weights
 
 
+def transposed_matrix_tag(tag: str) -> str:
+    """The tag of a matrix stored transposed (`KN->Nk16n` → `NK->Nk16n`): the same physical
+    blocks, for weights kept [N, K] as Gemm's `transB=1` (PyTorch's Linear) keeps them, which
+    importers transpose at run time."""
+    source, destination = tag.split("->")
+    return f"{source[::-1]}->{destination}"
+
+
+_TRANSPOSED = re.compile(
+    r"linalg\.transpose ins\((%\w+) : memref<\d+x\d+xf32>\).*permutation = \[1, 0\]"
+)
 _FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
 _ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
 _DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
@@ -533,8 +544,12 @@ def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
 
 def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
     """The imported program with a `layout.assign` of `onednn_tags(block)` on every f32
-    argument, allocation and weight global of rank 2 to 4, and how many it got."""
+    argument, allocation and weight global of rank 2 to 4 (a matrix the program transposes
+    gets the transposed tag: its readers see the blocks `onednn_tags` means), and how many
+    it got."""
     activations, weights = onednn_tags(block)
+    transposed = {**weights, 2: transposed_matrix_tag(weights[2])}
+    read_transposed = set(_TRANSPOSED.findall(text))
     lines: list[str] = []
     assigned = 0
     for line in text.splitlines():
@@ -544,7 +559,10 @@ def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
             found = [(v, t, activations) for v, t in _ARGUMENT.findall(function.group(1))]
         elif (definition := _DEFINITION.match(line)) is not None:
             value, kind, memref = definition.groups()
-            found = [(value, memref, weights if kind == "get_global" else activations)]
+            tags = activations
+            if kind == "get_global":
+                tags = transposed if value in read_transposed else weights
+            found = [(value, memref, tags)]
         for value, memref, tags in found:
             if (assign := _assign(value, memref, tags)) is not None:
                 lines.append(assign)
