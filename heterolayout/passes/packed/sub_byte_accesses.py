@@ -49,7 +49,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from heterolayout.dialects.diagnostics import fail
-from heterolayout.dialects.functions import FUNCTION_TYPES
+from heterolayout.dialects.functions import enclosing_function
 from heterolayout.dialects.names import op_name
 from heterolayout.dialects.roles import (
     SCALAR_LOADS,
@@ -163,7 +163,7 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> bool:
                 split.append(op)
         elif op.name in SCALAR_LOADS | SCALAR_STORES and bit_vector_bits(memref_operand(op).type):
             words.append(op)
-    functions = {_function_of(op) for op in (*widened, *split, *words)}
+    functions = {enclosing_function(op) for op in (*widened, *split, *words)}
     views = _Views()
     for op in widened:
         _widen(op, views)
@@ -178,13 +178,6 @@ def access_sub_bytes_as_bytes(module: ModuleOp, pass_name: str) -> bool:
         if function is not None:
             cse(function)
     return bool(functions)
-
-
-def _function_of(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FUNCTION_TYPES):
-        parent = parent.parent_op()
-    return parent
 
 
 class _Views:
