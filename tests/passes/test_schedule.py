@@ -243,6 +243,8 @@ def _loads(available: int, along: int, steps: int, across: int) -> float:
         (4, 1, 54, 32, True, (2, 9)),  # AVX-512: 32 channels x 9 columns
         (4, 1, 54, 32, False, (2, 9)),  # the same, exact
         (64, 2, 512, 16, True, (4, 3)),  # matmul, B in 16-column panels
+        (3, 1, 20, 32, True, (3, 7)),  # AVX-512, 48 channels: all three vectors x 7 columns
+        (5, 1, 20, 32, True, (2, 7)),  # 80 channels: three would leave a tile of two
     ],
 )
 def test_the_default_register_tile(
@@ -259,12 +261,14 @@ def test_the_default_register_tile_is_the_cheapest_that_fits() -> None:
             for steps in (1, 2, 5, 9, 54):
                 for registers, fused in ((16, True), (16, False), (32, True), (32, False)):
                     along, across = tile_counts(available, block, steps, registers, fused)
-                    assert tile_fits(along, across, registers, fused) or (along, across) == (1, 1)
+                    whole = along == available
+                    fits = tile_fits(along, across, registers, fused, whole)
+                    assert fits or (along, across) == (1, 1)
                     allowed = [
                         (u, w)
                         for u in range(1, available + 1)
                         for w in range(1, steps + 1)
-                        if tile_fits(u, w, registers, fused)
+                        if tile_fits(u, w, registers, fused, u == available)
                         and (block == 1 or u % block == 0 or block % u == 0 or u == available)
                     ]
                     best = min(_loads(available, u, steps, w) for u, w in allowed)

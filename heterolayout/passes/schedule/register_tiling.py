@@ -87,7 +87,11 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
         sizes[other] = across
     elif accumulators(plan) and (chained := _parallel_loop(plan, parallel)) is not None:
         sizes[chained] = _chains(
-            along, nest.loops[chained].trips, registers // per_vector, plan.fused
+            along,
+            nest.loops[chained].trips,
+            registers // per_vector,
+            plan.fused,
+            along == available,
         )
     return sizes
 
@@ -98,7 +102,7 @@ at four cycles' latency (x86 since Haswell, Zen, Neoverse), and more than enough
 longer latency and fewer ports of NaN-propagating `maximumf` and `minimumf`."""
 
 
-def _chains(along: int, trips: int, registers: int, fused: bool) -> int:
+def _chains(along: int, trips: int, registers: int, fused: bool, whole: bool) -> int:
     """Steps of a loop no read shares across copies: the fewest whose `along × w`
     accumulators reach `CHAINS`, as many as fit (a pooling window's reductions, each one
     dependent chain, run latency-bound with one or two)."""
@@ -106,7 +110,7 @@ def _chains(along: int, trips: int, registers: int, fused: bool) -> int:
     while (
         along * across < CHAINS
         and across < trips
-        and tile_fits(along, across + 1, registers, fused)
+        and tile_fits(along, across + 1, registers, fused, whole)
     ):
         across += 1
     return across
@@ -125,7 +129,8 @@ def tile_counts(
         if block > 1 and along % block and block % along and along != available:
             continue
         for across in range(1, max(1, steps) + 1):
-            if not tile_fits(along, across, registers, fused) and (along, across) != (1, 1):
+            fits = tile_fits(along, across, registers, fused, along == available)
+            if not fits and (along, across) != (1, 1):
                 break
             key = (_loads_per_multiply_add(available, along, steps, across), -along)
             if best is None or key < best[0]:
@@ -134,7 +139,7 @@ def tile_counts(
     return best[1], best[2]
 
 
-def tile_fits(along: int, across: int, registers: int, fused: bool) -> bool:
+def tile_fits(along: int, across: int, registers: int, fused: bool, whole: bool = False) -> bool:
     """Whether a `u×w` tile's registers fit. With 16 registers (AVX2, SSE): `u·w`
     accumulators, the `min(u, w)` operands the copies share (the copies of the loop with
     fewer of them go innermost), and spares: one for the other operand when multiply and
@@ -145,10 +150,14 @@ def tile_fits(along: int, across: int, registers: int, fused: bool) -> bool:
     live (`u·w + u + w` and the spares), as BLIS's AVX-512 and ARMv8 kernels (32×12, 8×12):
     on the conv in nChw16c on AVX-512 (Zen 5) 32×9 runs 12–25% faster than 64×6, whose
     four weight vectors per step lie 1 KB apart in the reductions' exact order, and the
-    same with them reassociated; the 512³ matmul loses 3% (benchmarks/RESULTS.md)."""
+    same with them reassociated; the 512³ matmul loses 3% (benchmarks/RESULTS.md). Three
+    vectors when they are `whole`, all of the vector loop: with 48 channels (Zen 5) 48×7 ran
+    7% faster than 32×9 and the 16×9 tile left over; with 64, 48×7 and its 16×7 tile 6%
+    slower than 32×9."""
     spare = 1 if fused else 3
     if registers >= 32:
-        return along <= 2 and along * across + along + across + spare <= registers
+        wide = along <= 2 or (whole and along == 3)
+        return wide and along * across + along + across + spare <= registers
     return along * across + min(along, across) + spare <= registers
 
 
