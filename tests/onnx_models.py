@@ -517,6 +517,7 @@ def transposed_matrix_tag(tag: str) -> str:
 _TRANSPOSED = re.compile(
     r"linalg\.transpose ins\((%\w+) : memref<\d+x\d+xf32>\).*permutation = \[1, 0\]"
 )
+_FILTER = re.compile(r"linalg\.conv_2d_nchw_fchw\b.*\bins\(%\w+, (%\w+) :")
 _FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
 _ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
 _DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
@@ -545,11 +546,13 @@ def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
 def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
     """The imported program with a `layout.assign` of `onednn_tags(block)` on every f32
     argument, allocation and weight global of rank 2 to 4 (a matrix the program transposes
-    gets the transposed tag: its readers see the blocks `onednn_tags` means), and how many
-    it got."""
+    gets the transposed tag: its readers see the blocks `onednn_tags` means; a buffer a
+    convolution reads as its filter, the weights' tag: ConvTranspose's flipped weights), and
+    how many it got."""
     activations, weights = onednn_tags(block)
     transposed = {**weights, 2: transposed_matrix_tag(weights[2])}
     read_transposed = set(_TRANSPOSED.findall(text))
+    filters = set(_FILTER.findall(text))
     lines: list[str] = []
     assigned = 0
     for line in text.splitlines():
@@ -560,7 +563,7 @@ def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
         elif (definition := _DEFINITION.match(line)) is not None:
             value, kind, memref = definition.groups()
             tags = activations
-            if kind == "get_global":
+            if kind == "get_global" or value in filters:
                 tags = transposed if value in read_transposed else weights
             found = [(value, memref, tags)]
         for value, memref, tags in found:
