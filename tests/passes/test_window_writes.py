@@ -53,3 +53,13 @@ def test_a_read_of_the_padded_buffer_before_the_copy_sees_the_pad(
     heterolayout.run(lowered, "padded_read_between", args=(x, y, z), engine=engine)
     np.testing.assert_array_equal(y, _padded(x))
     np.testing.assert_array_equal(z, np.full_like(z, -1))
+
+
+@pytest.mark.parametrize("engine", ["native", "interp"])
+def test_a_pad_value_defined_above_the_producer_stays_there(lowered: str, engine: str) -> None:
+    x = np.random.default_rng(7).standard_normal((1, 16, 4, 4)).astype(np.float32)
+    y = np.zeros((1, 16, 6, 6), np.float32)
+    z = np.zeros((1, 16, 6, 6), np.float32)
+    heterolayout.run(lowered, "constant_above", args=(x, y, z), engine=engine)
+    np.testing.assert_array_equal(y, _padded(x))
+    np.testing.assert_array_equal(z, np.full_like(z, -1))

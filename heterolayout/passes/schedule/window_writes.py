@@ -136,12 +136,12 @@ def _padded_ops(
             owner = operand.owner
             if not isinstance(owner, Operation) or owner in moved or owner in constants:
                 continue
-            if owner.has_trait(ConstantLike) and owner.parent_block() is block:
-                constants.append(owner)
-                continue
             top = block.find_ancestor_op_in_block(owner)
-            if top is None or not top.is_before_in_block(alloc):
+            if top is not None and top.is_before_in_block(alloc):
+                continue
+            if top is not owner or not owner.has_trait(ConstantLike):
                 return None
+            constants.append(owner)
     return buffer, window, [*constants, *moved]
 
 

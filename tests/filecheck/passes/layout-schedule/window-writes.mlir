@@ -9,6 +9,7 @@
 // CHECK-DAG: remark: layout-schedule: @same_layout: a memref<1x16x4x4xf32, #layout.tag<"NCHW->nChw8c">> buffer written straight into its window of memref<1x16x6x6xf32, #layout.tag<"NCHW->nChw8c">>: the copy between them is gone
 // CHECK-DAG: remark: layout-schedule: @plain: a memref<1x16x4x4xf32> buffer written straight into its window of memref<1x16x6x6xf32>: the copy between them is gone
 // CHECK-DAG: remark: layout-schedule: @into_a_layout: a memref<1x16x4x4xf32> buffer written straight into its window of memref<1x16x6x6xf32, #layout.tag<"NCHW->nChw8c">>: the copy between them is gone
+// CHECK-DAG: remark: layout-schedule: @constant_above: a memref<1x16x4x4xf32, #layout.tag<"NCHW->nChw8c">> buffer written straight into its window of memref<1x16x6x6xf32, #layout.tag<"NCHW->nChw8c">>: the copy between them is gone
 // CHECK-NOT: remark: {{.*}} written straight into
 // LAID-NOT: remark: layout-schedule: @plain: {{.*}} written straight into
 
@@ -158,6 +159,31 @@ func.func @padded_read_between(%x: memref<1x16x4x4xf32>, %y: memref<1x16x6x6xf32
     linalg.yield %r : f32
   }
   memref.copy %p, %z : memref<1x16x6x6xf32> to memref<1x16x6x6xf32>
+  %v = memref.subview %p[0, 0, 1, 1] [1, 16, 4, 4] [1, 1, 1, 1] : memref<1x16x6x6xf32> to memref<1x16x4x4xf32, strided<[576, 36, 6, 1], offset: 7>>
+  memref.copy %b, %v : memref<1x16x4x4xf32> to memref<1x16x4x4xf32, strided<[576, 36, 6, 1], offset: 7>>
+  memref.dealloc %b : memref<1x16x4x4xf32>
+  memref.copy %p, %y : memref<1x16x6x6xf32> to memref<1x16x6x6xf32>
+  memref.dealloc %p : memref<1x16x6x6xf32>
+  func.return
+}
+
+// The pad value is defined above the producer and used before it: it stays where it is.
+// CHECK-LABEL: func.func @constant_above(
+// CHECK:         %pad = arith.constant -1.000000e+00 : f32
+func.func @constant_above(%x: memref<1x16x4x4xf32>, %y: memref<1x16x6x6xf32>, %z: memref<1x16x6x6xf32>) {
+  %pad = arith.constant -1.0 : f32
+  linalg.fill ins(%pad : f32) outs(%z : memref<1x16x6x6xf32>)
+  %zero = arith.constant 0.0 : f32
+  %b = memref.alloc() : memref<1x16x4x4xf32>
+  layout.assign %b to #layout.tag<"NCHW->nChw8c"> : memref<1x16x4x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x16x4x4xf32>) outs(%b : memref<1x16x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  %p = memref.alloc() : memref<1x16x6x6xf32>
+  layout.assign %p to #layout.tag<"NCHW->nChw8c"> : memref<1x16x6x6xf32>
+  linalg.fill ins(%pad : f32) outs(%p : memref<1x16x6x6xf32>)
   %v = memref.subview %p[0, 0, 1, 1] [1, 16, 4, 4] [1, 1, 1, 1] : memref<1x16x6x6xf32> to memref<1x16x4x4xf32, strided<[576, 36, 6, 1], offset: 7>>
   memref.copy %b, %v : memref<1x16x4x4xf32> to memref<1x16x4x4xf32, strided<[576, 36, 6, 1], offset: 7>>
   memref.dealloc %b : memref<1x16x4x4xf32>
