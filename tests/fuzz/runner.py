@@ -25,7 +25,8 @@ Every configuration ends in one outcome class:
 - engine error: an engine refuses, with a diagnostic, a program the reference ran;
 - silent drop: a layout the program put somewhere (`layout.assign` or a type) is on no
   value of that function after `layout-apply`, or its physical buffer type is on none after
-  `layout-lower`;
+  `layout-lower` (unless `layout-schedule` said it wrote that buffer into the window of a
+  padded buffer of its layout);
 - clean refusal: a one-line diagnostic from verification, `layout-apply` or `layout-lower`
   (counted apart; the generator is meant to produce valid programs).
 - generator error: the plain program itself does not parse or run (a fuzzer bug);
@@ -38,11 +39,12 @@ import contextlib
 import enum
 import functools
 import io
+import logging
 import os
 import re
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,6 +64,7 @@ from heterolayout.passes.convert.layout_fold_converts import fold_round_trip_con
 from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.physical import physical_type
+from heterolayout.passes.remarks import LOGGER as REMARKS
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 from tests.fuzz.checks import dominance_violations, memref_types, non_identity
 from tests.fuzz.functions import Site
@@ -391,12 +394,44 @@ def _check_applied(result: CaseResult, module: ModuleOp, sites: tuple[Site, ...]
 
 
 def _lowered(module: ModuleOp, option: str, validate: bool) -> ModuleOp:
+    return _lowered_and_windowed(module, option, validate)[0]
+
+
+def _lowered_and_windowed(
+    module: ModuleOp, option: str, validate: bool
+) -> tuple[ModuleOp, list[Attribute]]:
+    """The lowered module, and the types of the buffers `layout-schedule` said it wrote
+    straight into a window of a padded buffer of their layout (`window_writes`: the values
+    keep that layout, in the padded buffer; the buffer goes, with a remark)."""
     lowered = module.clone()
-    with contextlib.redirect_stderr(io.StringIO()):  # the validation summary
+    remarks: list[str] = []
+    with contextlib.redirect_stderr(io.StringIO()), _remarks_into(remarks):  # validation summary
         if option == "schedule":
             LayoutSchedulePass().apply(_context(), lowered)
         LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
-    return lowered
+    windowed = [_parsed_type(m.group(1)) for r in remarks if (m := _WINDOWED.search(r))]
+    return lowered, windowed
+
+
+_WINDOWED = re.compile(r": a (memref<.*>) buffer written straight into its window of ")
+
+
+@contextlib.contextmanager
+def _remarks_into(messages: list[str]) -> Iterator[None]:
+    """Collect the passes' remarks (a handler of the remarks logger) while the block runs."""
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.append(record.getMessage())
+
+    handler, level = Collect(), REMARKS.level
+    REMARKS.addHandler(handler)
+    REMARKS.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        REMARKS.removeHandler(handler)
+        REMARKS.setLevel(level)
 
 
 def _lower(
@@ -408,12 +443,12 @@ def _lower(
     module lowered again without validation is checked on."""
     try:
         try:
-            lowered = _lowered(module, option, validate=True)
+            lowered, windowed = _lowered_and_windowed(module, option, validate=True)
         except PassFailedException as error:
             if "translation validation" not in str(error):
                 raise
             result.add(option, Outcome.UNPROVEN, str(error))
-            lowered = _lowered(module, option, validate=False)
+            lowered, windowed = _lowered_and_windowed(module, option, validate=False)
     except Exception as error:
         result.add(option, *_failure(error))
         return None
@@ -442,6 +477,8 @@ def _lower(
             memref_types(folded[site.function])
         ):
             continue  # a buffer only converted into and straight back: layout-fold-converts
+        if memref_type in windowed:
+            continue  # written into a window of a padded buffer of its layout
         physical = physical_type(memref_type, layout, flatten)
         if physical not in memref_types(functions[site.function]):
             result.add(

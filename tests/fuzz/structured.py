@@ -10,7 +10,8 @@ the body), the named elementwise ops, `linalg.transpose` there and back through 
 (`pooling_nchw_sum` / `_max`) whose other operands are temporaries. A temporary is an
 allocation with a random layout (in its type or by `layout.assign`) or none, filled by
 `linalg.fill`, by an index formula in a `linalg.generic`, or by `linalg.copy` from a window
-of a buffer of the function, and freed after the statement.
+of a buffer of the function, and freed after the statement. A padded copy (a temporary
+copied into the interior of a filled, larger one, as `tensor.pad` bufferizes) feeds a copy.
 
 On `i1` the named ops mean what upstream's region builder makes of them (`arith.ori` for
 add, `arith.andi` for mul); `linalg.sub`, which upstream refuses on bools, is not generated.
@@ -142,14 +143,14 @@ class Linalg:
         """A source as above, else a filled temporary."""
         return self.source(extents, avoid) or self.temporary(extents)
 
-    def temporary(self, extents: tuple[int, ...], fill: bool = True) -> Buffer:
-        """An allocation with a random layout (type or assign) or none, filled if asked."""
+    def temporary(
+        self, extents: tuple[int, ...], fill: bool = True, memref_type: MemrefType | None = None
+    ) -> Buffer:
+        """An allocation with a random layout (or `memref_type`'s), by type or assign, or none;
+        filled if asked."""
         w, c = self.w, self.c
-        memref_type = (
-            self.layout_for(extents)
-            if self.layout_for is not None
-            else MemrefType(extents, self.element)
-        )
+        if memref_type is None:
+            memref_type = self._random_type(extents)
         assign = None
         if memref_type.layout is not None and c.boolean():
             assign, memref_type = memref_type, MemrefType(extents, self.element)
@@ -162,6 +163,11 @@ class Linalg:
         if fill:
             self.fill_temporary(buffer)
         return buffer
+
+    def _random_type(self, extents: tuple[int, ...]) -> MemrefType:
+        if self.layout_for is None:
+            return MemrefType(extents, self.element)
+        return self.layout_for(extents)
 
     def fill_temporary(self, buffer: Buffer) -> None:
         choice = self.c.integer(0, 5)
@@ -316,6 +322,44 @@ class Linalg:
         self._generic([(source, results)], target, body)
         return None
 
+    def padded(self, target: Buffer) -> None:
+        """A padded copy as frontends write one (`tensor.pad`, bufferized): a temporary's
+        values copied into the interior of a larger temporary filled first (of the same tag
+        layout as the first, often: `layout-schedule` then writes the window directly), the
+        target a window of that."""
+        c = self.c
+        extents = target.extents
+        inner_type = self._random_type(extents)
+        outer_extents = tuple(e + c.integer(0, 2) for e in extents)
+        layout = inner_type.layout
+        if layout is not None and layout.kind == "tag" and chance(c, 60):
+            outer_type = inner_type.with_shape(outer_extents)
+        else:
+            outer_type = self._random_type(outer_extents)
+        inner = self.temporary(extents, memref_type=inner_type)
+        outer = self.temporary(outer_extents, fill=False, memref_type=outer_type)
+        self.fill(outer)
+        offsets = [c.integer(0, o - e) for e, o in zip(extents, outer_extents, strict=True)]
+        self.copy(inner, self._window(outer, offsets, extents))
+        self.w.features.add("padded copy")
+        self.copy(self.view(outer, extents), target)
+        return None
+
+    def _window(self, buffer: Buffer, offsets: Sequence[int], sizes: Sequence[int]) -> Buffer:
+        """The static, unit-stride subview of `buffer` at `offsets`."""
+        w = self.w
+        base = row_major(buffer.extents)
+        offset = sum(o * b for o, b in zip(offsets, base, strict=True))
+        layout = f"strided<[{', '.join(map(str, base))}], offset: {offset}>"
+        view_type = MemrefType(tuple(sizes), self.element, None, layout)
+        name = w.fresh("sv")
+        w.emit(
+            f"{name} = memref.subview {buffer.name}[{', '.join(map(str, offsets))}] "
+            f"[{', '.join(map(str, sizes))}] [{', '.join('1' for _ in sizes)}] : "
+            f"{w.token(buffer.type)} to {w.token(view_type)}"
+        )
+        return Buffer(name, view_type, tuple(sizes), buffer.root, buffer.writable)
+
     def transpose(self, target: Buffer) -> None:
         """target = transpose(transpose(source, p), p⁻¹) through a temporary."""
         rank = len(target.extents)
@@ -435,6 +479,8 @@ class Linalg:
         kind = self.c.choice(kinds)
         if kind == "fill":
             self.fill(target)
+        elif kind == "copy" and chance(self.c, 25):
+            self.padded(target)
         elif kind == "copy":
             self.copy(self.input(target.extents, target.root), target)
         elif kind == "formula":
