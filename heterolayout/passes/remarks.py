@@ -33,7 +33,30 @@ def remarks_shown(shown: bool = True) -> Iterator[None]:
     if not shown or any(isinstance(h, _Stderr) for h in LOGGER.handlers):
         yield
         return
-    handler, level = _Stderr(), LOGGER.level
+    with _handled(_Stderr()):
+        yield
+
+
+class _Collected(logging.Handler):
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__()
+        self.messages = messages
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def remarks_collected(messages: list[str]) -> Iterator[None]:
+    """Append each remark's message to `messages` while the block runs (a program that acts
+    on what a pass said, as the fuzzer's oracle does)."""
+    with _handled(_Collected(messages)):
+        yield
+
+
+@contextmanager
+def _handled(handler: logging.Handler) -> Iterator[None]:
+    level = LOGGER.level
     LOGGER.addHandler(handler)
     LOGGER.setLevel(logging.INFO)
     try:

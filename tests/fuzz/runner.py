@@ -39,12 +39,11 @@ import contextlib
 import enum
 import functools
 import io
-import logging
 import os
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,7 +63,7 @@ from heterolayout.passes.convert.layout_fold_converts import fold_round_trip_con
 from heterolayout.passes.lower.layout_apply import LayoutApplyPass
 from heterolayout.passes.lower.layout_lower import LayoutLowerPass
 from heterolayout.passes.physical import physical_type
-from heterolayout.passes.remarks import LOGGER as REMARKS
+from heterolayout.passes.remarks import remarks_collected
 from heterolayout.passes.schedule.layout_schedule import LayoutSchedulePass
 from tests.fuzz.checks import dominance_violations, memref_types, non_identity
 from tests.fuzz.functions import Site
@@ -405,7 +404,10 @@ def _lowered_and_windowed(
     keep that layout, in the padded buffer; the buffer goes, with a remark)."""
     lowered = module.clone()
     remarks: list[str] = []
-    with contextlib.redirect_stderr(io.StringIO()), _remarks_into(remarks):  # validation summary
+    with (
+        contextlib.redirect_stderr(io.StringIO()),  # the validation summary
+        remarks_collected(remarks),
+    ):
         if option == "schedule":
             LayoutSchedulePass().apply(_context(), lowered)
         LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
@@ -414,24 +416,6 @@ def _lowered_and_windowed(
 
 
 _WINDOWED = re.compile(r": a (memref<.*>) buffer written straight into its window of ")
-
-
-@contextlib.contextmanager
-def _remarks_into(messages: list[str]) -> Iterator[None]:
-    """Collect the passes' remarks (a handler of the remarks logger) while the block runs."""
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            messages.append(record.getMessage())
-
-    handler, level = Collect(), REMARKS.level
-    REMARKS.addHandler(handler)
-    REMARKS.setLevel(logging.INFO)
-    try:
-        yield
-    finally:
-        REMARKS.removeHandler(handler)
-        REMARKS.setLevel(level)
 
 
 def _lower(

@@ -90,6 +90,20 @@ class Linalg:
                 offsets.append(str(offset))
                 static.append(offset)
             strides.append(stride)
+        w.features.add("memref.subview" + (" run-time offset" if None in static else ""))
+        return self._subview(buffer, offsets, static, sizes, strides)
+
+    def _subview(
+        self,
+        buffer: Buffer,
+        offsets: Sequence[str],
+        static: Sequence[int | None],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+    ) -> Buffer:
+        """`memref.subview` of `buffer` (static type) at `offsets` (`static`: their values,
+        None where known only at run time)."""
+        w = self.w
         base = row_major(buffer.type.shape)  # type: ignore[arg-type]
         view_strides = [s * b for s, b in zip(strides, base, strict=True)]
         offset_text = (
@@ -103,7 +117,6 @@ class Linalg:
             f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, strides))}] : "
             f"{w.token(buffer.type)} to {w.token(view_type)}"
         )
-        w.features.add("memref.subview" + (" run-time offset" if None in static else ""))
         return Buffer(name, view_type, tuple(sizes), buffer.root, buffer.writable)
 
     def target(self) -> Buffer | None:
@@ -340,25 +353,11 @@ class Linalg:
         outer = self.temporary(outer_extents, fill=False, memref_type=outer_type)
         self.fill(outer)
         offsets = [c.integer(0, o - e) for e, o in zip(extents, outer_extents, strict=True)]
-        self.copy(inner, self._window(outer, offsets, extents))
+        window = self._subview(outer, list(map(str, offsets)), offsets, extents, [1] * len(extents))
+        self.copy(inner, window)
         self.w.features.add("padded copy")
         self.copy(self.view(outer, extents), target)
         return None
-
-    def _window(self, buffer: Buffer, offsets: Sequence[int], sizes: Sequence[int]) -> Buffer:
-        """The static, unit-stride subview of `buffer` at `offsets`."""
-        w = self.w
-        base = row_major(buffer.extents)
-        offset = sum(o * b for o, b in zip(offsets, base, strict=True))
-        layout = f"strided<[{', '.join(map(str, base))}], offset: {offset}>"
-        view_type = MemrefType(tuple(sizes), self.element, None, layout)
-        name = w.fresh("sv")
-        w.emit(
-            f"{name} = memref.subview {buffer.name}[{', '.join(map(str, offsets))}] "
-            f"[{', '.join(map(str, sizes))}] [{', '.join('1' for _ in sizes)}] : "
-            f"{w.token(buffer.type)} to {w.token(view_type)}"
-        )
-        return Buffer(name, view_type, tuple(sizes), buffer.root, buffer.writable)
 
     def transpose(self, target: Buffer) -> None:
         """target = transpose(transpose(source, p), p⁻¹) through a temporary."""

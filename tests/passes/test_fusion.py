@@ -282,6 +282,24 @@ def test_remarks_are_shown_for_their_own_run_only(tmp_path) -> None:
     assert quiet.getvalue() == ""
 
 
+def test_remarks_collected_are_the_ones_shown_and_nothing_is_printed() -> None:
+    """`remarks_collected` gives a program the lines `remarks=true` prints, prints nothing,
+    and leaves the logger as it was."""
+    from heterolayout.passes.remarks import remarks_collected
+
+    text = conv_text(8, 8, 4, 6, False)
+    _, shown = scheduled(text)
+    collected: list[str] = []
+    quiet = io.StringIO()
+    with contextlib.redirect_stderr(quiet), remarks_collected(collected):
+        apply_pipeline(parse_program(text), "layout-schedule{target=avx2}")
+    assert collected == shown
+    assert quiet.getvalue() == ""
+    with contextlib.redirect_stderr(quiet):
+        apply_pipeline(parse_program(text), "layout-schedule{target=avx2}")
+    assert quiet.getvalue() == "" and len(collected) == len(shown)
+
+
 MASKED = """
 func.func @main(%x: memref<1x16x4x4xf32>, %s: memref<16xf32>, %y: memref<1x16x4x4xf32>) {
   layout.assign %x to #layout.tag<"NCHW->nChw8c"> : memref<1x16x4x4xf32>
