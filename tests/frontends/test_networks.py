@@ -30,6 +30,7 @@ from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.tools.run import main as layout_run
 from tests.onnx_models import (
     basic_block,
+    cnn_ops,
     downsampling_block,
     encoder_layer,
     gpt2_mlp,
@@ -50,6 +51,7 @@ NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
     "mlp": (mlp, (4, 8)),
     "encoder_layer": (encoder_layer, (1, 8, 16)),
     "gpt2_mlp": (gpt2_mlp, (1, 8, 16)),
+    "cnn_ops": (cnn_ops, (1, 3, 12, 12)),
 }
 """Each network's builder and its input's shape."""
 
@@ -108,3 +110,25 @@ def test_laid_out_scheduled_and_lowered_equal_onnxruntime(name: str, tmp_path: P
 
     code, out, err = _cli(str(program), "--check", "-p", PIPELINE, "--engine", "native")
     assert (code, err) == (0, "") and out.startswith("OK: "), out + err
+
+
+ORIENTED = """
+func.func @main(%arg0: memref<1x8x6x6xf32>, %arg1: memref<1x8x4x4xf32>, %arg2: memref<4x16xf32>) {
+    %0 = memref.get_global @w : memref<8x16xf32>
+    %alloc = memref.alloc() : memref<16x8xf32>
+    linalg.transpose ins(%0 : memref<8x16xf32>) outs(%alloc : memref<16x8xf32>) permutation = [1, 0]
+    %alloc_0 = memref.alloc() : memref<8x8x3x3xf32>
+    linalg.conv_2d_nchw_fchw ins(%arg0, %alloc_0 : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%arg1 : memref<1x8x4x4xf32>)
+    return
+}
+"""
+
+
+def test_the_onednn_helper_blocks_weights_as_their_readers_see_them() -> None:
+    """A weight matrix the program transposes (Gemm `transB=1`: [N, K] data) gets the
+    transposed tag, so the blocks are of the matmul's columns; a buffer a convolution reads
+    as its filter gets the weights' tag, not the activations'."""
+    text, assigned = with_onednn_layouts(ORIENTED, 8)
+    assert '%0 to #layout.tag<"NK->Nk8n"> : memref<8x16xf32>' in text
+    assert '%alloc_0 to #layout.tag<"OIHW->OIhw8i8o"> : memref<8x8x3x3xf32>' in text
+    assert "%alloc to" not in text and assigned == 4
