@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import func
+from xdsl.dialects import cf, func
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -298,7 +298,13 @@ def _shared_written(one: Nest, two: Nest) -> bool:
 
 
 def _conflict(one: Nest, two: Nest, outer: int) -> str | None:
-    """Why fusing could reorder two accesses that meet, or None when it cannot."""
+    """Why fusing could reorder two accesses that meet, or two checks, or None when it
+    cannot."""
+    messages = [
+        {o.msg.data for o in n.statements() if isinstance(o, cf.AssertOp)} for n in (one, two)
+    ]
+    if all(messages) and len(messages[0] | messages[1]) > 1:
+        return "both check conditions (cf.assert) with different messages: another would fail first"
     accesses = [*one.accesses.values(), *two.accesses.values()]
     written = {storage_root(a.buffer) for a in accesses if a.write}
     for root in written:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import affine, func, scf
+from xdsl.dialects import affine, cf, func, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
@@ -198,6 +198,15 @@ def is_arithmetic(op: Operation) -> bool:
     return op.name.startswith(("arith.", "math.")) or isinstance(op, affine.ApplyOp)
 
 
+def is_check(op: Operation) -> bool:
+    """A `cf.assert` (torch-mlir's Reciprocal checks every element is not zero): it touches
+    no memory and ends the program when its condition is false, so the nest may run its
+    iterations in any order (stores made before the end are lost with the program); only
+    which of two different messages comes first could change (`fusion` keeps such nests
+    apart)."""
+    return isinstance(op, cf.AssertOp)
+
+
 def _read_accesses(nest: Nest) -> None:
     inside = {op for stmt in nest.statements() for op in stmt.walk()}
     inside.update(loop.op for loop in nest.loops)
@@ -207,8 +216,8 @@ def _read_accesses(nest: Nest) -> None:
         scalar_access = op.name in SCALAR_LOADS or op.name in SCALAR_STORES
         if scalar_access:
             nest.accesses[op] = _access(nest, op, inside)
-        elif not is_arithmetic(op):
-            raise NotScheduled(op, f"{op.name} is not a load, a store or arithmetic")
+        elif not is_arithmetic(op) and not is_check(op):
+            raise NotScheduled(op, f"{op.name} is not a load, a store, arithmetic or a check")
         for operand in op.operands:
             if isinstance(operand.type, MemRefType) and not scalar_access:
                 raise NotScheduled(op, f"{op.name} uses a buffer")

@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.dialects.roots import storage_root
-from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_index_op
+from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_check, is_index_op
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.reductions import Combining
 
@@ -324,7 +324,15 @@ class StatementEmitter:
                 return
         operands = [self.value(o, instance, add) for o in op.operands]
         length = _length(*operands)
-        if length is not None:
+        if is_check(op) and length is not None:
+            every = vector.ReductionOp.create(
+                operands=[operands[0]],
+                result_types=[op.operands[0].type],
+                properties={"kind": CombiningKindAttr(CombiningKindFlag.AND)},
+            )
+            add(every)
+            operands, length = [every.results[0]], None
+        elif length is not None:
             operands = [self.broadcast(o, length, add) for o in operands]
         new = rebuilt(op, operands, length)
         add(new)

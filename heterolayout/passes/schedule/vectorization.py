@@ -27,7 +27,14 @@ from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.model import Layout
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.schedule.dependence import Dependence
-from heterolayout.passes.schedule.nest import Access, Nest, NotScheduled, index_expr, is_index_op
+from heterolayout.passes.schedule.nest import (
+    Access,
+    Nest,
+    NotScheduled,
+    index_expr,
+    is_check,
+    is_index_op,
+)
 from heterolayout.passes.schedule.plan import Digit, Plan
 from heterolayout.passes.schedule.reductions import carried_by_accumulators, combining
 from heterolayout.passes.schedule.statements import rebuilt
@@ -305,6 +312,8 @@ def _check_vector_ops(nest: Nest, loop: int, length: int) -> None:
                 else "integers"
             )
             raise NotScheduled(op, f"{op.name} of {what} has no vector form in upstream's lowering")
+        if is_check(op):
+            continue  # one check of the vector's lanes together (`statements`)
         trial = Block(
             arg_types=[
                 VectorType(o.type, [length]) if not isinstance(o.type, VectorType) else o.type

@@ -29,7 +29,7 @@ func.func @carried(%y: memref<64xf32, #layout.tag<"N->N">>) -> f32 {
   func.return %sum : f32
 }
 
-// CHECK-DAG: remark: layout-schedule: @call: nest %i: not scheduled: func.call: func.call is not a load, a store or arithmetic
+// CHECK-DAG: remark: layout-schedule: @call: nest %i: not scheduled: func.call: func.call is not a load, a store, arithmetic or a check
 func.func private @f(f32) -> f32
 func.func @call(%y: memref<64xf32, #layout.tag<"N->N">>) {
   affine.for %i = 0 to 64 {
