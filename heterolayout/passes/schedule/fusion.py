@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import cf, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -37,6 +37,7 @@ from heterolayout.passes.schedule.nest import (
     NotScheduled,
     extract,
     is_arithmetic,
+    is_check,
     nest_name,
 )
 
@@ -300,9 +301,7 @@ def _shared_written(one: Nest, two: Nest) -> bool:
 def _conflict(one: Nest, two: Nest, outer: int) -> str | None:
     """Why fusing could reorder two accesses that meet, or two checks, or None when it
     cannot."""
-    messages = [
-        {o.msg.data for o in n.statements() if isinstance(o, cf.AssertOp)} for n in (one, two)
-    ]
+    messages = [{o.msg.data for o in n.statements() if is_check(o)} for n in (one, two)]
     if all(messages) and len(messages[0] | messages[1]) > 1:
         return "both check conditions (cf.assert) with different messages: another would fail first"
     accesses = [*one.accesses.values(), *two.accesses.values()]
@@ -357,7 +356,8 @@ def forward_stored_values(block: Block) -> int:
     consumer reading what its producer stored in the same iteration: a comparison's mask, an
     intermediate activation), and a store the block overwrites before anything may read the
     buffer goes; how many loads were forwarded. Any op with regions or effects of its own,
-    other than an access, ends what is known."""
+    other than an access or a check (`nest.is_check`: it touches no memory, and the stores
+    it could cut off end with the program), ends what is known."""
     stored: dict[tuple[object, ...], SSAValue] = {}
     unread: dict[tuple[object, ...], Operation] = {}
     forwarded = 0
@@ -377,7 +377,7 @@ def forward_stored_values(block: Block) -> int:
             if element in unread:
                 Rewriter.erase_op(unread[element])
             unread[element] = op
-        elif op.regions or not is_side_effect_free(op):
+        elif (op.regions or not is_side_effect_free(op)) and not is_check(op):
             stored, unread = {}, {}
     return forwarded
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from xdsl.dialects import affine, cf, func, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
@@ -198,7 +199,7 @@ def is_arithmetic(op: Operation) -> bool:
     return op.name.startswith(("arith.", "math.")) or isinstance(op, affine.ApplyOp)
 
 
-def is_check(op: Operation) -> bool:
+def is_check(op: Operation) -> TypeGuard[cf.AssertOp]:
     """A `cf.assert` (torch-mlir's Reciprocal checks every element is not zero): it touches
     no memory and ends the program when its condition is false, so the nest may run its
     iterations in any order (stores made before the end are lost with the program); only
