@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import affine
+from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -161,6 +161,33 @@ class NestEmitter:
             for number, (partial, start) in enumerate(zip(partials, initial, strict=True))
         ]
 
+    def _block_starts(
+        self, emitters: list[StatementEmitter], totals: list[SSAValue]
+    ) -> list[SSAValue]:
+        """The identity each block of a long sum starts from (`blocked_sums`)."""
+        width = len(self.plan.hoisted)
+        starts = []
+        for number, total in enumerate(totals):
+            _, store = self.plan.hoisted[number % width]
+            found = self.plan.blocked[store.value.owner]  # type: ignore[union-attr, index]
+            starts.append(emitters[number // width].start(found, total.type))
+        return starts
+
+    def _block_added(
+        self,
+        emitters: list[StatementEmitter],
+        totals: list[SSAValue],
+        sums: list[SSAValue],
+        block: Block,
+    ) -> list[SSAValue]:
+        """Each block's sum added to its accumulator's total."""
+        added = []
+        for total, partial in zip(totals, sums, strict=True):
+            op = arith.AddfOp(total, partial)
+            block.add_op(op)
+            added.append(op.result)
+        return added
+
     def _inner(
         self,
         index: int,
@@ -168,8 +195,13 @@ class NestEmitter:
         emitters: list[StatementEmitter],
         carried: list[SSAValue],
         block: Block,
+        fresh: bool = False,
     ) -> list[SSAValue]:
         plan = self.plan
+        if index == plan.block_depth and not fresh:
+            starts = self._block_starts(emitters, carried)
+            sums = self._inner(index, instances, emitters, starts, block, fresh=True)
+            return self._block_added(emitters, carried, sums, block)
         if index == len(plan.inner):
             return self._body(instances, emitters, carried, block)
         digit = plan.inner[index]

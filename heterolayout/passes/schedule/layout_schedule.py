@@ -14,6 +14,7 @@ layouts (`packed/layout_sub_byte_accesses`): upstream would move them as packed 
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 from collections.abc import Callable
@@ -44,6 +45,7 @@ from heterolayout.passes.packed.layout_sub_byte_accesses import BY_ELEMENT
 from heterolayout.passes.packed.sub_byte_accesses import moves_packed_bits
 from heterolayout.passes.remarks import remark, remarks_shown
 from heterolayout.passes.schedule.approximation import approximate_math
+from heterolayout.passes.schedule.blocked_sums import block_sums, digit_trips
 from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.copies import copies_as_linalg
 from heterolayout.passes.schedule.dependence import Dependence, dependences, parallel_loops
@@ -302,6 +304,8 @@ class LayoutSchedulePass(ModulePass):
                 why += f"; nor along a reduction: {_at(along)}"
             if not plan.partials:
                 say(why)
+        if self.reassociate:
+            block_sums(plan)
         return plan
 
     def _tile_sizes(
@@ -410,4 +414,7 @@ def _summary(plan: Plan) -> str:
         text += f"; inner loops ({inner})"
     if plan.hoisted:
         text += f" carry {len(plan.hoisted)} accumulator(s) per copy"
+    if plan.block_depth is not None:
+        terms = math.prod(digit_trips(plan, d) for d in plan.inner[plan.block_depth :])
+        text += f", summed in blocks of {terms}"
     return text

@@ -56,6 +56,11 @@ class Plan:
     partials: dict[Operation, Combining] = field(default_factory=dict)
     """When the vector loop is a reduction: each accumulator's combining op, and how its
     vector of partial results starts and folds (`reductions`)."""
+    block_depth: int | None = None
+    """Where in `inner` a block of a long sum starts: from there the loops add into fresh
+    partial results, added to the accumulators after each block (`blocked_sums`)."""
+    blocked: dict[Operation, Combining] = field(default_factory=dict)
+    """With `block_depth`: each accumulator's combining op."""
 
     @property
     def written(self) -> set[SSAValue]:

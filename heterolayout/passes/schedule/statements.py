@@ -350,6 +350,17 @@ class StatementEmitter:
             self.shared[key] = splat.vector
         return self.shared[key]
 
+    def start(self, combining: Combining, kind: Attribute) -> SSAValue:
+        """A block's starting value of type `kind` (a vector or an element): the identity."""
+        if isinstance(kind, VectorType):
+            return self.identity(combining, kind.element_type, kind.get_shape()[0])
+        key = ("identity", combining, kind, None)
+        if key not in self.shared:
+            scalar = arith.ConstantOp(combining.identity)  # type: ignore[arg-type]
+            self.preamble.append(scalar)
+            self.shared[key] = scalar.result
+        return self.shared[key]
+
     def fold(self, partial: SSAValue, start: SSAValue, combining: Combining, add: Add) -> SSAValue:
         """`start` combined with every lane of `partial`, lane 0 first."""
         op = vector.ReductionOp.create(
