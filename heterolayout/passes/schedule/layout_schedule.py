@@ -400,7 +400,10 @@ def _changes(plan: Plan) -> bool:
 def _summary(plan: Plan) -> str:
     nest = plan.nest
     outer = ", ".join(f"{nest.loops[d.loop].name(d.loop)}/{d.weight}" for d in plan.outer)
-    inner = ", ".join(nest.loops[d.loop].name(d.loop) for d in plan.inner)
+    inner = ", ".join(
+        nest.loops[d.loop].name(d.loop) + (f"/{d.weight}" if d.weight > 1 else "")
+        for d in plan.inner
+    )
     copies = [d for d in plan.tile if d.kind == "unroll"]
     text = f"scheduled: loops ({outer}) around the tile"
     if plan.vector_loop is not None:

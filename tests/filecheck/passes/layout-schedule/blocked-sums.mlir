@@ -9,8 +9,8 @@
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512}' | filecheck %s --check-prefix=EXACT
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx512 reassociate=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
-// REMARK: @matmul: {{.*}} inner loops (%k, %k) carry 1 accumulator(s) per copy, summed in blocks of 64
-// REMARK: @conv: {{.*}} inner loops (%c, %kh, %kw, %c) carry 1 accumulator(s) per copy, summed in blocks of 144
+// REMARK: @matmul: {{.*}} inner loops (%k/64, %k) carry 1 accumulator(s) per copy, summed in blocks of 64
+// REMARK: @conv: {{.*}} inner loops (%c/16, %kh, %kw, %c) carry 1 accumulator(s) per copy, summed in blocks of 144
 // REMARK: @short: {{.*}} inner loops (%k) carry 1 accumulator(s) per copy{{$}}
 // REMARK: @maximum: {{.*}} inner loops (%k) carry 1 accumulator(s) per copy{{$}}
 

@@ -9,7 +9,7 @@
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx2}' -o /dev/null 2>&1 | filecheck %s --check-prefix=EXACT
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 reassociate=true},layout-lower' | mlir-opt-22 --lower-affine --convert-vector-to-llvm --convert-to-llvm -o /dev/null
 
-// REMARK-DAG: remark: layout-schedule: @row_sum: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @row_sum: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j/8) carry 1 accumulator(s) per copy
 // The rows are unrolled (register-tile.mlir's CHAINS: each row's sum is one dependent
 // chain of additions; all 4 rows run side by side), each row's additions in its own order.
 // CHECK-LABEL: func.func @row_sum(
@@ -46,7 +46,7 @@ func.func @row_sum(%x: memref<4x100xf32>, %y: memref<4xf32>) {
 
 // A row maximum gives the same result in any order: vectorized without reassociate, a
 // single element left over widened with -inf.
-// EXACT-DAG: remark: layout-schedule: @row_max: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
+// EXACT-DAG: remark: layout-schedule: @row_max: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j/8) carry 1 accumulator(s) per copy
 // CHECK-LABEL: func.func @row_max(
 // CHECK:         arith.constant 0xff800000 : f32
 // CHECK:         vector.broadcast %{{.*}} : f32 to vector<1xf32>
@@ -100,7 +100,7 @@ func.func @prefix(%x: memref<4x16xf32>, %y: memref<4xf32>, %z: memref<4x16xf32>)
 // Element-wise code fused into a reduction (a layer norm's variance: the centred row is
 // stored, squared and summed) stores one element per iteration: the partial results'
 // loop vectorizes it too. The reduction's output leads (its loop carries the sum).
-// REMARK-DAG: remark: layout-schedule: @variance: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @variance: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j/8) carry 1 accumulator(s) per copy
 // CHECK-LABEL: func.func @variance(
 // CHECK:         affine.for %{{.*}} = 0 to 4 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 // CHECK:           arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
@@ -127,7 +127,7 @@ func.func @variance(%x: memref<4x32xf32>, %m: memref<4xf32>, %d: memref<4x32xf32
 // nothing reads: it is dropped, with the select that fed it, and the maximum vectorizes.
 // A buffer read afterwards (@read_index) stays.
 // REMARK-DAG: remark: layout-schedule: @unread_index: dropped a memref<4xi64> buffer: it is written but never read
-// REMARK-DAG: remark: layout-schedule: @unread_index: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j) carry 1 accumulator(s) per copy
+// REMARK-DAG: remark: layout-schedule: @unread_index: nest %i: scheduled: loops (%i/4) around the tile, vector<8xf32> along %j (partial results of the reduction), 1 unrolled digit(s); inner loops (%j/8) carry 1 accumulator(s) per copy
 // REMARK-NOT: @read_index: dropped
 // CHECK-LABEL: func.func @unread_index(
 // CHECK-NOT:     memref.alloc
