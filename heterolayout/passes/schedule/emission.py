@@ -181,7 +181,7 @@ class NestEmitter:
         block: Block,
     ) -> list[SSAValue]:
         """Each block's sum added to its accumulator's total."""
-        added = []
+        added: list[SSAValue] = []
         for total, partial in zip(totals, sums, strict=True):
             op = arith.AddfOp(total, partial)
             block.add_op(op)
