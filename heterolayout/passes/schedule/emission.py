@@ -174,11 +174,7 @@ class NestEmitter:
         return starts
 
     def _block_added(
-        self,
-        emitters: list[StatementEmitter],
-        totals: list[SSAValue],
-        sums: list[SSAValue],
-        block: Block,
+        self, totals: list[SSAValue], sums: list[SSAValue], block: Block
     ) -> list[SSAValue]:
         """Each block's sum added to its accumulator's total."""
         added: list[SSAValue] = []
@@ -201,7 +197,7 @@ class NestEmitter:
         if index == plan.block_depth and not fresh:
             starts = self._block_starts(emitters, carried)
             sums = self._inner(index, instances, emitters, starts, block, fresh=True)
-            return self._block_added(emitters, carried, sums, block)
+            return self._block_added(carried, sums, block)
         if index == len(plan.inner):
             return self._body(instances, emitters, carried, block)
         digit = plan.inner[index]
