@@ -25,13 +25,13 @@ SUM_BLOCK = 64
 """The terms of a block where the reduction loops are split to make one. On Zen 5 the 512³
 matmul of benchmarks/schedule.py ran at the same speed unblocked and in blocks of 64, 96 or
 256, and 22% slower in blocks of 128 (the same code but for the trip count)."""
-LONGEST = 128
+LONGEST = 256
 """The longest sum added one by one: a longer one is blocked, at the outermost reduction
-loop whose iterations each add at most this many terms (a 3×3 convolution's 48 per kernel
-row and block of 16 input channels) when they are at least `SHORTEST`, else in blocks of
-`SUM_BLOCK`. With 256, benchmarks/models.py's encoder (matmuls of 256 terms) was 4.3e-5
-from its float64 evaluation at most and 5.1e-7 on average, onnxruntime 2.6e-5 and 3.8e-7;
-with 128, 1.4e-5 and 2.0e-7. Neither cost time on benchmarks/schedule.py's kernels."""
+loop whose iterations each add at most this many terms (a 3×3 convolution's 144 per block
+of 16 input channels) when they are at least `SHORTEST`, else in blocks of `SUM_BLOCK`.
+With 128, benchmarks/models.py's encoder (matmuls of 256 terms) came 1.4e-5 from its
+float64 evaluation at most and 2.0e-7 on average instead of 4.3e-5 and 5.1e-7
+(onnxruntime: 2.6e-5 and 3.8e-7), but ran 7% slower (0.79 → 0.86× onnxruntime)."""
 SHORTEST = 32
 
 
