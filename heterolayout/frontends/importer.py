@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from heterolayout.frontends.affine_indices import affine_indices_in_text
 from heterolayout.frontends.errors import FrontendError
 from heterolayout.frontends.lowering import (
     bufferize,
@@ -45,6 +46,7 @@ def import_model(
         to_linalg(work / "torch.mlirbc", work / "linalg.mlir", "torch" if torch else "onnx")
         bufferize(work / "linalg.mlir", work / "memref.mlir")
         text = inline_resources((work / "memref.mlir").read_text(encoding="utf-8"))
+    text = affine_indices_in_text(text)
     check_signature(text, signature)
     return text
 

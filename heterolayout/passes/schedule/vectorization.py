@@ -24,6 +24,7 @@ from heterolayout.dialects.conversion import layout_of
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
+from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
 from heterolayout.passes.physical import identity_layout
 from heterolayout.passes.schedule.dependence import Dependence
@@ -243,10 +244,10 @@ def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> Non
     if not nest.uses_loop(access, loop):
         return
     name = nest.loops[loop].name(loop)
-    forms = access.linear(nest.rank)
     buffer = f"{access.op.name} of {access.buffer.type}"
     walked = [d for d, e in enumerate(access.exprs) if loop in e.used_dims()]
-    if forms is None or len(walked) != 1 or forms[walked[0]][0][loop] != 1:
+    form = linear_form(access.exprs[walked[0]], nest.rank) if len(walked) == 1 else None
+    if form is None or form[0][loop] != 1:
         raise NotScheduled(access.op, f"{buffer} does not walk one dim with {name} at unit stride")
     (dim,) = walked
     layout = buffer_layout(access.buffer)
@@ -254,7 +255,7 @@ def _check_contiguous(nest: Nest, access: Access, loop: int, length: int) -> Non
         raise NotScheduled(access.op, f"{buffer} is packed")
     run = contiguous_run(layout, dim)
     extent = layout.logical_shape[dim]
-    coefficients, constant = forms[dim]
+    coefficients, constant = form
     others = [c for i, c in enumerate(coefficients) if i != loop] + [constant]
     aligned = run % length == 0 and all(c % run == 0 for c in others)
     if run == 1:

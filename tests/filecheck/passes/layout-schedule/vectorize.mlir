@@ -84,3 +84,28 @@ func.func @crouton_add(%x: memref<1x8x8x40xi8, #layout.chunked<"R4CroutonLayout"
   }
   func.return
 }
+
+// A nearest upsample reads rows and columns `h floordiv 2`, `w floordiv 2`: the vector loop
+// (the channels) walks only the channel dim, at unit stride, so the other dims' indices may
+// be any affine function of the other loops.
+// CHECK-LABEL: func.func @upsample(
+// CHECK:         affine.for %[[CB:.*]] = 0 to 2 {
+// CHECK-NEXT:      affine.for %[[H:.*]] = 0 to 6 {
+// CHECK-NEXT:        affine.for %[[W:.*]] = 0 to 10 {
+// CHECK-NEXT:          %[[C:.*]] = affine.apply affine_map<(d0) -> ((d0 * 16))> (%[[CB]])
+// CHECK-NEXT:          %[[R:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 2))> (%[[H]])
+// CHECK-NEXT:          %[[S:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 2))> (%[[W]])
+// CHECK-NEXT:          %[[X:.*]] = vector.transfer_read %x[%{{.*}}, %[[C]], %[[R]], %[[S]]], {{.*}} : memref<1x32x3x5xf32, #layout.tag<"NCHW->nChw16c">>, vector<16xf32>
+// CHECK-NEXT:          vector.transfer_write %[[X]], %y[%{{.*}}, %[[C]], %[[H]], %[[W]]]
+func.func @upsample(%x: memref<1x32x3x5xf32, #layout.tag<"NCHW->nChw16c">>,
+                    %y: memref<1x32x6x10xf32, #layout.tag<"NCHW->nChw16c">>) {
+  affine.for %c = 0 to 32 {
+    affine.for %h = 0 to 6 {
+      affine.for %w = 0 to 10 {
+        %v = affine.load %x[0, %c, %h floordiv 2, %w floordiv 2] : memref<1x32x3x5xf32, #layout.tag<"NCHW->nChw16c">>
+        affine.store %v, %y[0, %c, %h, %w] : memref<1x32x6x10xf32, #layout.tag<"NCHW->nChw16c">>
+      }
+    }
+  }
+  func.return
+}
