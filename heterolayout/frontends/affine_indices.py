@@ -108,7 +108,7 @@ def _slice(value: SSAValue, block: Block) -> tuple[list[Operation], IndexOp | No
             if not isinstance(owner, arith.ConstantOp):
                 return None
         elif owner not in ops:
-            if owner.regions or not owner.results:
+            if owner.regions or len(owner.results) != 1:
                 return None
             ops.add(owner)
             pending.extend(owner.operands)
