@@ -31,7 +31,7 @@ SOURCE = (REPOSITORY / "tests/frontends/affine_indices.mlir").read_text()
 
 @pytest.mark.parametrize(
     ("multiplier", "offset", "divisor"),
-    itertools.product((0, 1, 2, 3, 5), (-3, 0, 4), (1, 2, 3, 7)),
+    list(itertools.product((0, 1, 2, 3, 5), (-3, 0, 4), (1, 2, 3, 7))),
 )
 def test_fit_finds_a_function_equal_at_every_point(
     multiplier: int, offset: int, divisor: int
