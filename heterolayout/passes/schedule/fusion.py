@@ -13,7 +13,9 @@ Legal when every buffer both nests touch and one of them writes is accessed ever
 same indices, written over the outer loops only, with each outer loop that runs more than
 once an index on its own: two accesses that meet then meet in the same outer iteration, where
 the fused nest keeps their original order. Nests that run over the same loops but fail this
-stay apart, with a remark naming the buffer.
+stay apart, with a remark naming the buffer. A nest fused before or after another's inner
+loops must also write one element per iteration of the outer loops: a reduction across them
+would make the other nest's parallel loops (its vector loop among them) carry a dependence.
 """
 
 from __future__ import annotations
@@ -242,6 +244,8 @@ def _fuse(
     absorbed, target = (first, second) if where == "before" else (second, first)
     place = "into the body of" if where == "into" else f"{where} the inner loops of"
     conflict = _conflict(one, two, outer)
+    if conflict is None and where != "into":
+        conflict = _carried_across(one if where == "before" else two, outer)
     if conflict is not None:
         if "into" in kinds:  # the last sweep: a pair refused in the first is refused again
             refused(
@@ -317,6 +321,21 @@ def _conflict(one: Nest, two: Nest, outer: int) -> str | None:
             return f"{name} is accessed at different indices or through different views"
         if not _one_element_per_iteration(shared[0], one, outer):
             return f"{name} is not one element per iteration of the outer loops"
+    return None
+
+
+def _carried_across(absorbed: Nest, outer: int) -> str | None:
+    """Why the nest fused before or after another's inner loops would make one of the outer
+    loops carry a dependence (it reduces across them: a softmax's maximum over a
+    convolution's channels), or None. Those loops are the other nest's parallel loops, its
+    vector loop and register tile among them: with them carried, it would run scalar."""
+    for access in absorbed.accesses.values():
+        if access.write and not _one_element_per_iteration(access, absorbed, outer):
+            name = _buffer_name(access.buffer)
+            return (
+                f"it writes {name} across iterations of the outer loops, which would then "
+                "carry a dependence"
+            )
     return None
 
 

@@ -7,6 +7,8 @@
 // CHECK-DAG: remark: layout-schedule: @dense: nest %i fused before the inner loops of nest %i
 // CHECK-DAG: remark: layout-schedule: @dense: nest %i fused after the inner loops of nest %i
 // CHECK-DAG: remark: layout-schedule: @shifted: nest %i not fused into the body of nest %i: %y is accessed at different indices or through different views
+// CHECK-DAG: remark: layout-schedule: @row_maximum: nest %r not fused after the inner loops of nest %i: it writes %m across iterations of the outer loops, which would then carry a dependence
+// CHECK-DAG: remark: layout-schedule: @row_maximum: nest %i: scheduled: loops (%j/32, %i/2) around the tile, vector<8xf32> along %j
 // APART-NOT: fused
 // CHECK-LABEL: func.func @dense(
 // CHECK:         %[[ZERO:.*]] = vector.broadcast %zero : f32 to vector<8xf32>
@@ -62,6 +64,34 @@ func.func @shifted(%x: memref<9xf32>, %y: memref<9xf32>, %z: memref<8xf32>) {
   affine.for %i = 0 to 8 {
     %a = affine.load %y[%i + 1] : memref<9xf32>
     affine.store %a, %z[%i] : memref<8xf32>
+  }
+  func.return
+}
+
+// A maximum over the producer's vector loop (a softmax's or an arg max's over a
+// convolution's channels) stays apart: fused after the inner loops it would make %j carry
+// a dependence, and the producer would run scalar.
+func.func @row_maximum(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>,
+                       %m: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 16 {
+        %x = affine.load %a[%i, %k] : memref<8x16xf32>
+        %y = affine.load %b[%k, %j] : memref<16x32xf32>
+        %s = affine.load %c[%i, %j] : memref<8x32xf32>
+        %p = arith.mulf %x, %y : f32
+        %t = arith.addf %s, %p : f32
+        affine.store %t, %c[%i, %j] : memref<8x32xf32>
+      }
+    }
+  }
+  affine.for %r = 0 to 8 {
+    affine.for %q = 0 to 32 {
+      %v = affine.load %c[%r, %q] : memref<8x32xf32>
+      %o = affine.load %m[%r] : memref<8xf32>
+      %n = arith.maximumf %o, %v : f32
+      affine.store %n, %m[%r] : memref<8xf32>
+    }
   }
   func.return
 }
