@@ -150,7 +150,8 @@ def _constant(name: str, value: Any) -> Any:
 def cnn_ops(seed: int = 0) -> Any:
     """The ops of common CNNs in one graph: a ResNet stem (Conv 7x7 stride 2 pad 3 + bias,
     BatchNormalization, Relu, MaxPool 3x3 stride 2 pad 1), a MobileNet inverted residual's
-    depthwise Conv (group) and Clip (ReLU6), a 1x1 Conv, AveragePool, GlobalAveragePool,
+    depthwise Conv (group) and Clip (ReLU6), a ResNeXt grouped Conv (2 groups of 4
+    channels), a 1x1 Conv, AveragePool, GlobalAveragePool,
     Flatten, Gemm (transB) and Softmax: x[1,3,12,12] → y[1,5]."""
     from onnx import helper
 
@@ -166,6 +167,7 @@ def cnn_ops(seed: int = 0) -> Any:
         _weights(rng, "depthwise", (8, 1, 3, 3)),
         _constant("low", np.float32(0.0)),
         _constant("high", np.float32(6.0)),
+        _weights(rng, "grouped", (8, 4, 3, 3)),
         _weights(rng, "pointwise", (4, 8, 1, 1)),
         _weights(rng, "fc", (5, 4)),
         _weights(rng, "fc_bias", (5,)),
@@ -184,7 +186,8 @@ def cnn_ops(seed: int = 0) -> Any:
         node("MaxPool", ["r1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
         node("Conv", ["p1", "depthwise"], ["dw"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=8),
         node("Clip", ["dw", "low", "high"], ["r6"]),
-        node("Conv", ["r6", "pointwise"], ["pw"], kernel_shape=[1, 1]),
+        node("Conv", ["r6", "grouped"], ["gc"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=2),
+        node("Conv", ["gc", "pointwise"], ["pw"], kernel_shape=[1, 1]),
         node("AveragePool", ["pw"], ["ap"], kernel_shape=[2, 2]),
         node("GlobalAveragePool", ["ap"], ["gap"]),
         node("Flatten", ["gap"], ["flat"]),
@@ -498,11 +501,18 @@ def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
     their channels blocked by `block` (nChw16c); matrices and sequences of activations stay
     plain, as oneDNN's matmul keeps them (blocking their last dim is row-major with extra
     index arithmetic); convolution weights blocked on both channels (OIhw16i16o), depthwise
-    weights on theirs, matmul weights blocked by output columns (Nk16n: each block of columns
-    a row-major panel); a dim that is not a multiple of `block` is padded."""
+    weights on theirs, grouped convolution weights (importers reshape them to [groups,
+    outputs, inputs of a group, kh, kw]) on both channels within each group (gOIhw16i16o),
+    matmul weights blocked by output columns (Nk16n: each block of columns a row-major
+    panel); a dim that is not a multiple of `block` is padded."""
     b = block
     activations = {4: f"NCHW->nChw{b}c"}
-    weights = {2: f"KN->Nk{b}n", 3: f"CHW->Chw{b}c", 4: f"OIHW->OIhw{b}i{b}o"}
+    weights = {
+        2: f"KN->Nk{b}n",
+        3: f"CHW->Chw{b}c",
+        4: f"OIHW->OIhw{b}i{b}o",
+        5: f"GOIHW->GOIhw{b}i{b}o",
+    }
     return activations, weights
 
 
@@ -545,7 +555,7 @@ def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
 
 def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
     """The imported program with a `layout.assign` of `onednn_tags(block)` on every f32
-    argument, allocation and weight global of rank 2 to 4 (a matrix the program transposes
+    argument, allocation and weight global of rank 2 to 5 (a matrix the program transposes
     gets the transposed tag: its readers see the blocks `onednn_tags` means; a buffer a
     convolution reads as its filter, the weights' tag: ConvTranspose's flipped weights), and
     how many it got."""

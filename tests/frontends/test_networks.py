@@ -132,3 +132,22 @@ def test_the_onednn_helper_blocks_weights_as_their_readers_see_them() -> None:
     assert '%0 to #layout.tag<"NK->Nk8n"> : memref<8x16xf32>' in text
     assert '%alloc_0 to #layout.tag<"OIHW->OIhw8i8o"> : memref<8x8x3x3xf32>' in text
     assert "%alloc to" not in text and assigned == 4
+
+
+GROUPED = """
+func.func @main(%arg0: memref<1x32x6x6xf32>, %arg1: memref<1x32x4x4xf32>) {
+    %0 = memref.get_global @wide : memref<2x16x16x3x3xf32>
+    %1 = memref.get_global @narrow : memref<8x4x4x3x3xf32>
+    return
+}
+"""
+
+
+def test_the_onednn_helper_blocks_grouped_weights_within_their_groups() -> None:
+    """Grouped convolution weights, as importers reshape them ([groups, outputs, inputs of a
+    group, kh, kw]), are blocked on both channels within a group (oneDNN's gOIhw16i16o);
+    groups narrower than the block keep them plain (its goihw), as a 3-channel first
+    convolution's inputs are."""
+    text, assigned = with_onednn_layouts(GROUPED, 16)
+    assert '%0 to #layout.tag<"GOIHW->GOIhw16i16o"> : memref<2x16x16x3x3xf32>' in text
+    assert "%1 to" not in text and assigned == 3
