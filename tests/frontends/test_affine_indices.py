@@ -65,6 +65,11 @@ def test_a_text_without_float_indices_is_not_parsed() -> None:
     assert affine_indices_in_text(text) is text
 
 
+def test_a_text_the_parser_does_not_read_is_left_to_the_next_tool() -> None:
+    text = SOURCE.replace("func.func @squares", "func.func @squares(%bad", 1)
+    assert affine_indices_in_text(text) is text
+
+
 ARGUMENTS = {
     "upsample": lambda rng: (rng.standard_normal((1, 16, 4, 5)), np.zeros((1, 16, 8, 10))),
     "squares": lambda rng: (rng.standard_normal((16, 10)), np.zeros((4, 10))),
