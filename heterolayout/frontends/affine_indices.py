@@ -29,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from heterolayout.dialects.context import parse_program
+from heterolayout.execution.errors import ExecutionError
 from heterolayout.execution.interp.kernels import compile_kernel
 
 FLOAT_TO_INTEGER = ("arith.fptosi", "arith.fptoui")
@@ -126,8 +127,8 @@ def _slice(value: SSAValue, block: Block) -> tuple[list[Operation], IndexOp | No
 def _values(
     ops: Sequence[Operation], index: IndexOp, value: SSAValue, extent: int
 ) -> list[int] | None:
-    """`value` at each point of the loop index, or None if an op has no semantics here or
-    fails to evaluate."""
+    """`value` at each point of the loop index, or None if an op has no semantics
+    (`compile_kernel` knows no such op) or fails to evaluate somewhere."""
     try:
         kernels: dict[Operation, Callable[..., Any]] = {op: compile_kernel(op) for op in ops}
         constants = {
@@ -145,7 +146,7 @@ def _values(
             if not isinstance(result, (int, np.integer)):
                 return None
             found.append(int(result))
-    except Exception:
+    except (KeyError, ExecutionError, ArithmeticError, ValueError):
         return None
     return found
 

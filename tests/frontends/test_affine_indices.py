@@ -9,8 +9,10 @@ import itertools
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 import heterolayout
+import heterolayout.frontends.affine_indices as affine_indices_module
 from heterolayout.dialects.context import parse_program
 from heterolayout.frontends.affine_indices import affine_indices, affine_indices_in_text, fit
 from heterolayout.passes.pipeline import apply_pipeline
@@ -60,9 +62,22 @@ def test_the_upsample_indices_become_floordivs() -> None:
     assert text.count("arith.fptosi") == 3
 
 
-def test_a_text_without_float_indices_is_not_parsed() -> None:
-    text = "this is not MLIR: linalg.index without the conversion"
-    assert affine_indices_in_text(text) is text
+def test_a_text_without_float_indices_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a module with `linalg.index` and a float-to-integer conversion is parsed (the
+    import of a large model without them pays nothing)."""
+    parsed: list[str] = []
+
+    def parse(text: str) -> ModuleOp:
+        parsed.append(text)
+        return parse_program(text)
+
+    monkeypatch.setattr(affine_indices_module, "parse_program", parse)
+    for without in ("arith.fptosi", "linalg.index"):
+        text = SOURCE.replace(without, "removed")
+        assert affine_indices_in_text(text) is text
+    assert parsed == []
+    assert affine_indices_in_text(SOURCE) is not SOURCE
+    assert parsed == [SOURCE]
 
 
 def test_a_text_the_parser_does_not_read_is_left_to_the_next_tool() -> None:

@@ -127,19 +127,20 @@ class NestEmitter:
             for store in kept:
                 emitter.store(store, registers[store.op], copy, add)
 
-    def _combinings(self) -> list[Combining]:
-        """Each hoisted accumulator's combination, in `plan.hoisted`'s order."""
-        found = []
+    def _combinings(self, found: dict[Operation, Combining]) -> list[Combining]:
+        """Each hoisted accumulator's combination in `found` (`plan.partials` or
+        `plan.blocked`), in `plan.hoisted`'s order."""
+        combinings = []
         for _, store in self.plan.hoisted:
             assert store.value is not None
-            found.append(self.plan.partials[store.value.owner])  # type: ignore[index]
-        return found
+            combinings.append(found[store.value.owner])  # type: ignore[index]
+        return combinings
 
     def _partials(
         self, emitters: list[StatementEmitter], initial: list[SSAValue]
     ) -> list[SSAValue]:
         """The vectors of partial results the reduction loops start from: the identity."""
-        combinings = self._combinings()
+        combinings = self._combinings(self.plan.partials)
         width, length = len(combinings), vector_length(self.plan)
         return [
             emitters[number // width].identity(combinings[number % width], start.type, length)
@@ -154,7 +155,7 @@ class NestEmitter:
         add: Callable[[Operation], None],
     ) -> list[SSAValue]:
         """Each accumulator's partial results folded into its value before the loops."""
-        combinings = self._combinings()
+        combinings = self._combinings(self.plan.partials)
         width = len(combinings)
         return [
             emitters[number // width].fold(partial, start, combinings[number % width], add)
@@ -165,13 +166,12 @@ class NestEmitter:
         self, emitters: list[StatementEmitter], totals: list[SSAValue]
     ) -> list[SSAValue]:
         """The identity each block of a long sum starts from (`blocked_sums`)."""
-        width = len(self.plan.hoisted)
-        starts = []
-        for number, total in enumerate(totals):
-            _, store = self.plan.hoisted[number % width]
-            found = self.plan.blocked[store.value.owner]  # type: ignore[union-attr, index]
-            starts.append(emitters[number // width].start(found, total.type))
-        return starts
+        combinings = self._combinings(self.plan.blocked)
+        width = len(combinings)
+        return [
+            emitters[number // width].start(combinings[number % width], total.type)
+            for number, total in enumerate(totals)
+        ]
 
     def _block_added(
         self, totals: list[SSAValue], sums: list[SSAValue], block: Block
