@@ -3,7 +3,8 @@
 Each seed gives one program twice, with and without its layouts (`tests/fuzz/programs.py`).
 The plain one's printed output is the reference; the one with layouts must print the same
 unlowered on both engines, and after `layout-lower` with each option set (index=arith|affine
-× flatten=false|true, and `layout-schedule,layout-lower`) on both engines and, every K-th
+× flatten=false|true, `layout-schedule,layout-lower` and
+`layout-schedule{fma=true reassociate=true},layout-lower`) on both engines and, every K-th
 seed, natively: compiled by stock upstream `mlir-opt-22` (the README's LLVM pipeline) and run
 by `mlir-runner-22`, not by heterolayout's native engine. The programs write their buffers
 with loads and stores, vector accesses (sub-byte lanes too), copies, conversions, calls and

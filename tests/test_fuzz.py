@@ -11,7 +11,8 @@ from collections import Counter
 import pytest
 from xdsl.utils.exceptions import PassFailedException
 
-from heterolayout.dialects.context import parse_program
+from heterolayout.dialects.context import make_context, parse_program
+from heterolayout.passes.remarks import remarks_collected
 from tests.fuzz.choices import SeededChoices
 from tests.fuzz.corpus import corpus_cases, load, save
 from tests.fuzz.functions import Site
@@ -19,6 +20,7 @@ from tests.fuzz.layouts import GENERATORS, cyclic
 from tests.fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
 from tests.fuzz.runner import (
     OPTIONS,
+    SCHEDULES,
     CaseResult,
     Outcome,
     _failure,
@@ -108,7 +110,7 @@ def test_a_seed_gives_the_same_program_twice_and_a_plain_twin() -> None:
 @pytest.mark.slow
 def test_generator_covers_every_layout_kind_and_program_feature() -> None:
     features: Counter[str] = Counter()
-    for seed in range(300):
+    for seed in range(400):
         features.update(program_for_seed(seed).features)
     kinds = {k if k != "packed" else p for k in GENERATORS for p in ("packed-int", "packed-vector")}
     missing = [k for k in kinds if features[f"layout {k}"] == 0]
@@ -156,6 +158,10 @@ def test_generator_covers_every_layout_kind_and_program_feature() -> None:
         "nest map i1",
         "nest count i1",
         "nest on packed i1",
+        "nest matmul",
+        "nest convolution",
+        "nest row",
+        "nest epilogue",
         "large buffer",
     ]
     assert not [w for w in wanted if features[w] == 0], [w for w in wanted if features[w] == 0]
@@ -193,6 +199,30 @@ def test_schedule_makes_whole_words_of_generated_nests() -> None:
         if counted and mapped:
             return
     raise AssertionError(f"whole words in 300 seeds: ctpop {counted}, container maps {mapped}")
+
+
+CONTRACTIONS = ("nest matmul", "nest convolution", "nest row")
+
+
+def test_fast_schedule_reorders_generated_contractions() -> None:
+    """Some generated contractions get what only `fma=true reassociate=true` gives: fused
+    multiply-adds, partial sums along a reduction, sums added in blocks."""
+    wanted = {"vector.fma": False, "vector.reduction": False, "blocks": False}
+    for seed in range(600):
+        program = program_for_seed(seed)
+        if not any(f.startswith(CONTRACTIONS) for f in program.features):
+            continue
+        module = parse_program(program.text)
+        remarks: list[str] = []
+        with remarks_collected(remarks):
+            SCHEDULES["fast"].apply(make_context(), module)
+        scheduled = str(module)
+        wanted["vector.fma"] |= "vector.fma" in scheduled
+        wanted["vector.reduction"] |= "vector.reduction" in scheduled
+        wanted["blocks"] |= any("summed in blocks of" in r for r in remarks)
+        if all(wanted.values()):
+            return
+    raise AssertionError(f"in 600 seeds: {wanted}")
 
 
 @pytest.mark.parametrize("every", [1, 2, 3, 5, 10])
@@ -234,7 +264,7 @@ def test_outcome_classes() -> None:
     site = Site("@main", 'memref<4xf32, #layout.tag<"A->2aA">>', "assign")
     good = run_case(_program(assigned, plain, (site,)))
     # unlowered and the first option set on both engines, the others on the compiled one
-    assert good.outcome is Outcome.EQUAL and len(good.findings) == 2 + 2 + 4, good.findings
+    assert good.outcome is Outcome.EQUAL and len(good.findings) == 2 + 2 + 5, good.findings
     # a layout the program never puts anywhere is reported as dropped
     missing = Site("@main", 'memref<4xf32, #layout.tag<"A->A3a">>', "assign")
     dropped = run_case(_program(assigned, plain, (missing,)))
@@ -246,6 +276,7 @@ def test_outcome_classes() -> None:
         "flat",
         "affine-flat",
         "schedule",
+        "fast",
     }
     wrong = run_case(_program(assigned.replace("2.0", "3.0"), plain))
     assert wrong.outcome is Outcome.WRONG and "'3', reference '2'" in wrong.bugs()[0].detail

@@ -3,8 +3,8 @@
 The plain program (no layouts) runs on the compiled engine: its printed output is the
 reference. The program with layouts must print exactly that when run unlowered on both
 engines (a layout never changes what a program computes), and after `layout-lower` with
-each option set (index=arith|affine × flatten=false|true, and `layout-schedule` first) on
-both engines and, for cases run natively, compiled by stock upstream MLIR 22 (`mlir-opt-22`
+each option set (index=arith|affine × flatten=false|true, and `layout-schedule` first, as it
+is and with `fma=true reassociate=true`) on both engines and, for cases run natively, compiled by stock upstream MLIR 22 (`mlir-opt-22`
 with the README's LLVM pipeline + `mlir-runner-22`, not heterolayout's native engine), the
 plain program too unless it accesses vectors of sub-byte integers (`narrow_vector_accesses`:
 upstream's own meaning of those differs from the engines'), and then the plain program
@@ -78,14 +78,22 @@ OPTIONS: dict[str, dict[str, object]] = {
     "flat": {"flatten": True},
     "affine-flat": {"index": "affine", "flatten": True},
     "schedule": {},
+    "fast": {},
 }
-"""`layout-lower`'s options per option set; `schedule` runs `layout-schedule` first."""
+"""`layout-lower`'s options per option set; `schedule` runs `layout-schedule` first, `fast`
+`layout-schedule{fma=true reassociate=true}` (the programs' float data are whole numbers
+wherever the schedule reorders sums, so the output must still be exactly the reference)."""
 PIPELINES = {
     "arith": "layout-lower",
     "affine": "layout-lower{index=affine}",
     "flat": "layout-lower{flatten=true}",
     "affine-flat": "layout-lower{index=affine flatten=true}",
     "schedule": "layout-schedule,layout-lower",
+    "fast": "layout-schedule{fma=true reassociate=true},layout-lower",
+}
+SCHEDULES = {
+    "schedule": LayoutSchedulePass(),
+    "fast": LayoutSchedulePass(fma=True, reassociate=True),
 }
 CLEAN = (DiagnosticException, ParseError, LayoutError)
 
@@ -408,8 +416,8 @@ def _lowered_and_windowed(
         contextlib.redirect_stderr(io.StringIO()),  # the validation summary
         remarks_collected(remarks),
     ):
-        if option == "schedule":
-            LayoutSchedulePass().apply(_context(), lowered)
+        if option in SCHEDULES:
+            SCHEDULES[option].apply(_context(), lowered)
         LayoutLowerPass(validate=validate, **OPTIONS[option]).apply(_context(), lowered)  # type: ignore[arg-type]
     windowed = [_parsed_type(m.group(1)) for r in remarks if (m := _WINDOWED.search(r))]
     return lowered, windowed
