@@ -252,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-options",
         action="store_true",
-        help="lower every case with all five option sets (default: the default one and one "
-        "other in turn, the interpreter on the latter; --replay always uses all five)",
+        help="lower every case with all six option sets (default: the default one and one "
+        "other in turn, the interpreter on the latter; --replay always uses all six)",
     )
     parser.add_argument(
         "--progress", type=int, default=0, metavar="M", help="a progress line every M cases"

@@ -5,17 +5,24 @@ onnxruntime runs an ONNX model, PyTorch a `torch.export` program; the program ru
 pipeline the user gave it). Each graph output is compared element by element as numpy's
 `isclose` does: |got - expected| <= atol + rtol * |expected|, NaN equal to NaN.
 
-The default tolerance is per element type: for f32, rtol 1e-4 and an atol of 1e-5 times the
-output's largest magnitude (at least 1e-5). The program and onnxruntime sum the same products
+The default tolerance is per element type: for f32, rtol 1e-4 and an atol of 1e-4 times the
+output's largest magnitude (at least 1e-4). The program and onnxruntime sum the same products
 in different orders (onnxruntime's kernels block and vectorize their reductions, the
 program's loops run in their own order). A reordered sum moves by a few units in the last
 place of the sum of its terms' magnitudes, not of its result: where the terms cancel, an
 output near zero carries the error of the large terms, which only a bound on the output's
 scale admits (the output's largest magnitude stands for it). Measured on MLPs and 3x3
 convolutions of 64 to 512 channels, the largest error was 5e-7 to 2e-6 of the output's
-largest magnitude, and no element over rtol 1e-4 otherwise. f64 gets 1e-10 and 1e-12, f16
-1e-2 and 1e-3 (the same scaling); integers and booleans must be equal. `rtol` and `atol`
-given explicitly are used as they are (`atol` absolute).
+largest magnitude, on transformer encoder layers up to 6e-6; on a BERT-base layer (width 768,
+128 tokens, random weights whose attention scores reach the hundreds, so that the softmax
+magnifies every rounding) onnxruntime's own output is 1.2e-5 of it away from the float64
+evaluation and two float32 runs 2.7e-5 from each other, at BERT-large sizes 3.5e-5 and 3.7e-5
+(`benchmarks/accuracy.py`, benchmarks/RESULTS.md): a factor of 1e-5 would reject
+onnxruntime against exact arithmetic. 1e-4 admits two correct float32
+runs with room and is ten times tighter than onnxruntime's own model tests (1e-3 absolute
+plus 1e-3 relative). f64 gets 1e-10 and 1e-12, f16 1e-2 and 1e-3 (the same scaling);
+integers and booleans must be equal. `rtol` and `atol` given explicitly are used as they are
+(`atol` absolute).
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from heterolayout.frontends.torch_import import is_exported_program
 
 TOLERANCES: dict[str, tuple[float, float]] = {
     "float64": (1e-10, 1e-12),
-    "float32": (1e-4, 1e-5),
+    "float32": (1e-4, 1e-4),
     "float16": (1e-2, 1e-3),
 }
 """Per element type, the default rtol, and the default atol per unit of the output's largest

@@ -215,10 +215,12 @@ def test_compare_output_measures_absolute_and_relative_error() -> None:
     # The default atol follows the output's scale: an output that cancels to near zero
     # among outputs of 1000 carries an error of their size.
     large = np.array([1000.0, 0.0, -800.0], dtype=np.float32)
-    near = large + np.array([0.0, 5e-3, 0.0], dtype=np.float32)
+    near = large + np.array([0.0, 5e-2, 0.0], dtype=np.float32)
     assert compare_output("y", near, large).within
-    assert compare_output("y", near, large).atol == pytest.approx(1e-2)
+    assert compare_output("y", near, large).atol == pytest.approx(1e-1)
     assert compare_output("y", near, large, atol=1e-5).over == 1
+    far = large + np.array([0.0, 0.2, 0.0], dtype=np.float32)
+    assert compare_output("y", far, large).over == 1
 
 
 def test_named_arguments_errors(imported: dict[str, str]) -> None:
