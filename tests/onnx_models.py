@@ -528,6 +528,7 @@ _TRANSPOSED = re.compile(
     r"linalg\.transpose ins\((%\w+) : memref<\d+x\d+xf32>\).*permutation = \[1, 0\]"
 )
 _FILTER = re.compile(r"linalg\.conv_2d_nchw_fchw\b.*\bins\(%\w+, (%\w+) :")
+_VIEW = re.compile(r"^\s*(%\w+) = memref\.subview (%\w+)\[", re.MULTILINE)
 _FUNCTION = re.compile(r"^\s*func\.func @main\((.*)\)\s*\{\s*$")
 _ARGUMENT = re.compile(r"(%\w+): (memref<[^>]*xf32>)")
 _DEFINITION = re.compile(r"^\s*(%\w+) = memref\.(alloc|get_global)\b.*: (memref<[^>]*xf32>)\s*$")
@@ -553,16 +554,24 @@ def _assign(value: str, memref: str, tags: dict[int, str]) -> str | None:
     return f'    layout.assign {value} to #layout.tag<"{tag}"> : {memref}'
 
 
+def _viewed(views: dict[str, str], value: str) -> str:
+    """The buffer a value is a view of (itself if it is none)."""
+    while value in views:
+        value = views[value]
+    return value
+
+
 def with_onednn_layouts(text: str, block: int = 4) -> tuple[str, int]:
     """The imported program with a `layout.assign` of `onednn_tags(block)` on every f32
     argument, allocation and weight global of rank 2 to 5 (a matrix the program transposes
     gets the transposed tag: its readers see the blocks `onednn_tags` means; a buffer a
-    convolution reads as its filter, the weights' tag: ConvTranspose's flipped weights), and
-    how many it got."""
+    convolution reads as its filter, or views of it, the weights' tag: ConvTranspose's flipped
+    weights, read by the convolutions of its output phases), and how many it got."""
     activations, weights = onednn_tags(block)
     transposed = {**weights, 2: transposed_matrix_tag(weights[2])}
     read_transposed = set(_TRANSPOSED.findall(text))
-    filters = set(_FILTER.findall(text))
+    views = dict(_VIEW.findall(text))
+    filters = {_viewed(views, f) for f in _FILTER.findall(text)}
     lines: list[str] = []
     assigned = 0
     for line in text.splitlines():

@@ -20,6 +20,7 @@ from heterolayout.frontends.lowering import (
 )
 from heterolayout.frontends.onnx_import import import_onnx
 from heterolayout.frontends.torch_import import import_torch, is_exported_program
+from heterolayout.frontends.transposed_convolutions import transposed_convolutions_in_text
 
 
 def import_model(
@@ -46,7 +47,7 @@ def import_model(
         to_linalg(work / "torch.mlirbc", work / "linalg.mlir", "torch" if torch else "onnx")
         bufferize(work / "linalg.mlir", work / "memref.mlir")
         text = inline_resources((work / "memref.mlir").read_text(encoding="utf-8"))
-    text = affine_indices_in_text(text)
+    text = transposed_convolutions_in_text(affine_indices_in_text(text))
     check_signature(text, signature)
     return text
 

@@ -1,0 +1,212 @@
+"""Transposed convolutions as the convolutions of their output phases
+(`frontends/transposed_convolutions.py`): the phases against every product of the stuffed
+convolution, the rewrite of tests/frontends/transposed_convolutions.mlir (each function run
+before and after it by the interpreter: the same values), and imported ONNX ConvTransposes,
+laid out, scheduled and run against onnxruntime."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+import heterolayout
+import heterolayout.frontends.transposed_convolutions as transposed_module
+from heterolayout.dialects.context import parse_program
+from heterolayout.frontends.reference import compare_output
+from heterolayout.frontends.transposed_convolutions import (
+    _phases,
+    transposed_convolutions,
+    transposed_convolutions_in_text,
+)
+from heterolayout.passes.pipeline import apply_pipeline
+from tests.onnx_models import (
+    _model,
+    _tensor,
+    _weights,
+    onnxruntime_outputs,
+    random_input,
+    require_frontend,
+    with_onednn_layouts,
+)
+from tests.paths import REPOSITORY
+
+SOURCE = (REPOSITORY / "tests/frontends/transposed_convolutions.mlir").read_text()
+LEFT = ("nonzero_fill", "written_between", "global_written_between", "read_elsewhere", "dilated")
+"""The functions of SOURCE that must stay as they are."""
+
+
+@pytest.mark.parametrize(
+    ("extent", "kernel", "offset", "stride"),
+    list(itertools.product((1, 2, 5), (1, 2, 3, 5), (0, 1, 2, 4), (1, 2, 3, 4))),
+)
+def test_phases_make_every_product_of_the_stuffed_convolution_once(
+    extent: int, kernel: int, offset: int, stride: int
+) -> None:
+    """Along one axis: (output row, kernel row, input row) with output + kernel = offset +
+    stride · input, exactly the stuffed convolution's products that read an input row."""
+    out = max((extent - 1) * stride + 1 + offset + 1 - kernel + 1, 1)
+    stuffed = {
+        (o, k, (o + k - offset) // stride)
+        for o in range(out)
+        for k in range(kernel)
+        if (o + k - offset) % stride == 0 and 0 <= (o + k - offset) // stride < extent
+    }
+    made = []
+    for phase in _phases(extent, out, kernel, offset, stride):
+        for i, t in itertools.product(range(phase.count), range(phase.taps)):
+            row = i + t + phase.shift
+            if 0 <= row < extent:
+                made.append((phase.first + stride * i, phase.tap + stride * t, row))
+    assert sorted(made) == sorted(stuffed)
+    assert {p.first for p in _phases(extent, out, kernel, offset, stride)} <= set(range(stride))
+
+
+def _function(module: ModuleOp, name: str) -> str:
+    text = str(module)
+    start = text.index(f"func.func @{name}(")
+    end = text.find("func.func @", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_the_stuffed_convolutions_become_phases() -> None:
+    module = parse_program(SOURCE)
+    assert transposed_convolutions(module) == 2
+    stride2 = _function(module, "stride2")
+    assert stride2.count("linalg.conv_2d_nchw_fchw") == 4  # 2 x 2 phases
+    assert "memref<1x2x8x10xf32>" not in stride2  # no stuffed image
+    assert "memref<1x2x4x5xf32>" in stride2  # the input padded by one row and column
+    # output rows 0, 2, 4 read kernel row 1 only; rows 1, 3, 5 kernel rows 0 and 2
+    assert "[0, 0, 1, 1] [3, 2, 1, 1] [1, 1, 2, 2]" in stride2
+    assert "[0, 0, 0, 0] [3, 2, 2, 2] [1, 1, 2, 2]" in stride2
+    by_rows = _function(module, "stride3_by_1")
+    # rows 1, 4, 7 of the output meet no input row: two phases of three
+    assert by_rows.count("linalg.conv_2d_nchw_fchw") == 2
+    assert "memref.alloc" not in by_rows and "memref.copy" not in by_rows
+    original = parse_program(SOURCE)
+    for name in LEFT:
+        assert _function(module, name) == _function(original, name)
+
+
+@pytest.mark.parametrize("name", ["stride2", "stride3_by_1", *LEFT])
+def test_each_function_computes_what_it_did(name: str) -> None:
+    rewritten = parse_program(SOURCE)
+    transposed_convolutions(rewritten)
+    arguments = _arguments(SOURCE, name)
+    before, after = [a.copy() for a in arguments], [a.copy() for a in arguments]
+    heterolayout.run(SOURCE, name, args=before, engine="interp")
+    heterolayout.run(rewritten, name, args=after, engine="interp")
+    for was, now in zip(before, after, strict=True):
+        np.testing.assert_array_equal(now, was)
+    assert not np.array_equal(before[-1], arguments[-1])  # the output was written
+
+
+def _arguments(text: str, name: str) -> list[np.ndarray]:
+    """Whole numbers in each argument (sums of them are exact in any order)."""
+    signature = text[text.index(f"@{name}(") : text.index(") {", text.index(f"@{name}("))]
+    random = np.random.default_rng(7)
+    shapes = [
+        tuple(int(e) for e in part.split("memref<")[1].split("xf32")[0].split("x"))
+        for part in signature.split(", %")
+    ]
+    return [random.integers(-4, 5, shape).astype(np.float32) for shape in shapes]
+
+
+def test_a_text_without_a_strided_view_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[str] = []
+
+    def parse(text: str) -> ModuleOp:
+        parsed.append(text)
+        return parse_program(text)
+
+    monkeypatch.setattr(transposed_module, "parse_program", parse)
+    unstrided = SOURCE.replace("[1, 1, 2, 2]", "[1, 1, 1, 1]").replace(
+        "[1, 1, 3, 1]", "[1, 1, 1, 1]"
+    )
+    assert transposed_convolutions_in_text(unstrided) is unstrided
+    without = SOURCE.replace("linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf")
+    assert transposed_convolutions_in_text(without) is without
+    assert parsed == []
+    assert transposed_convolutions_in_text(SOURCE) is not SOURCE
+    assert parsed == [SOURCE]
+
+
+def _transposed(
+    channels: int,
+    features: int,
+    size: tuple[int, int],
+    kernel: tuple[int, int],
+    strides: tuple[int, int],
+    pads: tuple[int, int],
+    output_padding: tuple[int, int] = (0, 0),
+    dilations: tuple[int, int] = (1, 1),
+    group: int = 1,
+) -> tuple[Any, tuple[int, ...]]:
+    """ConvTranspose with a bias, then ReLU."""
+    from onnx import helper
+
+    random = np.random.default_rng(3)
+    weights = [
+        _weights(random, "w", (channels, features // group, *kernel)),
+        _weights(random, "b", (features,)),
+    ]
+    out = [
+        (size[a] - 1) * strides[a]
+        - 2 * pads[a]
+        + dilations[a] * (kernel[a] - 1)
+        + output_padding[a]
+        + 1
+        for a in (0, 1)
+    ]
+    nodes = [
+        helper.make_node(
+            "ConvTranspose",
+            ["x", "w", "b"],
+            ["t"],
+            kernel_shape=list(kernel),
+            strides=list(strides),
+            pads=[*pads, *pads],
+            output_padding=list(output_padding),
+            dilations=list(dilations),
+            group=group,
+        ),
+        helper.make_node("Relu", ["t"], ["y"]),
+    ]
+    shape = (1, channels, *size)
+    model = _model(nodes, [_tensor("x", list(shape))], [_tensor("y", [1, features, *out])], weights)
+    return model, shape
+
+
+MODELS = {
+    # name: (ConvTranspose arguments, convolutions after the import)
+    "2x2 stride 2": ((16, 16, (6, 5), (2, 2), (2, 2), (0, 0)), 4),
+    "4x4 stride 2 pad 1": ((16, 8, (5, 6), (4, 4), (2, 2), (1, 1)), 4),
+    "3x3 stride 2 pad 1 output_padding 1": ((8, 16, (5, 5), (3, 3), (2, 2), (1, 1), (1, 1)), 4),
+    "5x5 stride 3 pad 2 output_padding 1, 2": ((4, 8, (4, 3), (5, 5), (3, 3), (2, 2), (1, 2)), 9),
+    "2x2 stride 4": ((8, 8, (3, 3), (2, 2), (4, 4), (0, 0)), 4),
+    "3x2 stride 2, 1": ((8, 8, (4, 5), (3, 2), (2, 1), (1, 0)), 2),
+    "dilated (left)": ((8, 8, (4, 4), (3, 3), (2, 2), (1, 1), (0, 0), (2, 2)), 1),
+    "grouped (left)": ((8, 8, (4, 4), (3, 3), (2, 2), (1, 1), (0, 0), (1, 1), 2), 0),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", MODELS)
+def test_imported_transposed_convolutions_compute_what_onnxruntime_computes(name: str) -> None:
+    require_frontend()
+    arguments, convolutions = MODELS[name]
+    model, shape = _transposed(*arguments)  # type: ignore[arg-type]
+    text = heterolayout.import_model(model)
+    assert text.count("linalg.conv_2d_nchw_fchw") == convolutions
+    x = random_input(shape, seed=5)
+    expected = onnxruntime_outputs(model, {"x": x})["y"]
+    laid_out, _ = with_onednn_layouts(text, 4)
+    for form in (text, laid_out):
+        for pipeline in ("layout-lower", "layout-schedule{fma=true reassociate=true},layout-lower"):
+            lowered = apply_pipeline(parse_program(form), pipeline)
+            got = heterolayout.run(str(lowered), {"x": x}, engine="compiled")["y"]
+            comparison = compare_output("y", got, expected)
+            assert comparison.within, (pipeline, str(comparison))
