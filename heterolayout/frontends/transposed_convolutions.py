@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import FloatAttr, MemRefType, ModuleOp, NoneAttr
+from xdsl.dialects.builtin import FloatAttr, MemRefType, ModuleOp, NoneAttr, SymbolTable
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -179,26 +179,19 @@ def _in_order(*ops: Operation) -> bool:
     return places == sorted(places)
 
 
-def _storage(value: SSAValue) -> object:
-    """Which memory a memref value is: its storage root, or the global it names (two
-    `memref.get_global` of one symbol are one memory)."""
-    root = storage_root(value)
-    if isinstance(root.owner, memref.GetGlobalOp):
-        return root.owner.name_.root_reference.data
-    return root
-
-
 def _written_between(first: Operation, last: Operation, source: SSAValue) -> bool:
-    """Whether an op between `first` and `last` may write `source`: any op that uses its
-    memory (through any view), or calls a function."""
-    memory = _storage(source)
+    """Whether `source` may change between `first` and `last`: a global unless it is a
+    constant one; another buffer if an op between uses its memory (through any view) or
+    calls a function."""
+    root = storage_root(source)
+    if isinstance(root.owner, memref.GetGlobalOp):
+        found = SymbolTable.lookup_symbol(root.owner, root.owner.name_)
+        return not (isinstance(found, memref.GlobalOp) and found.constant is not None)
     op = first.next_op
     while op is not None and op is not last:
         for inner in op.walk():
-            if isinstance(inner, func.CallOp):
-                return True
-            if any(
-                isinstance(o.type, MemRefType) and _storage(o) == memory for o in inner.operands
+            if isinstance(inner, func.CallOp) or any(
+                isinstance(o.type, MemRefType) and storage_root(o) == root for o in inner.operands
             ):
                 return True
         op = op.next_op
