@@ -204,9 +204,11 @@ def test_imported_transposed_convolutions_compute_what_onnxruntime_computes(name
     x = random_input(shape, seed=5)
     expected = onnxruntime_outputs(model, {"x": x})["y"]
     laid_out, _ = with_onednn_layouts(text, 4)
-    for form in (text, laid_out):
-        for pipeline in ("layout-lower", "layout-schedule{fma=true reassociate=true},layout-lower"):
-            lowered = apply_pipeline(parse_program(form), pipeline)
-            got = heterolayout.run(str(lowered), {"x": x}, engine="compiled")["y"]
-            comparison = compare_output("y", got, expected)
-            assert comparison.within, (pipeline, str(comparison))
+    fast = "layout-schedule{fma=true reassociate=true},layout-lower"
+    runs = [(text, "layout-lower", "compiled"), (text, fast, "compiled")]
+    runs += [(laid_out, "layout-lower", "compiled"), (laid_out, fast, "native")]
+    for form, pipeline, engine in runs:
+        lowered = apply_pipeline(parse_program(form), pipeline)
+        got = heterolayout.run(str(lowered), {"x": x}, engine=engine)["y"]
+        comparison = compare_output("y", got, expected)
+        assert comparison.within, (pipeline, engine, str(comparison))
