@@ -212,3 +212,26 @@ def test_imported_transposed_convolutions_compute_what_onnxruntime_computes(name
         got = heterolayout.run(str(lowered), {"x": x}, engine=engine)["y"]
         comparison = compare_output("y", got, expected)
         assert comparison.within, (pipeline, engine, str(comparison))
+
+
+def test_a_torch_conv_transpose_becomes_phases_and_equals_pytorch() -> None:
+    """PyTorch's ConvTranspose2d (torch.export; PyTorch is not part of the onnx extra)
+    reaches the same stuffed convolution through torch-mlir."""
+    torch = pytest.importorskip("torch", reason="torch.export needs PyTorch: pip install torch")
+    require_frontend()
+
+    class Up(torch.nn.Module):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.up = torch.nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1)
+
+        def forward(self, x: Any) -> Any:
+            return torch.relu(self.up(x))
+
+    torch.manual_seed(0)
+    module = Up().eval()
+    x = torch.randn(1, 8, 5, 6)
+    text = heterolayout.import_model(torch.export.export(module, (x,)))
+    assert text.count("linalg.conv_2d_nchw_fchw") == 4
+    got = heterolayout.run(text, {"x": x.numpy()}, engine="compiled")["relu"]
+    np.testing.assert_allclose(got, module(x).detach().numpy(), rtol=1e-5, atol=1e-5)
