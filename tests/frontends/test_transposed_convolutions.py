@@ -220,7 +220,7 @@ def test_a_torch_conv_transpose_becomes_phases_and_equals_pytorch() -> None:
     torch = pytest.importorskip("torch", reason="torch.export needs PyTorch: pip install torch")
     require_frontend()
 
-    class Up(torch.nn.Module):  # type: ignore[misc, name-defined]
+    class Up(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.up = torch.nn.ConvTranspose2d(8, 4, 3, stride=2, padding=1, output_padding=1)
