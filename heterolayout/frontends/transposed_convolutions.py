@@ -3,14 +3,15 @@
 torch-mlir lowers a ConvTranspose of stride s as a stride-1 convolution over a zero-stuffed
 image: a buffer filled with zeros, the input copied into it through a view of stride s, and
 the flipped weights slid over all of it. s² − 1 of every s² products read a zero (three of
-four for stride 2), and the stuffed buffer is one more trip through memory. Output rows of
-one phase (`oh mod s`) meet only the kernel rows of one residue, and those read consecutive
-input rows: each phase is a stride-1 convolution of the input itself with every s-th kernel
-row and column, written into every s-th output row and column (the sub-pixel convolution).
-So the stuffed convolution becomes up to s_h · s_w `linalg.conv_2d_nchw_fchw` on views: the
-input (zero-padded where a phase reads past its edge), a strided view of the weights, a
-strided view of the output. The products that remain are the ones that are not zero; the
-sums are the same sums in the same order less their zero terms.
+four for stride 2 in 2-D), and the stuffed buffer is one more trip through memory. Output
+rows of one phase (`oh mod s`) meet only the kernel rows of one residue, and those read
+consecutive input rows: each phase is a stride-1 convolution of the input itself with every
+s-th kernel row, written into every s-th output row, in each spatial dim (the sub-pixel
+convolution). So the stuffed convolution (`linalg.conv_1d_ncw_fcw`, `conv_2d_nchw_fchw` or
+`conv_3d_ncdhw_fcdhw`) becomes up to one such convolution per combination of phases, on
+views: the input (zero-padded where a phase reads past its edge), a strided view of the
+weights, a strided view of the output. The products that remain are the ones that are not
+zero; the sums are the same sums in the same order less their zero terms.
 
 The pattern is matched exactly (a stride-1, dilation-1 convolution whose image is a local
 allocation used only by a fill with zero, one strided view of it written by one copy, the
@@ -20,6 +21,7 @@ the convolution); anything else is left as it is.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -32,18 +34,28 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from heterolayout.dialects.context import parse_program
 from heterolayout.dialects.roots import storage_root
-from heterolayout.dialects.upstream.linalg import Conv2DNchwFchwOp
+from heterolayout.dialects.upstream.linalg import (
+    Conv1DNcwFcwOp,
+    Conv2DNchwFchwOp,
+    Conv3DNcdhwFcdhwOp,
+)
 
-STRIDED_VIEW = re.compile(r"memref\.subview [^\n]*\] \[[^\]]*\] \[1, 1, (?!1, 1\])")
-"""A view of stride > 1 in a spatial dim: what a text must hold for
-`transposed_convolutions_in_text` to parse it."""
+CONVOLUTIONS = (Conv1DNcwFcwOp, Conv2DNchwFchwOp, Conv3DNcdhwFcdhwOp)
+"""The channels-first convolutions torch-mlir writes a ConvTranspose of 1, 2 or 3 spatial dims
+as."""
+Convolution = Conv1DNcwFcwOp | Conv2DNchwFchwOp | Conv3DNcdhwFcdhwOp
+STRIDED_VIEW = re.compile(
+    r"memref\.subview [^\n]*\] \[1, 1(?:, \d+)*?, (?:[2-9]|[1-9]\d+)(?:, \d+)*\] :"
+)
+"""A view of stride > 1 in a spatial dim: what a text (with one of `CONVOLUTIONS`) must hold
+for `transposed_convolutions_in_text` to parse it."""
 
 
 def transposed_convolutions_in_text(text: str) -> str:
     """`text` with `transposed_convolutions` applied, itself when there is nothing to rewrite
-    (only a module with a `linalg.conv_2d_nchw_fchw` and a strided view is parsed) or when
+    (only a module with a convolution of `CONVOLUTIONS` and a strided view is parsed) or when
     heterolayout's parser does not read it (the tool that reads it next says why)."""
-    if "linalg.conv_2d_nchw_fchw" not in text or not STRIDED_VIEW.search(text):
+    if not any(op.name in text for op in CONVOLUTIONS) or not STRIDED_VIEW.search(text):
         return text
     try:
         module = parse_program(text)
@@ -56,7 +68,7 @@ def transposed_convolutions(module: ModuleOp) -> int:
     """Replace each convolution over a zero-stuffed image by the convolutions of its output
     phases; how many were."""
     rewritten = 0
-    for conv in [op for op in module.walk() if isinstance(op, Conv2DNchwFchwOp)]:
+    for conv in [op for op in module.walk() if isinstance(op, CONVOLUTIONS)]:
         stuffed = _stuffed(conv)
         if stuffed is not None:
             _split(conv, stuffed)
@@ -74,8 +86,9 @@ class Stuffed:
     copy: memref.CopyOp
     deallocs: tuple[Operation, ...]
     source: SSAValue
-    offsets: tuple[int, int]
-    strides: tuple[int, int]
+    offsets: tuple[int, ...]
+    strides: tuple[int, ...]
+    """Of the spatial dims."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +121,9 @@ def _is_zero_fill(op: FillOp, image: SSAValue) -> bool:
     )
 
 
-def _stuffed(conv: Conv2DNchwFchwOp) -> Stuffed | None:
-    if conv.window() != ((1, 1), (1, 1)) or len(conv.inputs) != 2 or len(conv.outputs) != 1:
+def _stuffed(conv: Convolution) -> Stuffed | None:
+    ones = (1,) * conv.SPATIAL
+    if conv.window() != (ones, ones) or len(conv.inputs) != 2 or len(conv.outputs) != 1:
         return None
     image, weights = conv.inputs
     out = conv.outputs[0]
@@ -166,8 +180,8 @@ def _stuffed(conv: Conv2DNchwFchwOp) -> Stuffed | None:
         copy,
         tuple(deallocs),
         copy.source,
-        (offsets[2], offsets[3]),
-        (strides[2], strides[3]),
+        tuple(offsets[2:]),
+        tuple(strides[2:]),
     )
 
 
@@ -211,12 +225,13 @@ def _phases(extent: int, out: int, kernel: int, offset: int, stride: int) -> lis
     return phases
 
 
-def _split(conv: Conv2DNchwFchwOp, stuffed: Stuffed) -> None:
+def _split(conv: Convolution, stuffed: Stuffed) -> None:
     weights, out = conv.inputs[1], conv.outputs[0]
     source_type, weights_type, out_type = (_static(v) for v in (stuffed.source, weights, out))
     assert source_type is not None and weights_type is not None and out_type is not None
     batch, channels, *extents = source_type.get_shape()
     features, _, *kernel = weights_type.get_shape()
+    axes = range(len(extents))
     phases = [
         _phases(
             extents[a],
@@ -225,55 +240,55 @@ def _split(conv: Conv2DNchwFchwOp, stuffed: Stuffed) -> None:
             stuffed.offsets[a],
             stuffed.strides[a],
         )
-        for a in (0, 1)
+        for a in axes
     ]
-    low = [max([0] + [-p.shift for p in axis]) for axis in phases]
+    low = [max([0] + [-p.shift for p in phases[a]]) for a in axes]
     high = [
         max([0] + [p.count + p.taps - 2 + p.shift - (extents[a] - 1) for p in phases[a]])
-        for a in (0, 1)
+        for a in axes
     ]
+    ones = [1] * (2 + len(extents))
     rewriter = Rewriter()
     at = InsertPoint.before(conv)
     source, padded = stuffed.source, None
     if any(low) or any(high):
-        shape = [batch, channels, *(extents[a] + low[a] + high[a] for a in (0, 1))]
+        shape = [batch, channels, *(extents[a] + low[a] + high[a] for a in axes)]
         padded = memref.AllocOp.get(source_type.element_type, 64, shape)
         fill = stuffed.fill.clone()
         fill.operands = (stuffed.fill.inputs[0], padded.memref)
         interior = memref.SubviewOp.from_static_parameters(
-            padded, padded.memref.type, [0, 0, *low], source_type.get_shape(), [1, 1, 1, 1]
+            padded, padded.memref.type, [0, 0, *low], source_type.get_shape(), ones
         )
         rewriter.insert_op([padded, fill, interior, memref.CopyOp(stuffed.source, interior)], at)
         source = padded.memref
-    for row in phases[0]:
-        for column in phases[1]:
-            image_view = _view(
-                rewriter,
-                at,
-                source,
-                [0, 0, low[0] + row.shift, low[1] + column.shift],
-                [batch, channels, row.count + row.taps - 1, column.count + column.taps - 1],
-                [1, 1, 1, 1],
-            )
-            weights_view = _view(
-                rewriter,
-                at,
-                weights,
-                [0, 0, row.tap, column.tap],
-                [features, channels, row.taps, column.taps],
-                [1, 1, *stuffed.strides],
-            )
-            out_view = _view(
-                rewriter,
-                at,
-                out,
-                [0, 0, row.first, column.first],
-                [batch, features, row.count, column.count],
-                [1, 1, *stuffed.strides],
-            )
-            phase = conv.clone()
-            phase.operands = (image_view, weights_view, out_view)
-            rewriter.insert_op(phase, at)
+    for combination in itertools.product(*phases):
+        image_view = _view(
+            rewriter,
+            at,
+            source,
+            [0, 0, *(low[a] + p.shift for a, p in enumerate(combination))],
+            [batch, channels, *(p.count + p.taps - 1 for p in combination)],
+            ones,
+        )
+        weights_view = _view(
+            rewriter,
+            at,
+            weights,
+            [0, 0, *(p.tap for p in combination)],
+            [features, channels, *(p.taps for p in combination)],
+            [1, 1, *stuffed.strides],
+        )
+        out_view = _view(
+            rewriter,
+            at,
+            out,
+            [0, 0, *(p.first for p in combination)],
+            [batch, features, *(p.count for p in combination)],
+            [1, 1, *stuffed.strides],
+        )
+        phase = conv.clone()
+        phase.operands = (image_view, weights_view, out_view)
+        rewriter.insert_op(phase, at)
     if padded is not None:
         rewriter.insert_op(memref.DeallocOp.get(padded), at)
     for op in (conv, stuffed.copy, stuffed.view, stuffed.fill, *stuffed.deallocs, stuffed.alloc):
@@ -291,7 +306,7 @@ def _view(
     """`value` itself where the view is all of it, else a `memref.subview`."""
     kind = value.type
     assert isinstance(kind, MemRefType)
-    if offsets == [0] * 4 and strides == [1] * 4 and sizes == list(kind.get_shape()):
+    if not any(offsets) and set(strides) == {1} and sizes == list(kind.get_shape()):
         return value
     view = memref.SubviewOp.from_static_parameters(value, kind, offsets, sizes, strides)
     rewriter.insert_op(view, at)

@@ -7,6 +7,7 @@ laid out, scheduled and run against onnxruntime."""
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import numpy as np
@@ -74,7 +75,7 @@ def _function(module: ModuleOp, name: str) -> str:
 
 def test_the_stuffed_convolutions_become_phases() -> None:
     module = parse_program(SOURCE)
-    assert transposed_convolutions(module) == 2
+    assert transposed_convolutions(module) == 3
     stride2 = _function(module, "stride2")
     assert stride2.count("linalg.conv_2d_nchw_fchw") == 4  # 2 x 2 phases
     assert "memref<1x2x8x10xf32>" not in stride2  # no stuffed image
@@ -86,12 +87,14 @@ def test_the_stuffed_convolutions_become_phases() -> None:
     # rows 1, 4, 7 of the output meet no input row: two phases of three
     assert by_rows.count("linalg.conv_2d_nchw_fchw") == 2
     assert "memref.alloc" not in by_rows and "memref.copy" not in by_rows
+    sequence = _function(module, "sequence")
+    assert sequence.count("linalg.conv_1d_ncw_fcw") == 2 and "1x3x13xf32" not in sequence
     original = parse_program(SOURCE)
     for name in LEFT:
         assert _function(module, name) == _function(original, name)
 
 
-@pytest.mark.parametrize("name", ["stride2", "stride3_by_1", *LEFT])
+@pytest.mark.parametrize("name", ["stride2", "stride3_by_1", "sequence", *LEFT])
 def test_each_function_computes_what_it_did(name: str) -> None:
     rewritten = parse_program(SOURCE)
     transposed_convolutions(rewritten)
@@ -123,11 +126,12 @@ def test_a_text_without_a_strided_view_is_not_parsed(monkeypatch: pytest.MonkeyP
         return parse_program(text)
 
     monkeypatch.setattr(transposed_module, "parse_program", parse)
-    unstrided = SOURCE.replace("[1, 1, 2, 2]", "[1, 1, 1, 1]").replace(
-        "[1, 1, 3, 1]", "[1, 1, 1, 1]"
-    )
+    unstrided = SOURCE
+    for strides in ("[1, 1, 2, 2]", "[1, 1, 3, 1]", "[1, 1, 2]"):
+        unstrided = unstrided.replace(strides, "[1, 1" + ", 1" * (strides.count(",") - 1) + "]")
     assert transposed_convolutions_in_text(unstrided) is unstrided
     without = SOURCE.replace("linalg.conv_2d_nchw_fchw", "linalg.conv_2d_nhwc_hwcf")
+    without = without.replace("linalg.conv_1d_ncw_fcw", "linalg.conv_1d_nwc_wcf")
     assert transposed_convolutions_in_text(without) is without
     assert parsed == []
     assert transposed_convolutions_in_text(SOURCE) is not SOURCE
@@ -137,17 +141,20 @@ def test_a_text_without_a_strided_view_is_not_parsed(monkeypatch: pytest.MonkeyP
 def _transposed(
     channels: int,
     features: int,
-    size: tuple[int, int],
-    kernel: tuple[int, int],
-    strides: tuple[int, int],
-    pads: tuple[int, int],
-    output_padding: tuple[int, int] = (0, 0),
-    dilations: tuple[int, int] = (1, 1),
+    size: tuple[int, ...],
+    kernel: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: tuple[int, ...],
+    output_padding: tuple[int, ...] | None = None,
+    dilations: tuple[int, ...] | None = None,
     group: int = 1,
 ) -> tuple[Any, tuple[int, ...]]:
-    """ConvTranspose with a bias, then ReLU."""
+    """ConvTranspose of `len(size)` spatial dims with a bias, then ReLU."""
     from onnx import helper
 
+    axes = range(len(size))
+    output_padding = output_padding or (0,) * len(size)
+    dilations = dilations or (1,) * len(size)
     random = np.random.default_rng(3)
     weights = [
         _weights(random, "w", (channels, features // group, *kernel)),
@@ -159,7 +166,7 @@ def _transposed(
         + dilations[a] * (kernel[a] - 1)
         + output_padding[a]
         + 1
-        for a in (0, 1)
+        for a in axes
     ]
     nodes = [
         helper.make_node(
@@ -190,6 +197,12 @@ MODELS = {
     "3x2 stride 2, 1": ((8, 8, (4, 5), (3, 2), (2, 1), (1, 0)), 2),
     "dilated (left)": ((8, 8, (4, 4), (3, 3), (2, 2), (1, 1), (0, 0), (2, 2)), 1),
     "grouped (left)": ((8, 8, (4, 4), (3, 3), (2, 2), (1, 1), (0, 0), (1, 1), 2), 0),
+    "1-D 16 stride 8 pad 4": ((8, 4, (5,), (16,), (8,), (4,)), 8),
+    "1-D 3 stride 3 pad 1 output_padding 2": ((4, 8, (6,), (3,), (3,), (1,), (2,)), 3),
+    "3-D 3 stride 2 pad 1 output_padding 1": (
+        (4, 4, (3, 4, 3), (3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1)),
+        8,
+    ),
 }
 
 
@@ -200,7 +213,8 @@ def test_imported_transposed_convolutions_compute_what_onnxruntime_computes(name
     arguments, convolutions = MODELS[name]
     model, shape = _transposed(*arguments)  # type: ignore[arg-type]
     text = heterolayout.import_model(model)
-    assert text.count("linalg.conv_2d_nchw_fchw") == convolutions
+    found = re.findall(r"linalg\.conv_(?:1d_ncw_fcw|2d_nchw_fchw|3d_ncdhw_fcdhw)\b", text)
+    assert len(found) == convolutions
     x = random_input(shape, seed=5)
     expected = onnxruntime_outputs(model, {"x": x})["y"]
     laid_out, _ = with_onednn_layouts(text, 4)
