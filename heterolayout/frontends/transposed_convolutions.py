@@ -26,7 +26,14 @@ import re
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import FloatAttr, MemRefType, ModuleOp, NoneAttr, SymbolTable
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
+    SymbolTable,
+)
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -104,8 +111,14 @@ class Phase:
 
 
 def _static(value: SSAValue) -> MemRefType | None:
+    """The type of a memref of static shape and a strided layout (one a view can be taken
+    of), else None."""
     kind = value.type
-    if isinstance(kind, MemRefType) and all(e >= 0 for e in kind.get_shape()):
+    if (
+        isinstance(kind, MemRefType)
+        and all(e >= 0 for e in kind.get_shape())
+        and isinstance(kind.layout, (NoneAttr, StridedLayoutAttr))
+    ):
         return kind
     return None
 
@@ -122,6 +135,8 @@ def _is_zero_fill(op: FillOp, image: SSAValue) -> bool:
 
 
 def _stuffed(conv: Convolution) -> Stuffed | None:
+    """The zero-stuffed image `conv` slides over, when the pattern matches exactly (the
+    module docstring)."""
     ones = (1,) * conv.SPATIAL
     if conv.window() != (ones, ones) or len(conv.inputs) != 2 or len(conv.outputs) != 1:
         return None
