@@ -1,8 +1,10 @@
-"""Loop nests `layout-schedule` takes: whole-buffer maps and, on `i1`, bit counts.
+"""Loop nests `layout-schedule` takes: whole-buffer maps, contractions and, on `i1`, bit
+counts.
 
 A nest is a chain of `affine.for` (with `affine.load/store`) or `scf.for` (with
-`memref.load/store`) loops of constant bounds, one per dim of a buffer, in a random order,
-around straight-line code: what the schedule strip-mines, interchanges and vectorizes, and on
+`memref.load/store`) loops of constant bounds (a padded convolution's window: max/min maps
+of an output loop), one per dim of the iteration space, in a random order, around
+straight-line code: what the schedule strip-mines, interchanges and vectorizes, and on
 packed `i1` layouts turns into whole-word code (`passes/schedule/packed_words.py`).
 
 - map: `T[i] = f(S[i], …)` for a target T and sources of its extents (T itself included),
@@ -14,15 +16,15 @@ packed `i1` layouts turns into whole-word code (`passes/schedule/packed_words.py
   fresh `i32` buffer along one dim r, the XNOR-popcount shape the schedule turns into
   `math.ctpop` per word; the counts are printed from the function itself.
 - contraction (other elements): a matmul `out[i, j] += a[i, k] * b[k, j]` (either operand
-  transposed), a convolution `out[c, h, w] += x[k, h·s + r·d - p, w·s + q·d - p] * f[c, k, r, q]`
-  (padded, p > 0, its window's loops bounded by max/min maps) or a row sum / maximum `out[i] = out[i] ⊕ a[i, r]` into a fresh buffer, its operands fresh
-  buffers, each of a random layout or none, filled with small whole numbers by nests of
-  their own; sometimes an element-wise epilogue follows (a bias along the first dim, a
-  ReLU), as frontends write a layer; the result is printed. Whole numbers keep every sum
-  exact in any order, so the schedule's reassociated, blocked and fused sums
-  (`layout-schedule{fma=true reassociate=true}`) must print what the plain program does;
-  1 in 6 sums has more than 256 terms (the blocked sums'
-  `passes/schedule/blocked_sums.py`).
+  transposed), a convolution
+  `out[c, h, w] += x[k, h·s + r·d - p, w·s + q·d - p] * f[c, k, r, q]` (padded, p > 0, its
+  window's loops bounded by max/min maps) or a row sum / maximum `out[i] = out[i] ⊕ a[i, r]`
+  into a fresh buffer, its operands fresh buffers, each of a random layout or none, filled
+  with small whole numbers by nests of their own; sometimes an element-wise epilogue follows
+  (a bias along the first dim, a ReLU), as frontends write a layer; the result is printed.
+  Whole numbers keep every sum exact in any order, so the schedule's reassociated, blocked
+  and fused sums (`layout-schedule{fma=true reassociate=true}`) must print what the plain
+  program does; 1 in 6 sums has more than 256 terms (`passes/schedule/blocked_sums.py`).
 """
 
 from __future__ import annotations
