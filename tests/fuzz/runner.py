@@ -4,7 +4,8 @@ The plain program (no layouts) runs on the compiled engine: its printed output i
 reference. The program with layouts must print exactly that when run unlowered on both
 engines (a layout never changes what a program computes), and after `layout-lower` with
 each option set (index=arith|affine × flatten=false|true, and `layout-schedule` first, as it
-is and with `fma=true reassociate=true`) on both engines and, for cases run natively, compiled by stock upstream MLIR 22 (`mlir-opt-22`
+is and with `fma=true reassociate=true`) on both engines and, for cases run natively,
+compiled by stock upstream MLIR 22 (`mlir-opt-22`
 with the README's LLVM pipeline + `mlir-runner-22`, not heterolayout's native engine), the
 plain program too unless it accesses vectors of sub-byte integers (`narrow_vector_accesses`:
 upstream's own meaning of those differs from the engines'), and then the plain program
@@ -81,8 +82,9 @@ OPTIONS: dict[str, dict[str, object]] = {
     "fast": {},
 }
 """`layout-lower`'s options per option set; `schedule` runs `layout-schedule` first, `fast`
-`layout-schedule{fma=true reassociate=true}` (the programs' float data are whole numbers
-wherever the schedule reorders sums, so the output must still be exactly the reference)."""
+`layout-schedule{fma=true reassociate=true}` (the generated float data are dyadic numbers of
+few bits, whole numbers in the contractions, so fused products and reordered sums are exact
+and the output must still be exactly the reference)."""
 PIPELINES = {
     "arith": "layout-lower",
     "affine": "layout-lower{index=affine}",
