@@ -26,11 +26,10 @@ from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.dialects.context import parse_program
 from heterolayout.execution.errors import ExecutionError
 from heterolayout.execution.interp.kernels import compile_kernel
+from heterolayout.frontends.text_rewrites import rewritten_text
 
 FLOAT_TO_INTEGER = ("arith.fptosi", "arith.fptoui")
 """The ops that bring a float computation back to integers: what a text must hold for
@@ -45,13 +44,8 @@ def affine_indices_in_text(text: str) -> str:
     """`text` with `affine_indices` applied, itself when there is nothing to replace (only a
     module with `linalg.index` and a float-to-integer conversion is parsed) or when
     heterolayout's parser does not read it (the tool that reads it next says why)."""
-    if "linalg.index" not in text or not any(name in text for name in FLOAT_TO_INTEGER):
-        return text
-    try:
-        module = parse_program(text)
-    except (ParseError, DiagnosticException):
-        return text
-    return str(module) if affine_indices(module) else text
+    applies = "linalg.index" in text and any(name in text for name in FLOAT_TO_INTEGER)
+    return rewritten_text(text, applies, affine_indices)
 
 
 def affine_indices(module: ModuleOp) -> int:

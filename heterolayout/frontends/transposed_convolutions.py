@@ -37,15 +37,14 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from heterolayout.dialects.context import parse_program
 from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.upstream.linalg import (
     Conv1DNcwFcwOp,
     Conv2DNchwFchwOp,
     Conv3DNcdhwFcdhwOp,
 )
+from heterolayout.frontends.text_rewrites import rewritten_text
 
 CONVOLUTIONS = (Conv1DNcwFcwOp, Conv2DNchwFchwOp, Conv3DNcdhwFcdhwOp)
 """The channels-first convolutions torch-mlir writes a ConvTranspose of 1, 2 or 3 spatial dims
@@ -62,13 +61,8 @@ def transposed_convolutions_in_text(text: str) -> str:
     """`text` with `transposed_convolutions` applied, itself when there is nothing to rewrite
     (only a module with a convolution of `CONVOLUTIONS` and a strided view is parsed) or when
     heterolayout's parser does not read it (the tool that reads it next says why)."""
-    if not any(op.name in text for op in CONVOLUTIONS) or not STRIDED_VIEW.search(text):
-        return text
-    try:
-        module = parse_program(text)
-    except (ParseError, DiagnosticException):
-        return text
-    return str(module) if transposed_convolutions(module) else text
+    applies = any(op.name in text for op in CONVOLUTIONS) and bool(STRIDED_VIEW.search(text))
+    return rewritten_text(text, applies, transposed_convolutions)
 
 
 def transposed_convolutions(module: ModuleOp) -> int:

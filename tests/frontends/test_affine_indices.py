@@ -12,7 +12,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import heterolayout
-import heterolayout.frontends.affine_indices as affine_indices_module
+import heterolayout.frontends.text_rewrites as text_rewrites
 from heterolayout.dialects.context import parse_program
 from heterolayout.frontends.affine_indices import affine_indices, affine_indices_in_text, fit
 from heterolayout.passes.pipeline import apply_pipeline
@@ -71,7 +71,7 @@ def test_a_text_without_float_indices_is_not_parsed(monkeypatch: pytest.MonkeyPa
         parsed.append(text)
         return parse_program(text)
 
-    monkeypatch.setattr(affine_indices_module, "parse_program", parse)
+    monkeypatch.setattr(text_rewrites, "parse_program", parse)
     for without in ("arith.fptosi", "linalg.index"):
         text = SOURCE.replace(without, "removed")
         assert affine_indices_in_text(text) is text

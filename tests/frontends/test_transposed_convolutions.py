@@ -15,7 +15,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import heterolayout
-import heterolayout.frontends.transposed_convolutions as transposed_module
+import heterolayout.frontends.text_rewrites as text_rewrites
 from heterolayout.dialects.context import parse_program
 from heterolayout.frontends.reference import compare_output
 from heterolayout.frontends.transposed_convolutions import (
@@ -125,7 +125,7 @@ def test_a_text_without_a_strided_view_is_not_parsed(monkeypatch: pytest.MonkeyP
         parsed.append(text)
         return parse_program(text)
 
-    monkeypatch.setattr(transposed_module, "parse_program", parse)
+    monkeypatch.setattr(text_rewrites, "parse_program", parse)
     unstrided = SOURCE
     for strides in ("[1, 1, 2, 2]", "[1, 1, 3, 1]", "[1, 1, 2]"):
         unstrided = unstrided.replace(strides, "[1, 1" + ", 1" * (strides.count(",") - 1) + "]")
