@@ -162,6 +162,7 @@ def test_generator_covers_every_layout_kind_and_program_feature() -> None:
         "nest convolution",
         "nest row",
         "nest epilogue",
+        "nest contraction into an argument",
         "large buffer",
     ]
     assert not [w for w in wanted if features[w] == 0], [w for w in wanted if features[w] == 0]

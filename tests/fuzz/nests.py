@@ -19,7 +19,8 @@ packed `i1` layouts turns into whole-word code (`passes/schedule/packed_words.py
   transposed), a convolution
   `out[c, h, w] += x[k, h·s + r·d - p, w·s + q·d - p] * f[c, k, r, q]` (padded, p > 0, its
   window's loops bounded by max/min maps) or a row sum / maximum `out[i] = out[i] ⊕ a[i, r]`
-  into a fresh buffer, its operands fresh buffers, each of a random layout or none, filled
+  into a fresh buffer (or a small writable buffer of the function, with its layout, views
+  and `?` dims), its operands fresh buffers, each of a random layout or none, filled
   with small whole numbers by nests of their own; sometimes an element-wise epilogue follows
   (a bias along the first dim, a ReLU), as frontends write a layer; the result is printed.
   Whole numbers keep every sum exact in any order, so the schedule's reassociated, blocked
@@ -29,6 +30,7 @@ packed `i1` layouts turns into whole-word code (`passes/schedule/packed_words.py
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 
 CONTRACTION_PERCENT = 50
 """Nest statements on elements other than `i1` that are contractions (the rest are maps)."""
+RESULT_ELEMENTS = 256
+"""The most elements of a function's buffer a contraction writes into."""
 LONG_SUM = (257, 300)
 """The terms of a long sum: more than the 256 `layout-schedule` adds in one run."""
 
@@ -228,12 +232,12 @@ class Nests:
         w.features.add(f"nest {form}" + (" long" if long else ""))
         affine = c.boolean()
         if form == "matmul":
-            i, j = self.extent(), self.extent()
+            out = self.result((self.extent(), self.extent()))
+            i, j = out.extents
             k = self.terms(long, 1)
             a_transposed, b_transposed = chance(c, 30), chance(c, 30)
             a = self.operand((k, i) if a_transposed else (i, k))
             b = self.operand((j, k) if b_transposed else (k, j))
-            out = self.fresh((i, j))
             # loop dims: 0 = i, 1 = j, 2 = k
             reads = [
                 (a, ["d2", "d0"] if a_transposed else ["d0", "d2"]),
@@ -244,10 +248,10 @@ class Nests:
             self.convolution(long, affine)
             return
         else:
-            rows, terms = self.extent(), self.terms(long, 1)
+            out = self.result((self.extent(),))
+            rows, terms = out.extents[0], self.terms(long, 1)
             transposed = chance(c, 30)
             a = self.operand((terms, rows) if transposed else (rows, terms))
-            out = self.fresh((rows,))
             index = ["d1", "d0"] if transposed else ["d0", "d1"]
             operation = c.choice(["add", "max"])
             self.contract(out, ["d0"], (rows, terms), [(a, index)], operation, affine)
@@ -262,7 +266,8 @@ class Nests:
         stride, dilation = c.choice([1, 1, 2]), c.choice([1, 1, 2])
         window = c.choice([1, 2, 3])
         channels = self.terms(long, window * window)
-        outputs, height, width = c.integer(1, 5), c.integer(1, 5), c.integer(1, 5)
+        out = self.result((c.integer(1, 5), c.integer(1, 5), c.integer(1, 5)))
+        outputs, height, width = out.extents
         pad = c.integer(1, window - 1) if affine and window > 1 and chance(c, 70) else 0
         if pad:
             dilation = 1
@@ -273,7 +278,6 @@ class Nests:
         rows, columns = span(height), span(width)
         x = self.operand((channels, rows, columns))
         f = self.operand((outputs, channels, window, window))
-        out = self.fresh((outputs, height, width))
         # loop dims: 0 = c, 1 = h, 2 = w, 3 = k, 4 = r, 5 = q
         shift = f" - {pad}" if pad else ""
         reads = [
@@ -298,6 +302,25 @@ class Nests:
         self.contract(out, ["d0", "d1", "d2"], extents, reads, "add", affine, bounds)
         self.print_buffer(out)
         self.free()
+
+    def result(self, extents: tuple[int, ...]) -> Buffer:
+        """Where a contraction writes: a fresh buffer of `extents`, or half the time a
+        writable buffer of the function of that rank and at most `RESULT_ELEMENTS` elements
+        (its layout, views and `?` dims with it), whose extents then hold."""
+        w = self.w
+        own = [
+            b
+            for b in w.buffers
+            if b.writable
+            and len(b.extents) == len(extents)
+            and math.prod(b.extents) <= RESULT_ELEMENTS
+        ]
+        if own and chance(self.c, 50):
+            buffer = self.c.choice(own)
+            w.touched.add(buffer.root)
+            w.features.add("nest contraction into an argument")
+            return buffer
+        return self.fresh(extents)
 
     def extent(self) -> int:
         return self.c.choice([1, 2, 3, 4, 5, 7, 8, 9, 16, 17])
