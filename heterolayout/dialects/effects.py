@@ -7,6 +7,7 @@ from __future__ import annotations
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import SSAValue
+from xdsl.traits import SymbolTable
 
 from heterolayout.dialects.roles import roles_of
 from heterolayout.dialects.roots import buffer_root
@@ -34,6 +35,16 @@ def may_write(value: SSAValue, seen: set[SSAValue] | None = None) -> bool:
         elif roles.forwards:
             return True
     return False
+
+
+def is_constant_global(value: SSAValue) -> bool:
+    """Whether a memref value is a `memref.get_global` of a `constant` global: a buffer
+    nothing writes, which holds the same elements at every read."""
+    owner = value.owner
+    if not isinstance(owner, memref.GetGlobalOp):
+        return False
+    found = SymbolTable.lookup_symbol(owner, owner.name_)
+    return isinstance(found, memref.GlobalOp) and found.constant is not None
 
 
 def may_return(function: func.FuncOp) -> bool:

@@ -25,19 +25,19 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     FloatAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
     StridedLayoutAttr,
-    SymbolTable,
 )
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from heterolayout.dialects.effects import is_constant_global
 from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.upstream.linalg import (
     Conv1DNcwFcwOp,
@@ -204,16 +204,14 @@ def _in_order(*ops: Operation) -> bool:
 
 def _written_between(first: Operation, last: Operation, source: SSAValue) -> bool:
     """Whether `source` may change between `first` and `last`: a global unless it is a
-    constant one; another buffer if an op between uses its memory (through any view) or
-    calls a function."""
+    constant one; another buffer if an op between uses its memory (through any view)."""
     root = storage_root(source)
     if isinstance(root.owner, memref.GetGlobalOp):
-        found = SymbolTable.lookup_symbol(root.owner, root.owner.name_)
-        return not (isinstance(found, memref.GlobalOp) and found.constant is not None)
+        return not is_constant_global(root)
     op = first.next_op
     while op is not None and op is not last:
         for inner in op.walk():
-            if isinstance(inner, func.CallOp) or any(
+            if any(
                 isinstance(o.type, MemRefType) and storage_root(o) == root for o in inner.operands
             ):
                 return True

@@ -1,8 +1,9 @@
 """Transposed convolutions as the convolutions of their output phases
 (`frontends/transposed_convolutions.py`): the phases against every product of the stuffed
-convolution, the rewrite of tests/frontends/transposed_convolutions.mlir (each function run
-before and after it by the interpreter: the same values), and imported ONNX ConvTransposes,
-laid out, scheduled and run against onnxruntime."""
+convolution, the rewrite of tests/frontends/transposed_convolutions.mlir (each rewritten
+function run before and after it by the interpreter: the same values; the others left as
+they are), and imported ONNX ConvTransposes, laid out, scheduled and run against
+onnxruntime."""
 
 from __future__ import annotations
 
@@ -63,7 +64,6 @@ def test_phases_make_every_product_of_the_stuffed_convolution_once(
             if 0 <= row < extent:
                 made.append((phase.first + stride * i, phase.tap + stride * t, row))
     assert sorted(made) == sorted(stuffed)
-    assert {p.first for p in _phases(extent, out, kernel, offset, stride)} <= set(range(stride))
 
 
 def _function(module: ModuleOp, name: str) -> str:
@@ -94,8 +94,8 @@ def test_the_stuffed_convolutions_become_phases() -> None:
         assert _function(module, name) == _function(original, name)
 
 
-@pytest.mark.parametrize("name", ["stride2", "stride3_by_1", "sequence", *LEFT])
-def test_each_function_computes_what_it_did(name: str) -> None:
+@pytest.mark.parametrize("name", ["stride2", "stride3_by_1", "sequence"])
+def test_each_rewritten_function_computes_what_it_did(name: str) -> None:
     rewritten = parse_program(SOURCE)
     transposed_convolutions(rewritten)
     arguments = _arguments(SOURCE, name)

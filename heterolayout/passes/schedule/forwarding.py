@@ -17,8 +17,8 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
 
+from heterolayout.dialects.effects import is_constant_global
 from heterolayout.passes.schedule.nest import LOOPS, Nest, NotScheduled, bare_dim, extract
 from heterolayout.passes.schedule.overwrite import covers
 
@@ -73,7 +73,7 @@ def _constant_copy(
     if store.op.operands[0] is not load.op.results[0]:
         return None
     source, target = load.buffer, store.buffer
-    if not _constant_global(source) or not isinstance(target.owner, memref.AllocOp):
+    if not is_constant_global(source) or not isinstance(target.owner, memref.AllocOp):
         return None
     if not covers(nest, store):
         return None
@@ -88,14 +88,6 @@ def _constant_copy(
         else:
             return None
     return target, source, sources
-
-
-def _constant_global(value: SSAValue) -> bool:
-    owner = value.owner
-    if not isinstance(owner, memref.GetGlobalOp):
-        return False
-    found = SymbolTable.lookup_symbol(owner, owner.name_)
-    return isinstance(found, memref.GlobalOp) and found.constant is not None
 
 
 def _readers(target: SSAValue, top: Operation) -> list[memref.LoadOp] | None:
