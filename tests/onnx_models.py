@@ -399,6 +399,39 @@ def inverted_residual(seed: int = 0, channels: int = 8, size: int = 8, expand: i
     return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
+def resnext_block(
+    seed: int = 0, channels: int = 8, size: int = 8, width: int = 8, groups: int = 4
+) -> Any:
+    """A ResNeXt bottleneck: Conv 1x1 (C → D) + bias, Relu, a grouped Conv 3x3 pad 1 (D
+    channels in `groups` groups) + bias, Relu, Conv 1x1 (D → C) + bias, Add the input, Relu;
+    x[1,C,H,W] → y[1,C,H,W]. Groups narrower than the layouts' channel block (2 channels at
+    the defaults under nChw4c) keep plain weights (`onednn_tags`)."""
+    from onnx import helper
+
+    rng = np.random.default_rng(seed)
+    c, d = channels, width
+    weights = [
+        _weights(rng, "w1", (d, c, 1, 1)),
+        _weights(rng, "b1", (d,)),
+        _weights(rng, "wg", (d, d // groups, 3, 3)),
+        _weights(rng, "bg", (d,)),
+        _weights(rng, "w2", (c, d, 1, 1)),
+        _weights(rng, "b2", (c,)),
+    ]
+    node = helper.make_node
+    nodes = [
+        _conv("r", "x", "w1", "b1", kernel_shape=[1, 1]),
+        node("Relu", ["r"], ["r1"]),
+        _conv("g", "r1", "wg", "bg", kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=groups),
+        node("Relu", ["g"], ["g1"]),
+        _conv("e", "g1", "w2", "b2", kernel_shape=[1, 1]),
+        node("Add", ["e", "x"], ["s"]),
+        node("Relu", ["s"], ["y"]),
+    ]
+    shape: list[int | str] = [1, c, size, size]
+    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+
+
 def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) -> Any:
     """A transformer encoder layer (one head, post-norm): attention (MatMul q, k, v,
     Transpose, MatMul, Div by sqrt(width), Softmax, MatMul, MatMul out + bias), Add the input,

@@ -1,10 +1,12 @@
-"""Seven networks checked against the framework with layouts (issue 27, point 5).
+"""Nine networks checked against the framework with layouts (issue 27, point 5).
 
 A ResNet basic block, a strided downsampling block with a 1x1 shortcut, a ResNet stem
 (7x7 stride 2, max-pool), a MobileNetV2 inverted residual (1x1, depthwise 3x3, 1x1), an MLP,
+a ResNeXt bottleneck (a grouped convolution whose groups are narrower than the channel block),
 a transformer encoder layer (MatMul, Softmax, LayerNorm, GELU, residuals) and a GPT-2
 feed-forward block as exporters write it (LayerNorm written out with Pow 2, GELU's tanh
-approximation with Pow 3: `math.fpowi`, which upstream compiles on scalars only), built with
+approximation with Pow 3: `math.fpowi`, which upstream compiles on scalars only), and the
+ops of common CNNs in one graph, built with
 `onnx.helper` and seeded random weights (tests/onnx_models.py), are imported; oneDNN-style
 layouts are assigned to every image activation (arguments and allocations: channels blocked
 by 4; matrices and sequences stay plain, as oneDNN's matmul keeps them) and every weight
@@ -27,6 +29,7 @@ import pytest
 import heterolayout
 from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.passes.remarks import remarks_collected
 from heterolayout.tools.run import main as layout_run
 from tests.onnx_models import (
     basic_block,
@@ -40,6 +43,7 @@ from tests.onnx_models import (
     random_input,
     require_frontend,
     resnet_stem,
+    resnext_block,
     with_onednn_layouts,
 )
 
@@ -48,6 +52,7 @@ NETWORKS: dict[str, tuple[Callable[[], Any], tuple[int, ...]]] = {
     "downsampling_block": (downsampling_block, (1, 8, 8, 8)),
     "resnet_stem": (resnet_stem, (1, 3, 32, 32)),
     "inverted_residual": (inverted_residual, (1, 8, 8, 8)),
+    "resnext_block": (resnext_block, (1, 8, 8, 8)),
     "mlp": (mlp, (4, 8)),
     "encoder_layer": (encoder_layer, (1, 8, 16)),
     "gpt2_mlp": (gpt2_mlp, (1, 8, 16)),
@@ -110,6 +115,26 @@ def test_laid_out_scheduled_and_lowered_equal_onnxruntime(name: str, tmp_path: P
 
     code, out, err = _cli(str(program), "--check", "-p", PIPELINE, "--engine", "native")
     assert (code, err) == (0, "") and out.startswith("OK: "), out + err
+
+
+@pytest.mark.usefixtures("frontend")
+def test_narrow_groups_run_on_vectors_with_their_weights_gathered() -> None:
+    """Groups of 2 channels under nChw4c: the grouped convolution's vectors walk a group's
+    output channels, its plain weights are gathered lane by lane (a remark says so), and
+    the block equals onnxruntime."""
+    model = resnext_block()
+    text, _ = with_onednn_layouts(heterolayout.import_model(model))
+    assert "linalg.conv_2d_ngchw_gfchw" in text
+    remarks: list[str] = []
+    with remarks_collected(remarks):
+        lowered = apply_pipeline(parse_program(text), "layout-schedule{target=avx2},layout-lower")
+    grouped = [r for r in remarks if "nest %conv_2d_ngchw_gfchw" in r]
+    assert any("gathered lane by lane: memref.load of memref<4x2x2x3x3xf32>" in r for r in grouped)
+    assert any("scheduled:" in r and "vector<2xf32> along" in r for r in grouped), grouped
+    x = random_input((1, 8, 8, 8), seed=5)
+    outputs = heterolayout.run(str(lowered), {"x": x}, engine="native")
+    expected = onnxruntime_outputs(model, {"x": x})["y"]
+    np.testing.assert_allclose(outputs["y"], expected, rtol=1e-4, atol=1e-4)
 
 
 ORIENTED = """

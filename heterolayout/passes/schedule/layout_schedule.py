@@ -276,6 +276,23 @@ class LayoutSchedulePass(ModulePass):
         return True
 
     def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark, target: str) -> Plan:
+        """The plan; where it has no vectors, one that gathers the reads that are not
+        contiguous along the vector loop, if that one has vectors (its remarks then)."""
+        remarks: list[str] = []
+        plan = self._planned(nest, hint, remarks.append, target, gathers=False)
+        if self.vectorize and plan.vector_loop is None and not plan.partials:
+            again: list[str] = []
+            gathering = self._planned(nest, hint, again.append, target, gathers=True)
+            if gathering.gathered:
+                plan, remarks = gathering, again
+                remarks += [f"gathered lane by lane: {why}" for why in gathering.gathered.values()]
+        for message in remarks:
+            say(message)
+        return plan
+
+    def _planned(
+        self, nest: Nest, hint: ScheduleOp | None, say: Remark, target: str, gathers: bool
+    ) -> Plan:
         width, registers = TARGETS[target]
         width = self.vector_width or width
         registers = self.registers or registers
@@ -287,7 +304,7 @@ class LayoutSchedulePass(ModulePass):
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
         outer, inner = order(nest, digits, found, say)
         plan = Plan(nest, lead, outer, inner, fused=self.fma)
-        refusal = vectorize(plan, parallel, width) if self.vectorize else None
+        refusal = vectorize(plan, parallel, width, gathers) if self.vectorize else None
         sizes = self._tile_sizes(nest, lead, hint, say)
         if sizes != {}:
             register_tile(plan, parallel, width, registers, sizes, say)

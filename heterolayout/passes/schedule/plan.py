@@ -49,6 +49,9 @@ class Plan:
     tile: list[Digit] = field(default_factory=list)
     """The unrolled digits whose copies are jammed, then the vector digit if any."""
     vector_loop: int | None = None
+    gathered: dict[Operation, str] = field(default_factory=dict)
+    """Reads along the vector loop that walk no contiguous run, loaded lane by lane into a
+    vector (`vectorization._gatherable`), each with why."""
     hoisted: list[tuple[Access, Access]] = field(default_factory=list)
     """(load, store) pairs of one element that stays in a register across the inner loops."""
     fused: bool = False

@@ -4,7 +4,8 @@ An op whose values do not depend on the vector loop stays scalar; one that does 
 same op on vectors, its scalar operands broadcast (once per block: the copies share them,
 and loads of buffers the nest never writes). Vector accesses along a buffer's last logical
 dim are `affine.vector_load/store`; along another dim (the channels of logical NCHW) they
-are `vector.transfer_read/write` with a one-dim permutation map. Multiply-adds may fuse into
+are `vector.transfer_read/write` with a one-dim permutation map; a gathered read is one scalar
+load per lane and a `vector.from_elements`. Multiply-adds may fuse into
 `vector.fma` (the plan says when). Index values are never copied: accesses are rebuilt
 from their expressions, and other uses get an `affine.apply`.
 """
@@ -32,6 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from heterolayout.dialects.roots import storage_root
+from heterolayout.dialects.vector_from_elements import FromElementsOp
 from heterolayout.passes.schedule.nest import Access, bare_dim, index_expr, is_check, is_index_op
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.reductions import Combining
@@ -157,6 +159,8 @@ class StatementEmitter:
             return op.results[0]
         assert instance.length is not None
         vector_type = VectorType(element, [instance.length])
+        if access.op in self.plan.gathered:
+            return self._gather(access, instance, vector_type, add)
         dim = self._vector_dim(access)
         if dim == len(exprs) - 1:
             index_map, operands = self.affine_map(exprs)
@@ -173,6 +177,27 @@ class StatementEmitter:
             )
         add(op)
         return op.results[0]
+
+    def _gather(
+        self, access: Access, instance: Instance, vector_type: VectorType, add: Add
+    ) -> SSAValue:
+        """A read that walks no contiguous run along the vector loop: one scalar load per
+        lane, the vector loop's counter advanced by the lane, assembled into the vector."""
+        loop = self.plan.vector_loop
+        assert loop is not None and instance.length is not None
+        start = instance.offsets[loop]
+        lanes: list[SSAValue] = []
+        for lane in range(instance.length):
+            at = Instance({**instance.offsets, loop: start + lane}, instance.sizes)
+            index_map, operands = self.affine_map([self.substitute(e, at) for e in access.exprs])
+            op = affine.LoadOp(
+                access.buffer, operands, AffineMapAttr(index_map), vector_type.element_type
+            )
+            add(op)
+            lanes.append(op.results[0])
+        gathered = FromElementsOp(lanes, vector_type)
+        add(gathered)
+        return gathered.result
 
     def store(self, access: Access, value: SSAValue, instance: Instance, add: Add) -> None:
         exprs = [self.substitute(e, instance) for e in access.exprs]

@@ -8,12 +8,18 @@ on the vector loop must walk a contiguous run of its own buffer along it; an acc
 does not is a scalar, broadcast where a vector needs it (`statements.py` emits both).
 `layout-lower` turns the vector accesses into `vector.load/store` of the physical buffers,
 since the runs are contiguous there.
+
+Where no loop can be vectorized so, a read that is not contiguous may be gathered lane by
+lane instead (`gathers=True`, tried last: `layout_schedule`), when it is one the register
+tile's copies share: a grouped convolution's weights under nChw16c, whose output channels
+of a group are contiguous and its weights' are not, are gathered once for a tile of output
+columns, and the nest runs on vectors instead of scalars.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from xdsl.dialects import math as math_dialect
 from xdsl.dialects.builtin import IndexType, MemRefType, StridedLayoutAttr, VectorType
@@ -21,6 +27,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from heterolayout.dialects.conversion import layout_of
+from heterolayout.dialects.roots import storage_root
 from heterolayout.dialects.views import value_layout
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
@@ -99,12 +106,16 @@ def element_bits(buffer: SSAValue) -> int:
         return 0
 
 
-def vectorize(plan: Plan, parallel: set[int], width: int) -> NotScheduled | None:
+def vectorize(
+    plan: Plan, parallel: set[int], width: int, gathers: bool = False
+) -> NotScheduled | None:
     """Pick the vector loop and split its digit into a loop over vectors and the vector;
-    why not, when no parallel loop can be."""
+    why not, when no parallel loop can be. With `gathers`, reads that are not contiguous
+    along it but shared by the tile's copies (`_gatherable`) go into `plan.gathered`."""
     try:
-        digit, length = _vector_digit(plan, parallel, width)
+        digit, length = _vector_digit(plan, parallel, width, gathers)
     except NotScheduled as refusal:
+        plan.gathered.clear()
         return refusal
     _split(plan, plan.outer, digit, length)
     return None
@@ -171,7 +182,7 @@ def _reduction_length(plan: Plan, loop: int, found: Sequence[Dependence], width:
     return _length_along(nest, loop, width // bits, walking[0].op)
 
 
-def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, int]:
+def _vector_digit(plan: Plan, parallel: set[int], width: int, gathers: bool) -> tuple[Digit, int]:
     nest, lead = plan.nest, plan.lead
     layout = buffer_layout(lead.buffer)
     if layout.packing is not None:
@@ -194,14 +205,54 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int) -> tuple[Digit, in
     bits = element_bits(lead.buffer)
     if bits == 0 or bits > width:
         raise NotScheduled(lead.op, f"the element type is wider than {width} bits or not a number")
-    return digit, _length_along(nest, loop, width // bits, lead.op)
+    if gathers:
+        plan.gathered.update(_gatherable(plan, parallel, loop))
+    return digit, _length_along(nest, loop, width // bits, lead.op, plan.gathered)
 
 
-def _length_along(nest: Nest, loop: int, length: int, where: Operation) -> int:
+def _gatherable(plan: Plan, parallel: set[int], loop: int) -> dict[Operation, str]:
+    """The reads that may be gathered along `loop`, each with why it is not contiguous:
+    those of a buffer the nest never writes, not packed, that walk no aligned contiguous run
+    along it and that the register tile's copies share (some parallel loop another read
+    depends on and they do not, as the register tile's `_reuse_loop`), so that one gather
+    serves several vector operations."""
+    nest = plan.nest
+    reads = [a for a in nest.accesses.values() if not a.write]
+    found: dict[Operation, str] = {}
+    for access in reads:
+        if storage_root(access.buffer) in plan.written or not nest.uses_loop(access, loop):
+            continue
+        if buffer_layout(access.buffer).packing is not None:
+            continue
+        try:
+            _check_contiguous(nest, access, loop, 2)
+            continue
+        except NotScheduled as refusal:
+            reason = refusal.reason
+        shared = any(
+            other != loop
+            and not nest.uses_loop(access, other)
+            and any(nest.uses_loop(a, other) for a in reads)
+            and nest.loops[other].trips > 1
+            for other in parallel
+        )
+        if shared:
+            found[access.op] = reason
+    return found
+
+
+def _length_along(
+    nest: Nest,
+    loop: int,
+    length: int,
+    where: Operation,
+    gathered: Collection[Operation] = (),
+) -> int:
     """The vector length along `loop`: at most `length` and its trip count, a divisor of
-    every contiguous run the accesses walk along it, once every access is checked to walk
-    aligned contiguous runs and every op to take vectors."""
-    for access in nest.accesses.values():
+    every contiguous run the accesses walk along it, once every access but the `gathered`
+    is checked to walk aligned contiguous runs and every op to take vectors."""
+    accesses = [a for a in nest.accesses.values() if a.op not in gathered]
+    for access in accesses:
         run = _run_along(nest, access, loop)
         if run == 1:
             _check_contiguous(nest, access, loop, 2)
@@ -210,7 +261,7 @@ def _length_along(nest: Nest, loop: int, length: int, where: Operation) -> int:
     if length < 2:
         name = nest.loops[loop].name(loop)
         raise NotScheduled(where, f"the contiguous runs along {name} are 1 element long")
-    for access in nest.accesses.values():
+    for access in accesses:
         _check_contiguous(nest, access, loop, length)
     _check_data_uses(nest, loop)
     _check_vector_ops(nest, loop, length)
