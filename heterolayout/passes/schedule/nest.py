@@ -119,6 +119,14 @@ class Nest:
     def uses_loop(self, access: Access, loop: int) -> bool:
         return any(loop in e.used_dims() for e in access.exprs)
 
+    def shared_along(self, loop: int) -> list[Access]:
+        """The reads that copies of `loop` share (a register tile unrolled along it loads
+        them once): those that do not depend on it, where another read does."""
+        reads = [a for a in self.accesses.values() if not a.write]
+        if not any(self.uses_loop(a, loop) for a in reads):
+            return []
+        return [a for a in reads if not self.uses_loop(a, loop)]
+
 
 def nest_name(top: Operation) -> str:
     """How remarks name a nest: its outermost counter's name, else the loop op's."""

@@ -210,13 +210,7 @@ def _block_vectors(plan: Plan, length: int) -> int:
 def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
     """The innermost (in memory order) parallel loop around the tile that some read depends
     on and another does not: its copies share that other read."""
-    reads = [a for a in plan.nest.accesses.values() if not a.write]
-
-    def shared(loop: int) -> bool:
-        users = [plan.nest.uses_loop(a, loop) for a in reads]
-        return any(users) and not all(users)
-
-    return _parallel_loop(plan, parallel, shared)
+    return _parallel_loop(plan, parallel, lambda loop: bool(plan.nest.shared_along(loop)))
 
 
 def _parallel_loop(

@@ -213,13 +213,11 @@ def _vector_digit(plan: Plan, parallel: set[int], width: int, gathers: bool) -> 
 def _gatherable(plan: Plan, parallel: set[int], loop: int) -> dict[Operation, str]:
     """The reads that may be gathered along `loop`, each with why it is not contiguous:
     those of a buffer the nest never writes, not packed, that walk no aligned contiguous run
-    along it and that the register tile's copies share (some parallel loop another read
-    depends on and they do not, as the register tile's `_reuse_loop`), so that one gather
-    serves several vector operations."""
+    along it and that the register tile's copies share (`Nest.shared_along` a parallel
+    loop), so that one gather serves several vector operations."""
     nest = plan.nest
-    reads = [a for a in nest.accesses.values() if not a.write]
     found: dict[Operation, str] = {}
-    for access in reads:
+    for access in [a for a in nest.accesses.values() if not a.write]:
         if storage_root(access.buffer) in plan.written or not nest.uses_loop(access, loop):
             continue
         if buffer_layout(access.buffer).packing is not None:
@@ -229,14 +227,11 @@ def _gatherable(plan: Plan, parallel: set[int], loop: int) -> dict[Operation, st
             continue
         except NotScheduled as refusal:
             reason = refusal.reason
-        shared = any(
-            other != loop
-            and not nest.uses_loop(access, other)
-            and any(nest.uses_loop(a, other) for a in reads)
-            and nest.loops[other].trips > 1
+        if any(
+            access in nest.shared_along(other)
             for other in parallel
-        )
-        if shared:
+            if other != loop and nest.loops[other].trips > 1
+        ):
             found[access.op] = reason
     return found
 
