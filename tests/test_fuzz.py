@@ -226,6 +226,21 @@ def test_fast_schedule_reorders_generated_contractions() -> None:
     raise AssertionError(f"in 600 seeds: {wanted}")
 
 
+def test_generated_programs_get_gathered_reads() -> None:
+    """Some generated nests vectorize only by gathering a read lane by lane (random layouts
+    make reads that walk no contiguous run along the vector loop): the fuzzer checks that
+    path too."""
+    for seed in range(300):
+        module = parse_program(program_for_seed(seed).text)
+        remarks: list[str] = []
+        with remarks_collected(remarks):
+            SCHEDULES["schedule"].apply(make_context(), module)
+        if any("gathered lane by lane" in r for r in remarks):
+            assert "vector.from_elements" in str(module)
+            return
+    raise AssertionError("no gathered read in 300 seeds")
+
+
 @pytest.mark.parametrize("every", [1, 2, 3, 5, 10])
 def test_natively_run_seeds_meet_every_option_set(every: int) -> None:
     met = {rotating_options(seed)[0] for seed in range(0, 40 * every, every)}
