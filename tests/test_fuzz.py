@@ -17,6 +17,7 @@ from tests.fuzz.choices import SeededChoices
 from tests.fuzz.corpus import corpus_cases, load, save
 from tests.fuzz.functions import Site
 from tests.fuzz.layouts import GENERATORS, cyclic
+from tests.fuzz.models import LAYERS, random_model
 from tests.fuzz.programs import LARGE_LOGICAL, Program, large_shape, program_for_seed
 from tests.fuzz.runner import (
     OPTIONS,
@@ -30,6 +31,7 @@ from tests.fuzz.runner import (
     rotating_options,
     run_case,
 )
+from tests.onnx_models import require_frontend
 
 SEEDS = range(20)
 NATIVE_SEEDS = (11, 17, 21, 24)
@@ -239,6 +241,18 @@ def test_generated_programs_get_gathered_reads() -> None:
             assert "vector.from_elements" in str(module)
             return
     raise AssertionError("no gathered read in 300 seeds")
+
+
+def test_random_models_cover_every_layer_and_are_reproducible() -> None:
+    """The model generator reaches every CNN layer kind and both model kinds within 120
+    seeds, each a valid ONNX model, and a seed gives the same model twice."""
+    require_frontend()
+    drawn = [random_model(seed) for seed in range(120)]
+    assert {d.kind for d in drawn} == {"cnn", "encoder"}
+    assert set(LAYERS) <= {layer for d in drawn for layer in d.layers}
+    again = random_model(11)
+    assert again.model.SerializeToString() == drawn[11].model.SerializeToString()
+    assert random_model(11, scale=2).shape != drawn[11].shape
 
 
 @pytest.mark.parametrize("every", [1, 2, 3, 5, 10])
