@@ -358,9 +358,6 @@ def _encoder(rng: np.random.Generator, seed: int, scale: int) -> RandomModel:
         _constant("root", np.float32(np.sqrt(head))),
         _constant("split", np.array([1, tokens, heads, head], np.int64)),
         _constant("merge", np.array([1, tokens, width], np.int64)),
-        _constant("half", np.float32(0.5)),
-        _constant("one", np.float32(1.0)),
-        _constant("root2", np.float32(np.sqrt(2.0))),
     ]
     nodes = [node("MatMul", ["x", f"w{n}"], [n]) for n in "qkv"]
     for n in "qkv":
@@ -393,6 +390,11 @@ def _encoder(rng: np.random.Generator, seed: int, scale: int) -> RandomModel:
     activation = str(rng.choice(["gelu", "relu", "silu"]))
     layers.append(activation)
     if activation == "gelu":
+        weights += [
+            _constant("half", np.float32(0.5)),
+            _constant("one", np.float32(1.0)),
+            _constant("root2", np.float32(np.sqrt(2.0))),
+        ]
         nodes += [
             node("Div", ["f2", "root2"], ["e1"]),
             node("Erf", ["e1"], ["e2"]),
