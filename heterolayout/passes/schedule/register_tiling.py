@@ -209,8 +209,16 @@ def _block_vectors(plan: Plan, length: int) -> int:
 
 def _reuse_loop(plan: Plan, parallel: set[int]) -> int | None:
     """The innermost (in memory order) parallel loop around the tile that some read depends
-    on and another does not: its copies share that other read."""
-    return _parallel_loop(plan, parallel, lambda loop: bool(plan.nest.shared_along(loop)))
+    on and another does not: its copies share that other read. With gathered reads, one
+    whose copies share a gathered read if any does, so that each gather serves them all."""
+    nest = plan.nest
+
+    def shares_a_gather(loop: int) -> bool:
+        return any(a.op in plan.gathered for a in nest.shared_along(loop))
+
+    if plan.gathered and (loop := _parallel_loop(plan, parallel, shares_a_gather)) is not None:
+        return loop
+    return _parallel_loop(plan, parallel, lambda loop: bool(nest.shared_along(loop)))
 
 
 def _parallel_loop(

@@ -87,3 +87,31 @@ func.func @narrow_groups(%x: memref<1x8x8x8xf32>, %w: memref<4x2x2x3x3xf32>, %y:
   }
   func.return
 }
+
+// The register tile is unrolled along a loop whose copies share the gathered read (%p: the
+// weights do not depend on it), not along the innermost one that shares only the other
+// read (%q, which the weights do depend on): 2 gathers per reduction step serve 8 copies.
+// CHECK: remark: layout-schedule: @gather_shared_across_rows: nest %p: gathered lane by lane: affine.load of memref<16x8x4xf32>: dim 0, walked by %k, is not contiguous in memory; give it a layout whose innermost physical dim is dim 0
+// CHECK-NEXT: remark: layout-schedule: @gather_shared_across_rows: nest %p: scheduled: loops (%q/1, %k/16, %p/4) around the tile, vector<8xf32> along %k, 2 unrolled digit(s)
+// IR-LABEL: func.func @gather_shared_across_rows(
+// IR:         affine.for %{{.*}} = 0 to 8 iter_args(
+// IR-COUNT-2:   vector.from_elements
+// IR-NOT:       vector.from_elements
+// IR:           affine.yield
+func.func @gather_shared_across_rows(%a: memref<4x8xf32>, %w: memref<16x8x4xf32>, %y: memref<4x4x16xf32, #layout.tag<"PQK->PQK">>) {
+  affine.for %p = 0 to 4 {
+    affine.for %q = 0 to 4 {
+      affine.for %k = 0 to 16 {
+        affine.for %c = 0 to 8 {
+          %x = affine.load %a[%p, %c] : memref<4x8xf32>
+          %v = affine.load %w[%k, %c, %q] : memref<16x8x4xf32>
+          %s = affine.load %y[%p, %q, %k] : memref<4x4x16xf32, #layout.tag<"PQK->PQK">>
+          %m = arith.mulf %x, %v : f32
+          %t = arith.addf %s, %m : f32
+          affine.store %t, %y[%p, %q, %k] : memref<4x4x16xf32, #layout.tag<"PQK->PQK">>
+        }
+      }
+    }
+  }
+  func.return
+}
