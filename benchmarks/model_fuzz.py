@@ -60,11 +60,11 @@ class Outcome:
     """Fast form with layouts, and without, over onnxruntime's time."""
 
 
-def check(drawn: RandomModel, block: int) -> str | None:
+def check(drawn: RandomModel, imported: str, block: int) -> str | None:
     """Why the model's outputs are not onnxruntime's (None: both schedules agree)."""
     x = random_input(drawn.shape, seed=drawn.seed)
     expected = onnxruntime_outputs(drawn.model, {"x": x})["y"]
-    laid_out, _ = with_onednn_layouts(heterolayout.import_model(drawn.model), block)
+    laid_out, _ = with_onednn_layouts(imported, block)
     for label, pipeline in PIPELINES.items():
         lowered = apply_pipeline(parse_program(laid_out), pipeline)
         found = heterolayout.run(str(lowered), {"x": x}, engine="native")["y"]
@@ -74,10 +74,11 @@ def check(drawn: RandomModel, block: int) -> str | None:
     return None
 
 
-def timed(drawn: RandomModel, rounds: int, min_time: float) -> tuple[float, tuple[float, float]]:
+def timed(
+    drawn: RandomModel, imported: str, rounds: int, min_time: float
+) -> tuple[float, tuple[float, float]]:
     x = random_input(drawn.shape, seed=drawn.seed)
     reference = onnxruntime_contender(drawn.model, x)
-    imported = heterolayout.import_model(drawn.model)
     laid_out, _ = with_onednn_layouts(imported, TIMED_BLOCK)
     shape = reference.output.shape
     contenders = [
@@ -96,9 +97,10 @@ def run_seed(seed: int, scale: int, time_it: bool, rounds: int, min_time: float)
     block = BLOCKS[seed % len(BLOCKS)]
     outcome = Outcome(drawn, block)
     try:
-        outcome.failure = check(drawn, block)
+        imported = heterolayout.import_model(drawn.model)
+        outcome.failure = check(drawn, imported, block)
         if outcome.failure is None and time_it:
-            outcome.onnxruntime_ms, outcome.ratios = timed(drawn, rounds, min_time)
+            outcome.onnxruntime_ms, outcome.ratios = timed(drawn, imported, rounds, min_time)
     except Exception as error:  # a model the pipeline cannot take is a finding
         last = traceback.extract_tb(error.__traceback__)[-1]
         outcome.failure = (

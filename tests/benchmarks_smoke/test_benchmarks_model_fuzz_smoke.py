@@ -47,7 +47,7 @@ def test_a_model_the_pipeline_fails_on_is_a_finding(
     require_frontend()
     from benchmarks import model_fuzz
 
-    def broken(drawn: object, block: int) -> str | None:
+    def broken(drawn: object, imported: str, block: int) -> str | None:
         raise ValueError("planted")
 
     monkeypatch.setattr(model_fuzz, "check", broken)

@@ -278,11 +278,12 @@ class LayoutSchedulePass(ModulePass):
     def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark, target: str) -> Plan:
         """The plan; where it has no vectors, one that gathers the reads that are not
         contiguous along the vector loop, if that one has vectors (its remarks then)."""
+        found = dependences(nest)
         remarks: list[str] = []
-        plan = self._planned(nest, hint, remarks.append, target, gathers=False)
+        plan = self._planned(nest, found, hint, remarks.append, target, gathers=False)
         if self.vectorize and plan.vector_loop is None and not plan.partials:
             again: list[str] = []
-            gathering = self._planned(nest, hint, again.append, target, gathers=True)
+            gathering = self._planned(nest, found, hint, again.append, target, gathers=True)
             if gathering.gathered:
                 plan, remarks = gathering, again
                 remarks += [f"gathered lane by lane: {why}" for why in gathering.gathered.values()]
@@ -291,14 +292,19 @@ class LayoutSchedulePass(ModulePass):
         return plan
 
     def _planned(
-        self, nest: Nest, hint: ScheduleOp | None, say: Remark, target: str, gathers: bool
+        self,
+        nest: Nest,
+        found: list[Dependence],
+        hint: ScheduleOp | None,
+        say: Remark,
+        target: str,
+        gathers: bool,
     ) -> Plan:
         width, registers = TARGETS[target]
         width = self.vector_width or width
         registers = self.registers or registers
         if hint is not None and hint.width is not None:
             width = hint.width
-        found = dependences(nest)
         lead = _lead(nest, hint, found)
         parallel = parallel_loops(nest, found)
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
