@@ -50,6 +50,7 @@ from heterolayout.passes.schedule.bound_splitting import split_nest
 from heterolayout.passes.schedule.copies import copies_as_linalg
 from heterolayout.passes.schedule.dependence import Dependence, dependences, parallel_loops
 from heterolayout.passes.schedule.emission import NestEmitter
+from heterolayout.passes.schedule.estimate import operations
 from heterolayout.passes.schedule.fusion import fuse_nests
 from heterolayout.passes.schedule.interchange import (
     Remark,
@@ -276,15 +277,20 @@ class LayoutSchedulePass(ModulePass):
         return True
 
     def _plan(self, nest: Nest, hint: ScheduleOp | None, say: Remark, target: str) -> Plan:
-        """The plan; where it has no vectors, one that gathers the reads that are not
-        contiguous along the vector loop, if that one has vectors (its remarks then)."""
+        """The plan; where it has no vectors along a parallel loop, one that gathers the
+        reads that are not contiguous along the vector loop, if that one has vectors and
+        costs fewer operations (`estimate`: a short reduction's partial results fold once
+        per result; its remarks then)."""
         found = dependences(nest)
         remarks: list[str] = []
         plan = self._planned(nest, found, hint, remarks.append, target, gathers=False)
-        if self.vectorize and plan.vector_loop is None and not plan.partials:
+        if self.vectorize and (plan.vector_loop is None or plan.partials):
             again: list[str] = []
-            gathering = self._planned(nest, found, hint, again.append, target, gathers=True)
-            if gathering.gathered:
+            try:
+                gathering = self._planned(nest, found, hint, again.append, target, gathers=True)
+            except NotScheduled:
+                gathering = plan
+            if gathering.gathered and operations(gathering) < operations(plan):
                 plan, remarks = gathering, again
                 remarks += [f"gathered lane by lane: {why}" for why in gathering.gathered.values()]
         for message in remarks:

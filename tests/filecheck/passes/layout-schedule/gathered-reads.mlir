@@ -8,6 +8,7 @@
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx2}' -o %t 2>&1 | filecheck %s
 // RUN: filecheck %s --input-file %t --check-prefix=IR
 // RUN: layout-opt -v %s -p 'layout-schedule{target=avx2 reassociate=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REASSOCIATE
+// RUN: layout-run %s --entry short_reduction --check -p 'layout-schedule{target=avx2 reassociate=true},layout-lower' | filecheck %s --check-prefix=EXEC
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2},layout-lower' | mlir-opt-22 --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --convert-to-llvm -o /dev/null
 
 // CHECK: remark: layout-schedule: @plain_weights: nest %k: gathered lane by lane: affine.load of memref<16x16xf32>: dim 0, walked by %k, is not contiguous in memory; give it a layout whose innermost physical dim is dim 0
@@ -110,6 +111,59 @@ func.func @gather_shared_across_rows(%a: memref<4x8xf32>, %w: memref<16x8x4xf32>
           %t = arith.addf %s, %m : f32
           affine.store %t, %y[%p, %q, %k] : memref<4x4x16xf32, #layout.tag<"PQK->PQK">>
         }
+      }
+    }
+  }
+  func.return
+}
+
+// With reassociate=true a nest whose parallel loops walk no contiguous run may take vectors
+// of partial results along its reduction instead, folded once per result; the plan with
+// fewer operations is taken (`estimate.py`). A grouped convolution whose groups read 8
+// input channels and write 4 under nChw16c: partial results would fold 8 lanes for every
+// output element, one multiply-add vector's worth of work, so its weights are gathered
+// along the 4 output channels instead; the lowered nest computes what the loops do.
+// REASSOCIATE: remark: layout-schedule: @short_reduction: nest %n: gathered lane by lane: affine.load of memref<4x4x8x1x1xf32>: dim 1, walked by %f, is not contiguous in memory; give it a layout whose innermost physical dim is dim 1
+// REASSOCIATE-NEXT: remark: layout-schedule: @short_reduction: nest %n: scheduled: {{.*}}, vector<4xf32> along %f, 1 unrolled digit(s)
+// EXEC: OK: 512 elements compared
+func.func @short_reduction(%x: memref<1x32x1x8xf32>, %w: memref<4x4x8x1x1xf32>, %y: memref<1x16x1x8xf32>) {
+  layout.assign %x to #layout.tag<"NCHW->nChw16c"> : memref<1x32x1x8xf32>
+  layout.assign %y to #layout.tag<"NCHW->nChw16c"> : memref<1x16x1x8xf32>
+  %xv = memref.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 4, 8, 1, 8] : memref<1x32x1x8xf32> into memref<1x4x8x1x8xf32>
+  %yv = memref.expand_shape %y [[0], [1, 2], [3], [4]] output_shape [1, 4, 4, 1, 8] : memref<1x16x1x8xf32> into memref<1x4x4x1x8xf32>
+  affine.for %n = 0 to 1 {
+    affine.for %g = 0 to 4 {
+      affine.for %f = 0 to 4 {
+        affine.for %v = 0 to 8 {
+          affine.for %c = 0 to 8 {
+            %a = affine.load %xv[%n, %g, %c, 0, %v] : memref<1x4x8x1x8xf32>
+            %b = affine.load %w[%g, %f, %c, 0, 0] : memref<4x4x8x1x1xf32>
+            %s = affine.load %yv[%n, %g, %f, 0, %v] : memref<1x4x4x1x8xf32>
+            %m = arith.mulf %a, %b : f32
+            %t = arith.addf %s, %m : f32
+            affine.store %t, %yv[%n, %g, %f, 0, %v] : memref<1x4x4x1x8xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return
+}
+
+// A long reduction keeps its partial results: 256 products fold once, where gathering the
+// transposed B would load 16 lanes one by one for every step of every 8 rows.
+// REASSOCIATE-NOT: gathered
+// REASSOCIATE: remark: layout-schedule: @long_reduction: nest %i: scheduled: loops (%i/1, %j/8) around the tile, vector<8xf32> along %k (partial results of the reduction)
+func.func @long_reduction(%a: memref<8x256xf32>, %b: memref<16x256xf32>, %y: memref<8x16xf32>) {
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 16 {
+      affine.for %k = 0 to 256 {
+        %p = affine.load %a[%i, %k] : memref<8x256xf32>
+        %q = affine.load %b[%j, %k] : memref<16x256xf32>
+        %s = affine.load %y[%i, %j] : memref<8x16xf32>
+        %m = arith.mulf %p, %q : f32
+        %t = arith.addf %s, %m : f32
+        affine.store %t, %y[%i, %j] : memref<8x16xf32>
       }
     }
   }
