@@ -35,7 +35,7 @@ def operations(plan: Plan) -> float:
     total = iterations / length * max(1, len(statements))
     if plan.partials:
         loops = {d.loop for d in plan.inner} | {d.loop for d in plan.tile if d.kind == "vector"}
-        reduced = math.prod(nest.loops[loop].trips for loop in loops)
+        reduced = max(1, math.prod(nest.loops[loop].trips for loop in loops))
         folds = iterations / reduced * len(plan.partials)
         total += folds * (2 * math.log2(length) + 1)
     for op in plan.gathered:
