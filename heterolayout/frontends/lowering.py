@@ -20,15 +20,16 @@ from pathlib import Path
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.execution.native.toolchain import INSTALL_HINT, find_mlir_tool
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.pads_before_transposed_convolutions import check_torch_module
 from heterolayout.frontends.signature import Signature
 
-TO_LINALG = {
-    "onnx": "builtin.module(torch-onnx-to-torch-backend-pipeline,"
-    "torch-backend-to-linalg-on-tensors-backend-pipeline)",
-    "torch": "builtin.module(torchdynamo-export-to-torch-backend-pipeline,"
-    "torch-backend-to-linalg-on-tensors-backend-pipeline)",
+TO_BACKEND = {
+    "onnx": "builtin.module(torch-onnx-to-torch-backend-pipeline)",
+    "torch": "builtin.module(torchdynamo-export-to-torch-backend-pipeline)",
 }
-"""torch-mlir's pipelines from each importer's torch dialect to linalg on tensors."""
+"""torch-mlir's pipelines from each importer's torch dialect to its backend contract."""
+TO_LINALG = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline)"
+"""torch-mlir's pipeline from the backend contract to linalg on tensors."""
 
 BUFFERIZE = (
     "--convert-tensor-to-linalg",
@@ -94,9 +95,25 @@ def first_error(stderr: str) -> str:
 
 
 def to_linalg(source: Path, destination: Path, dialect: str) -> None:
-    """Run torch-mlir's pipelines on a torch-dialect module: linalg on tensors, as text."""
+    """Run torch-mlir's pipelines on a torch-dialect module: linalg on tensors, as text; the
+    backend-contract module between them is checked for what upstream lowers wrong
+    (`check_torch_module`), its locations kept for the second pipeline's errors."""
+    backend = destination.with_suffix(".backend.mlir")
+    iree_opt = _iree_opt()
     _run(
-        [_iree_opt(), f"--pass-pipeline={TO_LINALG[dialect]}", str(source), "-o", str(destination)],
+        [
+            iree_opt,
+            f"--pass-pipeline={TO_BACKEND[dialect]}",
+            "--mlir-print-debuginfo",
+            str(source),
+            "-o",
+            str(backend),
+        ],
+        "iree-opt",
+    )
+    check_torch_module(backend.read_text(encoding="utf-8"))
+    _run(
+        [iree_opt, f"--pass-pipeline={TO_LINALG}", str(backend), "-o", str(destination)],
         "iree-opt",
     )
 

@@ -17,6 +17,9 @@ from typing import Any
 
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.pads_before_transposed_convolutions import (
+    move_pads_past_transposed_convolutions,
+)
 from heterolayout.frontends.signature import Signature, graph_names, one_line
 
 
@@ -120,7 +123,7 @@ def import_onnx(
 ) -> Signature:
     """Write the model's graph as a torch-dialect module (MLIR bytecode) to `destination`."""
     onnx_importer, ir = _require_importer()
-    proto = with_static_shapes(load_model(model), dims)
+    proto = with_static_shapes(move_pads_past_transposed_convolutions(load_model(model)), dims)
     try:
         info = onnx_importer.ModelInfo(proto)
         context = ir.Context()

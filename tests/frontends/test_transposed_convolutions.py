@@ -18,6 +18,11 @@ from xdsl.dialects.builtin import ModuleOp
 import heterolayout
 import heterolayout.frontends.text_rewrites as text_rewrites
 from heterolayout.dialects.context import parse_program
+from heterolayout.frontends.errors import FrontendError
+from heterolayout.frontends.pads_before_transposed_convolutions import (
+    check_torch_module,
+    move_pads_past_transposed_convolutions,
+)
 from heterolayout.frontends.reference import compare_output
 from heterolayout.frontends.transposed_convolutions import (
     _phases,
@@ -249,3 +254,185 @@ def test_a_torch_conv_transpose_becomes_phases_and_equals_pytorch() -> None:
     assert text.count("linalg.conv_2d_nchw_fchw") == 4
     got = heterolayout.run(text, {"x": x.numpy()}, engine="compiled")["relu"]
     np.testing.assert_allclose(got, module(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
+def _padded_transposed(
+    pads: tuple[int, ...],
+    strides: tuple[int, ...],
+    kernel: tuple[int, ...],
+    convolution_pads: tuple[int, ...],
+    output_padding: tuple[int, ...],
+    bias: bool = True,
+) -> tuple[Any, tuple[int, ...]]:
+    """A zero Pad (ONNX order: every dim's begin, then every end) into a ConvTranspose."""
+    from onnx import helper, numpy_helper
+
+    spatial = len(strides)
+    size = tuple(5 + a for a in range(spatial))
+    padded = [size[a] + pads[2 + a] + pads[spatial + 4 + a] for a in range(spatial)]
+    out = [
+        (padded[a] - 1) * strides[a] - 2 * convolution_pads[a] + kernel[a] + output_padding[a]
+        for a in range(spatial)
+    ]
+    random = np.random.default_rng(7)
+    weights = [_weights(random, "w", (4, 3, *kernel)), _weights(random, "b", (3,))]
+    weights.append(numpy_helper.from_array(np.array(pads, np.int64), "pads"))
+    nodes = [
+        helper.make_node("Pad", ["x", "pads"], ["p"], mode="constant"),
+        helper.make_node(
+            "ConvTranspose",
+            ["p", "w", "b"] if bias else ["p", "w"],
+            ["y"],
+            kernel_shape=list(kernel),
+            strides=list(strides),
+            pads=[*convolution_pads, *convolution_pads],
+            output_padding=list(output_padding),
+        ),
+    ]
+    shape = (1, 4, *size)
+    model = _model(nodes, [_tensor("x", list(shape))], [_tensor("y", [1, 3, *out])], weights)
+    return model, shape
+
+
+PADDED = {
+    # name: (Pad's pads, strides, kernel, ConvTranspose's pads, output_padding[, bias])
+    "2 rows before, 1 column each side": ((0, 0, 2, 1, 0, 0, 2, 0), (2, 2), (4, 4), (1, 1), (0, 0)),
+    "1 row before only": ((0, 0, 1, 0, 0, 0, 0, 0), (2, 2), (4, 4), (1, 1), (0, 0)),
+    "3 before and after": ((0, 0, 3, 3, 0, 0, 3, 3), (2, 2), (4, 4), (1, 1), (0, 0)),
+    "stride 3, output_padding 1, no bias": (
+        (0, 0, 1, 2, 0, 0, 0, 1),
+        (3, 3),
+        (5, 5),
+        (2, 2),
+        (1, 1),
+        False,
+    ),
+    "1-D stride 2": ((0, 0, 2, 0, 0, 1), (2,), (3,), (1,), (1,)),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PADDED)
+def test_zero_pads_before_strided_transposed_convolutions_compute_what_onnxruntime_computes(
+    name: str,
+) -> None:
+    """Upstream canonicalization folds such a Pad into the stuffed image at offsets it does
+    not multiply by the stride (every output wrong before the rewrite); moved to the
+    convolution's output, the model imports right, laid out and scheduled too."""
+    require_frontend()
+    model, shape = _padded_transposed(*PADDED[name])  # type: ignore[arg-type]
+    text = heterolayout.import_model(model)
+    x = random_input(shape, seed=9)
+    expected = onnxruntime_outputs(model, {"x": x})["y"]
+    laid_out, _ = with_onednn_layouts(text, 4)
+    fast = "layout-schedule{fma=true reassociate=true},layout-lower"
+    for form, pipeline, engine in [(text, "layout-lower", "compiled"), (laid_out, fast, "native")]:
+        lowered = apply_pipeline(parse_program(form), pipeline)
+        got = heterolayout.run(str(lowered), {"x": x}, engine=engine)["y"]
+        comparison = compare_output("y", got, expected)
+        assert comparison.within, (name, pipeline, str(comparison))
+
+
+@pytest.mark.parametrize("name", PADDED)
+def test_the_moved_pad_computes_what_the_model_does(name: str) -> None:
+    """The rewrite itself, on ONNX's reference evaluator: the same values, bit for bit (the
+    same products, summed in the same order)."""
+    onnx = pytest.importorskip("onnx", reason="the onnx extra: pip install -e '.[onnx]'")
+    from onnx.reference import ReferenceEvaluator
+
+    model, shape = _padded_transposed(*PADDED[name])  # type: ignore[arg-type]
+    moved = move_pads_past_transposed_convolutions(model)
+    kinds = [node.op_type for node in moved.graph.node]
+    assert kinds[0] == "ConvTranspose" and "Pad" not in kinds[:1], kinds
+    onnx.checker.check_model(moved)
+    x = random_input(shape, seed=9)
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    got = ReferenceEvaluator(moved).run(None, {"x": x})[0]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_pads_that_do_not_misplace_anything_are_left_alone() -> None:
+    """Trailing pads only, stride 1, or a nonzero pad value: upstream lowers them right."""
+    pytest.importorskip("onnx", reason="the onnx extra: pip install -e '.[onnx]'")
+    for arguments in [
+        ((0, 0, 0, 0, 0, 0, 2, 1), (2, 2), (4, 4), (1, 1), (0, 0)),
+        ((0, 0, 2, 1, 0, 0, 0, 0), (1, 1), (3, 3), (1, 1), (0, 0)),
+    ]:
+        model, _ = _padded_transposed(*arguments)  # type: ignore[arg-type]
+        assert move_pads_past_transposed_convolutions(model) is model
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"auto_pad": "SAME_UPPER"}, "the ConvTranspose has auto_pad"),
+        ({"channels": True}, "it pads the batch or channel dims"),
+        ({"value": "v"}, "its pads or its pad value are known only at run time"),
+    ],
+)
+def test_a_pad_that_cannot_be_moved_is_refused_in_one_line(
+    change: dict[str, Any], why: str
+) -> None:
+    pytest.importorskip("onnx", reason="the onnx extra: pip install -e '.[onnx]'")
+    from onnx import helper
+
+    pads = (0, 1, 2, 0, 0, 0, 0, 0) if "channels" in change else (0, 0, 2, 0, 0, 0, 0, 0)
+    model, _ = _padded_transposed(pads, (2, 2), (4, 4), (1, 1), (0, 0))
+    pad, convolution = model.graph.node
+    if "auto_pad" in change:
+        del convolution.attribute[:]
+        convolution.attribute.extend(
+            [
+                helper.make_attribute("kernel_shape", [4, 4]),
+                helper.make_attribute("strides", [2, 2]),
+                helper.make_attribute("auto_pad", change["auto_pad"]),
+            ]
+        )
+    if "value" in change:
+        pad.input.append(change["value"])
+    with pytest.raises(FrontendError) as raised:
+        move_pads_past_transposed_convolutions(model)
+    message = str(raised.value)
+    assert "\n" not in message and why in message and "ConvTranspose" in message
+
+
+def test_a_torch_pad_before_a_strided_conv_transpose_is_refused() -> None:
+    """PyTorch's `F.pad` before a `ConvTranspose2d` reaches the same fold through torch-mlir:
+    refused in one line, not imported wrong."""
+    torch = pytest.importorskip("torch", reason="torch.export needs PyTorch: pip install torch")
+    require_frontend()
+
+    class Up(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.up = torch.nn.ConvTranspose2d(4, 4, 4, stride=2, padding=1)
+
+        def forward(self, x: Any) -> Any:
+            return self.up(torch.nn.functional.pad(x, (1, 0, 2, 1)))
+
+    program = torch.export.export(Up().eval(), (torch.randn(1, 4, 5, 6),))
+    with pytest.raises(FrontendError, match="zero pad before a strided transposed convolution"):
+        heterolayout.import_model(program)
+
+
+def test_the_torch_module_check_reads_pads_in_torch_order() -> None:
+    """`constant_pad_nd` lists the last dim's pads first: a pad of the last dim's end only,
+    or of a dim the convolution does not stride, passes; the first spatial dim's begin
+    does not."""
+    template = """
+    %true = torch.constant.bool true
+    %float0 = torch.constant.float 0.000000e+00
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %p = torch.prim.ListConstruct {pads} : (!torch.int) -> !torch.list<int>
+    %s = torch.prim.ListConstruct {strides} : (!torch.int) -> !torch.list<int>
+    %x1 = torch.aten.constant_pad_nd %x, %p, %float0 : !torch.vtensor, !torch.list<int>, !torch.float -> !torch.vtensor
+    %y = torch.aten.convolution %x1, %w, %b, %s, %q, %d, %true, %o, %int1 : !torch.vtensor
+    """
+    check_torch_module(template.format(pads="%int0, %int1, %int0, %int0", strides="%int2, %int2"))
+    check_torch_module(template.format(pads="%int0, %int0, %int2, %int0", strides="%int1, %int2"))
+    with pytest.raises(FrontendError):
+        check_torch_module(
+            template.format(pads="%int0, %int0, %int1, %int0", strides="%int2, %int1")
+        )
