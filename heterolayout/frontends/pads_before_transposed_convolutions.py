@@ -23,6 +23,7 @@ transposed `aten.convolution` that is still there (a PyTorch program's `F.pad` b
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
@@ -50,7 +51,7 @@ def move_pads_past_transposed_convolutions(model: Any) -> Any:
     rewritten = onnx.ModelProto()
     rewritten.CopyFrom(model)
     graph = rewritten.graph
-    constants = _constants(graph)
+    constants = _Constants(graph)
     names = _Names({v for n in graph.node for v in [*n.input, *n.output]} | set(constants))
     pairs = _pairs(graph)
     for pad, convolution in pairs:
@@ -59,16 +60,35 @@ def move_pads_past_transposed_convolutions(model: Any) -> Any:
     return rewritten
 
 
-def _constants(graph: Any) -> dict[str, Any]:
-    import onnx
+class _Constants:
+    """The graph's initializers as arrays, each converted when first asked for (a model's
+    weights are not copied to find its Pads)."""
 
-    return {i.name: onnx.numpy_helper.to_array(i) for i in graph.initializer}
+    def __init__(self, graph: Any) -> None:
+        self.tensors = {i.name: i for i in graph.initializer}
+        self.arrays: dict[str, Any] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.tensors
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tensors)
+
+    def __getitem__(self, name: str) -> Any:
+        import onnx
+
+        if name not in self.arrays:
+            self.arrays[name] = onnx.numpy_helper.to_array(self.tensors[name])
+        return self.arrays[name]
+
+    def get(self, name: str) -> Any:
+        return self[name] if name in self.tensors else None
 
 
 def _pairs(graph: Any) -> list[tuple[Any, Any]]:
     """(Pad, ConvTranspose) pairs that upstream would lower wrong."""
     producers = {o: n for n in graph.node for o in n.output}
-    constants = _constants(graph)
+    constants = _Constants(graph)
     pairs = []
     for node in graph.node:
         if node.op_type != "ConvTranspose" or not node.input:
@@ -98,7 +118,7 @@ def _attributes(node: Any) -> dict[str, Any]:
     return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
 
 
-def _spatial(convolution: Any, constants: dict[str, Any]) -> int:
+def _spatial(convolution: Any, constants: _Constants) -> int:
     attributes = _attributes(convolution)
     if "kernel_shape" in attributes:
         return len(attributes["kernel_shape"])
@@ -114,7 +134,7 @@ def _strides(convolution: Any, spatial: int) -> list[int]:
     return list(_attributes(convolution).get("strides", [1] * spatial))
 
 
-def _pads_of(pad: Any, rank: int, constants: dict[str, Any], where: str) -> list[int] | None:
+def _pads_of(pad: Any, rank: int, constants: _Constants, where: str) -> list[int] | None:
     """The Pad's begin-then-end pads over all `rank` dims; None when they are not constants."""
     attributes = _attributes(pad)
     if len(pad.input) > 1 and pad.input[1]:
@@ -137,7 +157,7 @@ def _pads_of(pad: Any, rank: int, constants: dict[str, Any], where: str) -> list
     return values
 
 
-def _zero_value(pad: Any, constants: dict[str, Any]) -> bool | None:
+def _zero_value(pad: Any, constants: _Constants) -> bool | None:
     """Whether the Pad pads with zeros (None: its value is known only at run time)."""
     attributes = _attributes(pad)
     mode = attributes.get("mode", b"constant")
@@ -150,7 +170,7 @@ def _zero_value(pad: Any, constants: dict[str, Any]) -> bool | None:
     return float(attributes.get("value", 0.0)) == 0.0
 
 
-def _misplaced(pad: Any, convolution: Any, constants: dict[str, Any]) -> bool:
+def _misplaced(pad: Any, convolution: Any, constants: _Constants) -> bool:
     """Whether upstream would place the padded image wrong: a zero Pad with a leading pad
     in a spatial dim the ConvTranspose strides by more than 1 (FrontendError when the pair
     may be and the rewrite cannot express it)."""
@@ -186,7 +206,7 @@ def _rewrite(
     graph: Any,
     pad: Any,
     convolution: Any,
-    constants: dict[str, Any],
+    constants: _Constants,
     names: _Names,
 ) -> None:
     import numpy as np
