@@ -150,7 +150,7 @@ def table(ratios: dict[str, Ratios]) -> str:
         unpack_vs_numpy = [a / b for a, b in zip(r.unpack, r.numpy_unpack, strict=True)]
         cells = [r.pack, r.numpy_pack, r.unpack, r.numpy_unpack, pack_vs_numpy, unpack_vs_numpy]
         lines.append(
-            f"| {name} | " + " | ".join(f"{statistics.median(c):.2f}" for c in cells) + " |"
+            f"| {name} | " + " | ".join(f"{statistics.median(c):.3g}" for c in cells) + " |"
         )
     return "\n".join(lines)
 

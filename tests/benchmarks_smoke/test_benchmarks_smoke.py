@@ -1,5 +1,6 @@
 """Smoke run of the benchmark scripts: they start, check their own results, and print their
-tables. No timing is asserted; the ratios only have to be positive numbers."""
+tables. No timing is asserted; the ratios only have to be positive numbers (printed to three
+significant digits: one quick round on a loaded machine can make a ratio 0.004)."""
 
 from __future__ import annotations
 
