@@ -86,7 +86,8 @@ class _Constants:
 
 
 def _pairs(graph: Any) -> list[tuple[Any, Any]]:
-    """(Pad, ConvTranspose) pairs that upstream would lower wrong."""
+    """(Pad, ConvTranspose) pairs that upstream would lower wrong (through Identities,
+    which it drops)."""
     producers = {o: n for n in graph.node for o in n.output}
     constants = _Constants(graph)
     pairs = []
@@ -94,6 +95,8 @@ def _pairs(graph: Any) -> list[tuple[Any, Any]]:
         if node.op_type != "ConvTranspose" or not node.input:
             continue
         pad = producers.get(node.input[0])
+        while pad is not None and pad.op_type == "Identity":
+            pad = producers.get(pad.input[0])
         if pad is not None and pad.op_type == "Pad" and _misplaced(pad, node, constants):
             pairs.append((pad, node))
     return pairs

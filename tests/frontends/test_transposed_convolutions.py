@@ -436,3 +436,22 @@ def test_the_torch_module_check_reads_pads_in_torch_order() -> None:
         check_torch_module(
             template.format(pads="%int0, %int0, %int1, %int0", strides="%int2, %int1")
         )
+
+
+def test_an_identity_between_the_pad_and_the_convolution_is_seen_through() -> None:
+    """torch-mlir drops the Identity, so the fold meets the Pad all the same."""
+    pytest.importorskip("onnx", reason="the onnx extra: pip install -e '.[onnx]'")
+    from onnx import helper
+    from onnx.reference import ReferenceEvaluator
+
+    model, shape = _padded_transposed(*PADDED["1 row before only"])  # type: ignore[arg-type]
+    convolution = model.graph.node[1]
+    convolution.input[0] = "q"
+    model.graph.node.insert(1, helper.make_node("Identity", ["p"], ["q"]))
+    moved = move_pads_past_transposed_convolutions(model)
+    assert moved.graph.node[2].input[0] == "x"
+    x = random_input(shape, seed=9)
+    np.testing.assert_array_equal(
+        ReferenceEvaluator(moved).run(None, {"x": x})[0],
+        ReferenceEvaluator(model).run(None, {"x": x})[0],
+    )
