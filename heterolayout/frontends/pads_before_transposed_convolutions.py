@@ -315,7 +315,7 @@ def check_torch_module(text: str) -> None:
         if image not in pads or constants.get(transposed) == "false":
             continue
         pad_list, value = pads[image]
-        if constants.get(value) is not None and float(constants[value]) != 0.0:
+        if _nonzero(constants.get(value)):
             continue
         widths = _ints(lists.get(pad_list), constants)
         strides = _ints(lists.get(strides_list), constants)
@@ -340,3 +340,11 @@ def _ints(items: list[str] | None, constants: dict[str, str]) -> list[int] | Non
         return None if items is None else [int(constants[v]) for v in items]
     except (KeyError, ValueError):
         return None
+
+
+def _nonzero(number: str | None) -> bool:
+    """A pad value known to be other than zero (one not known may be zero)."""
+    try:
+        return number is not None and float(number) != 0.0
+    except ValueError:
+        return False
