@@ -10,8 +10,9 @@ does not is a scalar, broadcast where a vector needs it (`statements.py` emits b
 since the runs are contiguous there.
 
 Where no loop can be vectorized so, a read that is not contiguous may be gathered lane by
-lane instead (`gathers=True`, tried last: `layout_schedule`), when it is one the register
-tile's copies share: a grouped convolution's weights under nChw16c, whose output channels
+lane instead (`gathers=True`, tried last: `layout_schedule`, which also weighs it against
+partial results along a reduction, `estimate.py`), when it is one the register tile's copies
+share: a grouped convolution's weights under nChw16c, whose output channels
 of a group are contiguous and its weights' are not, are gathered once for a tile of output
 columns, and the nest runs on vectors instead of scalars.
 """
