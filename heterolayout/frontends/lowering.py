@@ -64,7 +64,8 @@ def _iree_opt() -> str:
         raise MissingFrontend(f"iree-opt not found ({error}): {ONNX_EXTRA}") from None
 
 
-def _run(command: list[str], tool: str) -> None:
+def _run(command: list[str], tool: str) -> str:
+    """The tool's standard output; FrontendError, one line, when it fails or runs too long."""
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, check=False, timeout=TOOL_TIMEOUT
@@ -73,6 +74,7 @@ def _run(command: list[str], tool: str) -> None:
         raise FrontendError(f"{tool} ran longer than {TOOL_TIMEOUT} s") from None
     if done.returncode != 0:
         raise FrontendError(f"{tool} refused the model: {first_error(done.stderr)}")
+    return done.stdout
 
 
 def first_error(stderr: str) -> str:
@@ -124,21 +126,15 @@ def to_linalg(source: Path, destination: Path, dialect: str) -> None:
 
 def _text_without_weights(iree_opt: str, module: Path) -> str:
     """The module as text, its constants and resources elided (its ops are what is read)."""
-    done = subprocess.run(
+    return _run(
         [
             iree_opt,
             "--mlir-elide-elementsattrs-if-larger=16",
             "--mlir-elide-resource-strings-if-larger=16",
             str(module),
         ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=TOOL_TIMEOUT,
+        "iree-opt",
     )
-    if done.returncode != 0:
-        raise FrontendError(f"iree-opt could not print the module: {first_error(done.stderr)}")
-    return done.stdout
 
 
 def bufferize(source: Path, destination: Path) -> None:

@@ -122,9 +122,13 @@ def _attributes(node: Any) -> dict[str, Any]:
 
 
 def _spatial(convolution: Any, constants: _Constants) -> int:
+    """The ConvTranspose's spatial dims: from its per-dim attributes, else its weights."""
     attributes = _attributes(convolution)
-    if "kernel_shape" in attributes:
-        return len(attributes["kernel_shape"])
+    for name in ("kernel_shape", "strides", "dilations", "output_padding"):
+        if name in attributes:
+            return len(attributes[name])
+    if "pads" in attributes:
+        return len(attributes["pads"]) // 2
     weights = constants.get(convolution.input[1]) if len(convolution.input) > 1 else None
     if weights is None:
         raise FrontendError(
