@@ -202,6 +202,38 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
     assert p is not None and (p.width, p.span, p.streaming) == (32, 32, "never")  # pad slots
 
 
+def test_rows_in_one_cache_set_are_read_a_line_at_a_time() -> None:
+    """Channel planes a multiple of 4 KiB apart (64x64 and 32x32 f32 pixels) share an L1 set:
+    their tiles read V planes, a whole line of each, the store dim's groups outside the load
+    dim's loop; other distances, and destinations large enough to stream, keep V-lane tiles."""
+    plain = parse_layout("NCHW->NCHW", (1, 64, 64, 64))
+    for tag, order in (("nChw16c", (0, 1, 2, 4, 3)), ("nhwc", (0, 1, 3, 2))):
+        p = tile_plan(plain, parse_layout(tag, (1, 64, 64, 64)), f32)
+        assert p is not None and (p.width, p.span, p.rows, p.order, p.streaming) == (8, 8, 16, order, "never")
+    for shape in ((1, 64, 56, 56), (1, 64, 112, 112), (1, 64, 128, 128)):
+        p = tile_plan(parse_layout("NCHW->NCHW", shape), parse_layout("nChw16c", shape), f32)
+        assert p is not None and (p.span, p.rows) == (16, 8), shape
+
+
+@pytest.mark.parametrize("engine", ["compiled", "native"])
+@pytest.mark.parametrize(
+    "target, shape, element",
+    [
+        ('#layout.tag<"nChw16c">', (2, 32, 32, 32), "f32"),
+        ('#layout.tag<"nChw8c">', (1, 24, 32, 32), "f32"),
+        ('#layout.tag<"nhwc">', (1, 20, 32, 32), "f32"),
+        ('#layout.tag<"nChw16c", pad = -1.0>', (1, 20, 32, 32), "f32"),
+        ('#layout.tag<"nChw16c">', (1, 32, 64, 32), "i16"),
+        ('#layout.tag<"nChw32c">', (1, 40, 64, 64), "i8"),
+    ],
+)
+def test_line_tiles_stay_exact(target: str, shape: tuple[int, ...], element: str, engine: str) -> None:
+    text = convert_program("", target, shape, element)
+    assert "vector.shuffle" in str(apply_pipeline(parse_program(text), "layout-lower"))
+    report = heterolayout.check(text, seed=5, engine=engine)
+    assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
+
+
 def test_packed_groups_load_whole_runs() -> None:
     """Containers are built G at a time from one vector of lanes where the lanes run along
     the source's innermost dim, one lane load each where they do not."""

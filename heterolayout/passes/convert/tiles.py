@@ -52,6 +52,8 @@ ElementMove = Callable[[Sequence[AffineExpr], IndexLeaves, Insert], None]
 VECTOR_BYTES = 32
 """Vector registers the tiles are sized for (AVX2; AVX-512 machines run them as well)."""
 LINE_BYTES = 64
+SET_BYTES = 4096
+"""Addresses this far apart share an L1 set (x86 and Arm L1 data caches: size / ways)."""
 ROW_BYTES = 256
 """A tile stores up to this many bytes per row along the destination's innermost dim
 (whole cache lines, and whole rows of a short innermost dim)."""
@@ -85,8 +87,9 @@ class TilePlan:
     """Physical dim → lanes per tile, for the dims walked a tile at a time."""
     streaming: Streaming
     depth: int = 0
-    """Lanes along `load_dim` per tile: V, or a whole short run of the source (then the
-    tile is V×V blocks transposed and stored one after the other); 0 means V."""
+    """Lanes along `load_dim` per tile: V, or a whole short run or a cache line of the
+    source (then the tile is V×V blocks transposed and stored one after the other); 0
+    means V."""
 
     @property
     def transposed(self) -> bool:
@@ -155,6 +158,18 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     whole_runs = _whole_run_plan(source, destination, store_dim, load_dim, width, bits)
     if whole_runs is not None:
         return whole_runs
+    rows = _line_rows(source, destination, load_position, store_dim, load_dim, width, bits)
+    if rows:
+        return TilePlan(
+            width,
+            width,
+            store_dim,
+            load_dim,
+            tuple([p for p in range(len(terms)) if p != load_position] + [load_position]),
+            {store_position: width, load_position: rows},
+            "never",
+            rows,
+        )
     span = _span(source, destination, load_position, width, bits)
     tiled = {store_position: span}
     if load_dim != store_dim:
@@ -163,6 +178,40 @@ def tile_plan(source: Layout, destination: Layout, element: Attribute) -> TilePl
     order += sorted(tiled, key=lambda p: p == store_position)
     streaming = _streams(destination, order, tiled, bits)
     return TilePlan(width, span, store_dim, load_dim, tuple(order), tiled, streaming)
+
+
+def _line_rows(
+    source: Layout,
+    destination: Layout,
+    load_position: int,
+    store_dim: int,
+    load_dim: int,
+    width: int,
+    bits: int,
+) -> int:
+    """Lanes along `load_dim` per tile when the source's rows conflict in the cache, else 0.
+
+    Source rows (a tile's consecutive elements along `store_dim`) whose distance is a
+    multiple of `SET_BYTES` fall into one set of the L1 cache (channel planes of 64×64 or
+    32×32 f32 pixels, 16 or 4 KiB apart): the V-lane tiles read 16 of them at once and came
+    back for the second half of each line after the set had evicted it, 2.5–3.4× slower than
+    a copy of the same bytes. Such a tile reads V rows, a whole cache line of each (V×V
+    blocks one after the other), and the loop over the store dim's groups of V lanes goes
+    outside the loop along the load dim, so V rows stream at a time (benchmarks/RESULTS.md).
+    Destinations of `STREAMING_BYTES` or more keep the V-lane tiles and their streaming
+    stores, which write whole lines: at 16 and 32 MiB those ran 1.7× faster."""
+    lanes = LINE_BYTES * 8 // bits
+    if store_dim == load_dim or lanes <= width or destination.size * bits // 8 >= STREAMING_BYTES:
+        return 0
+    extent = source.logical_shape[store_dim]
+    if extent is None or extent < 2:
+        return 0
+    origin = [0] * source.rank
+    step = [1 if d == store_dim else 0 for d in range(source.rank)]
+    distance = (source.offset(step) - source.offset(origin)) * bits // 8
+    if distance % SET_BYTES or not _fits(source, destination, load_position, lanes, width):
+        return 0
+    return lanes
 
 
 def _whole_run_plan(
