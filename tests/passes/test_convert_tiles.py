@@ -234,6 +234,28 @@ def test_line_tiles_stay_exact(target: str, shape: tuple[int, ...], element: str
     assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
 
 
+@st.composite
+def planes_in_one_set(draw: st.DrawFn) -> tuple[str, tuple[int, ...], str]:
+    """A plain NCHW source whose channel planes lie a multiple of 4 KiB apart, into a
+    blocked or channels-last destination (with or without pad slots)."""
+    element, size = draw(st.sampled_from([("f32", 4), ("i16", 2), ("i8", 1)]))
+    width = draw(st.sampled_from([16, 32, 64]))
+    height = 4096 * draw(st.integers(1, 2)) // (width * size)
+    channels = draw(st.integers(2, 40))
+    block = draw(st.sampled_from([4, 8, 16, 32]))
+    target = draw(st.sampled_from([f'#layout.tag<"nChw{block}c">', '#layout.tag<"nhwc">', f'#layout.tag<"nChw{block}c", pad = 1>']))
+    if element == "f32" and "pad = 1" in target:
+        target = target.replace("pad = 1", "pad = -1.0")
+    return target, (draw(st.integers(1, 2)), channels, height, width), element
+
+
+@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=planes_in_one_set())
+def test_line_tiles_on_random_planes_in_one_set(case) -> None:  # type: ignore[no-untyped-def]
+    target, shape, element = case
+    assert heterolayout.check(convert_program("", target, shape, element), seed=4, engine="compiled").equal, case
+
+
 def test_packed_groups_load_whole_runs() -> None:
     """Containers are built G at a time from one vector of lanes where the lanes run along
     the source's innermost dim, one lane load each where they do not."""

@@ -16,7 +16,8 @@ two-input shuffles that swap off-diagonal blocks: unpack/shuffle/permute instruc
 vector stores along `store_dim`; with one dim it is a vector load and store. Where the
 source's runs along `load_dim` are short but hold several vectors (nChw16c → NCHW), a tile
 takes whole runs instead, in the source's memory order, V×V block by block
-(`_whole_run_plan`). Tiles that reach
+(`_whole_run_plan`). Where the source's rows lie in one cache set (`_line_rows`), a tile
+reads V of them a whole line each. Tiles that reach
 into the destination's padding, and the tails of dims V does not divide, move element by
 element.
 """
