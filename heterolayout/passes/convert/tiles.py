@@ -64,6 +64,13 @@ STREAMING_BYTES = 4 << 20
 stores spare the read-for-ownership of every destination line (memcpy does the same)."""
 
 
+LINE_TILES_MAX_BYTES = 16 << 20
+"""Rows in one cache set are read a line at a time (`_line_rows`) into destinations smaller
+than this; larger ones that V-lane tiles write a line per row keep those, and their
+streaming stores: NCHW→nChw16c at 16 and 32 MiB ran 1.1–1.6× faster so, at 4 and 8 MiB
+1.25–3× slower (benchmarks/RESULTS.md)."""
+
+
 def element_bits(element: Attribute) -> int | None:
     """Bits of a scalar type that vectors hold whole in memory (8 to 64), else None."""
     if isinstance(element, IndexType):
@@ -194,15 +201,16 @@ def _line_rows(
 
     Source rows (a tile's consecutive elements along `store_dim`) whose distance is a
     multiple of `SET_BYTES` fall into one set of the L1 cache (channel planes of 64×64 or
-    32×32 f32 pixels, 16 or 4 KiB apart): the V-lane tiles read 16 of them at once and came
-    back for the second half of each line after the set had evicted it, 2.5–3.4× slower than
-    a copy of the same bytes. Such a tile reads V rows, a whole cache line of each (V×V
-    blocks one after the other), and the loop over the store dim's groups of V lanes goes
-    outside the loop along the load dim, so V rows stream at a time (benchmarks/RESULTS.md).
-    Destinations of `STREAMING_BYTES` or more keep the V-lane tiles and their streaming
-    stores, which write whole lines: at 16 and 32 MiB those ran 1.7× faster."""
+    32×32 f32 pixels, 16 or 4 KiB apart): V-lane tiles read a row per lane of their span at
+    once (16 for nChw16c, 64 for NHWC of 64 channels) and came back for the second half of
+    each line after the set had evicted it, 2.5–13× slower than a copy of the same bytes.
+    Such a tile reads V rows, a whole cache line of each (V×V blocks one after the other),
+    and the loop over the store dim's groups of V lanes goes outside the loop along the load
+    dim, so V rows stream at a time (benchmarks/RESULTS.md). Destinations of
+    `LINE_TILES_MAX_BYTES` or more whose V-lane tiles span one line keep them, with their
+    streaming stores."""
     lanes = LINE_BYTES * 8 // bits
-    if store_dim == load_dim or lanes <= width or destination.size * bits // 8 >= STREAMING_BYTES:
+    if store_dim == load_dim or lanes <= width:
         return 0
     extent = source.logical_shape[store_dim]
     if extent is None or extent < 2:
@@ -211,6 +219,9 @@ def _line_rows(
     step = [1 if d == store_dim else 0 for d in range(source.rank)]
     distance = (source.offset(step) - source.offset(origin)) * bits // 8
     if distance % SET_BYTES or not _fits(source, destination, load_position, lanes, width):
+        return 0
+    span = _span(source, destination, load_position, width, bits)
+    if span <= lanes and destination.size * bits // 8 >= LINE_TILES_MAX_BYTES:
         return 0
     return lanes
 
