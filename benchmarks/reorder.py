@@ -17,7 +17,8 @@ hits them alike; the table gives medians over repetitions, and the ratios of the
 Before timing, each result is checked: the converted buffer equals numpy's reference
 (`Layout.pack(..., native=False)` of the logical tensor), and oneDNN's equals it too.
 
-    python -m benchmarks.reorder [--quick] [--repeat N] [--min-time SECONDS]
+    python -m benchmarks.reorder [--quick] [--repeat N] [--min-time SECONDS] [--only TEXT]
+                                 [--shape N,C,H,W]
 """
 
 from __future__ import annotations
@@ -257,13 +258,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-time", type=float, default=0.1, help="seconds per timed slot")
     parser.add_argument("--no-onednn", action="store_true", help="leave oneDNN out")
     parser.add_argument("--only", default="", help="the cases whose name contains this text")
+    parser.add_argument("--shape", default="", help="N,C,H,W instead of the default shape")
     args = parser.parse_args(argv)
+    shape = QUICK if args.quick else FULL
+    if args.shape:
+        try:
+            dims = tuple(int(e) for e in args.shape.split(","))
+        except ValueError:
+            dims = ()
+        if len(dims) != 4 or min(dims) < 1 or dims[1] < 5 or min(dims[2:]) < 3:
+            parser.error(f"--shape {args.shape}: expected N,C,H,W with C >= 5 and H, W >= 3")
+        shape = dims  # type: ignore[assignment]
     reason = missing()
     if reason is not None:
         print(reason, file=sys.stderr)
         return 1
     onednn = None if args.no_onednn else OneDNN()
-    shape = QUICK if args.quick else FULL
     print(f"# layout.convert natively vs memcpy and oneDNN's reorder ({machine()}; "
           f"{args.repeat} repetitions, medians and best; OMP_NUM_THREADS=1)")
     print()

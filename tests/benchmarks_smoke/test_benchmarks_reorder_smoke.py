@@ -52,3 +52,26 @@ def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
         assert float(cells[2]) > 0 and float(cells[3]) > 0 and float(cells[5]) > 0, (name, cells)
         assert float(cells[8]) > 0, (name, cells)
         assert cells[4] == cells[6] == cells[7] == cells[9] == "—", (name, cells)  # no oneDNN
+
+
+def test_reorder_benchmark_takes_a_shape() -> None:
+    """`--shape` replaces the default shape (here planes of 32×32 f32 pixels, 4 KiB apart,
+    which the conversions read in line tiles); a malformed one is refused in one line."""
+    require_native_engine()
+    command = [sys.executable, "-m", "benchmarks.reorder", "--repeat", "1", "--min-time", "0.001"]
+    run = subprocess.run(
+        [*command, "--no-onednn", "--only", "NCHW→", "--shape", "1,16,32,32"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| NCHW→")]
+    assert [row.split("|")[2].strip() for row in rows] == ["1×16×32×32 f32"] * 2
+    bad = subprocess.run(
+        [*command, "--shape", "1,16,32"], cwd=REPOSITORY, capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.splitlines()[-1].endswith("--shape 1,16,32: expected N,C,H,W with C >= 5 and H, W >= 3")
