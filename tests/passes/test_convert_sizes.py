@@ -520,15 +520,15 @@ def test_pack_and_unpack_of_the_heterocl_cyclic_map(rows: int, native_engine: No
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [127, 128])
 def test_streaming_tiles_on_both_sides_of_their_size(width: int, native_engine: None) -> None:
-    """1x64x129xW f32: at W = 128 the destinations hold 4 MiB and the tiles store
+    """1x128x129xW f32: at W = 128 the destinations hold 8 MiB and the tiles store
     nontemporally (into nChw16c always, into NCHW from nChw8c where the buffer is
     line-aligned); at 127 they do not. (129 rows: planes of 128 rows would lie a multiple
-    of 4 KiB apart, read in line tiles without streaming stores up to 16 MiB.) Packed and
+    of 4 KiB apart, read in line tiles without streaming stores.) Packed and
     unpacked by the compiled conversion (forced below `NATIVE_MIN_ELEMENTS`) against the
     index map, and proven."""
     from xdsl.dialects.builtin import f32
 
-    shape = (1, 64, 129, width)
+    shape = (1, 128, 129, width)
     plain = parse_layout("NCHW->NCHW", shape, dtype="f32")
     logical = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
     for tag, streams in (("nChw16c", ("always", "never")), ("nChw8c", ("always", "aligned"))):

@@ -58,17 +58,14 @@ SET_BYTES = 4096
 ROW_BYTES = 256
 """A tile stores up to this many bytes per row along the destination's innermost dim
 (whole cache lines, and whole rows of a short innermost dim)."""
-STREAMING_BYTES = 4 << 20
+STREAMING_BYTES = 8 << 20
 """Destinations at least this large may be written with nontemporal (streaming) stores
 (see `_streams`): a conversion that large is read back from memory anyway, and streaming
-stores spare the read-for-ownership of every destination line (memcpy does the same)."""
-
-
-LINE_TILES_MAX_BYTES = 16 << 20
-"""Rows in one cache set are read a line at a time (`_line_rows`) into destinations smaller
-than this; larger ones that V-lane tiles write a line per row keep those, and their
-streaming stores: NCHW→nChw16c at 16 and 32 MiB ran 1.1–1.6× faster so, at 4 and 8 MiB
-1.25–3× slower (benchmarks/RESULTS.md)."""
+stores spare the read-for-ownership of every destination line (memcpy does the same).
+Smaller ones stay in a last-level cache of 32 MiB, where streaming stores lose: on a Zen 4,
+NCHW→nChw16c into 5.3 MB ran 1.7× slower streamed, into 10.6 MB 1.7× faster; rows in one
+cache set read in line tiles (`_line_rows`) the same below and above 8 MiB
+(benchmarks/RESULTS.md)."""
 
 
 def element_bits(element: Attribute) -> int | None:
@@ -207,8 +204,9 @@ def _line_rows(
     Such a tile reads V rows, a whole cache line of each (V×V blocks one after the other),
     and the loop over the store dim's groups of V lanes goes outside the loop along the load
     dim, so V rows stream at a time (benchmarks/RESULTS.md). Destinations of
-    `LINE_TILES_MAX_BYTES` or more whose V-lane tiles span one line keep them, with their
-    streaming stores."""
+    `STREAMING_BYTES` or more whose V-lane tiles span one line keep them, with their
+    streaming stores (NCHW→nChw16c at 16 and 32 MiB: 1.1–1.6× faster so); NHWC's span 64
+    rows and lost at every size."""
     lanes = LINE_BYTES * 8 // bits
     if store_dim == load_dim or lanes <= width:
         return 0
@@ -221,7 +219,7 @@ def _line_rows(
     if distance % SET_BYTES or not _fits(source, destination, load_position, lanes, width):
         return 0
     span = _span(source, destination, load_position, width, bits)
-    if span <= lanes and destination.size * bits // 8 >= LINE_TILES_MAX_BYTES:
+    if span <= lanes and destination.size * bits // 8 >= STREAMING_BYTES:
         return 0
     return lanes
 

@@ -2,7 +2,7 @@
 // loads along the source's unit-stride run, a transpose in registers when the two runs are
 // different logical dims (log2 V stages of vector.shuffle), and vector stores along the
 // destination's; pad edges as vector pieces and splats; packed containers built whole with
-// vector.bitcast; streaming (nontemporal) stores into destinations of 4 MiB and more.
+// vector.bitcast; streaming (nontemporal) stores into destinations of 8 MiB and more.
 // RUN: layout-opt %s --split-input-file -p layout-lower -o %t
 // RUN: filecheck %s --input-file %t
 // RUN: %mlir_opt %t --verify-each > /dev/null
@@ -84,11 +84,27 @@ func.func @bits(%src: memref<1x8x8x64xi1>, %dst: memref<1x8x8x64xi1, #layout.tag
 
 // -----
 
-// A 4 MiB destination without pad slots: the stores stream past the caches.
+// An 8 MiB destination without pad slots: the stores stream past the caches.
 // CHECK-LABEL: func.func @streaming(
-// CHECK:         vector.store %{{.*}}, %dst[{{.*}}] {nontemporal = true} : memref<1x64x32x32x16xf32>, vector<8xf32>
-func.func @streaming(%src: memref<1x1024x32x32xf32>, %dst: memref<1x1024x32x32xf32, #layout.tag<"nChw16c">>) {
-  layout.convert %src to %dst : memref<1x1024x32x32xf32> to memref<1x1024x32x32xf32, #layout.tag<"nChw16c">>
+// CHECK:         vector.store %{{.*}}, %dst[{{.*}}] {nontemporal = true} : memref<1x128x32x32x16xf32>, vector<8xf32>
+func.func @streaming(%src: memref<1x2048x32x32xf32>, %dst: memref<1x2048x32x32xf32, #layout.tag<"nChw16c">>) {
+  layout.convert %src to %dst : memref<1x2048x32x32xf32> to memref<1x2048x32x32xf32, #layout.tag<"nChw16c">>
+  func.return
+}
+
+// Below 8 MiB, source rows 4 KiB apart (32x32 planes) share a cache set: the tiles read 8
+// planes a whole line each (two 8x8 blocks along W), 8 channels of the destination's 16 at
+// a time, and store plainly.
+// CHECK-LABEL: func.func @one_set(
+// CHECK-DAG:     %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[SIXTEEN:.*]] = arith.constant 16 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[EIGHT]] {
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[SIXTEEN]] {
+// CHECK-COUNT-16:    vector.load %src
+// CHECK-NOT:         nontemporal
+// CHECK:         return
+func.func @one_set(%src: memref<1x64x32x32xf32>, %dst: memref<1x64x32x32xf32, #layout.tag<"nChw16c">>) {
+  layout.convert %src to %dst : memref<1x64x32x32xf32> to memref<1x64x32x32xf32, #layout.tag<"nChw16c">>
   func.return
 }
 
@@ -114,20 +130,20 @@ func.func @skewed(%src: memref<64x64xf32, #layout.map<affine_map<(d0, d1) -> (d0
 
 // -----
 
-// nChw8c -> NCHW into 4 MiB: the tiles' rows (8 channel planes) lie apart, so streaming
+// nChw8c -> NCHW into 8 MiB: the tiles' rows (8 channel planes) lie apart, so streaming
 // stores pay off only when every row starts on a cache line: the destination's base address
 // decides at run time between the streaming and the plain tiles.
 // CHECK-LABEL: func.func @streaming_if_aligned(
-// CHECK:         %[[ADDRESS:.*]] = "memref.extract_aligned_pointer_as_index"(%dst) : (memref<1x1024x32x32xf32>) -> index
+// CHECK:         %[[ADDRESS:.*]] = "memref.extract_aligned_pointer_as_index"(%dst) : (memref<1x2048x32x32xf32>) -> index
 // CHECK-NEXT:    %[[OFFSET:.*]] = arith.remui %[[ADDRESS]], %{{.*}} : index
 // CHECK-NEXT:    %[[ALIGNED:.*]] = arith.cmpi eq, %[[OFFSET]], %{{.*}} : index
 // CHECK-NEXT:    scf.if %[[ALIGNED]] {
-// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] {nontemporal = true} : memref<1x1024x32x32xf32>, vector<8xf32>
+// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] {nontemporal = true} : memref<1x2048x32x32xf32>, vector<8xf32>
 // CHECK:         } else {
 // CHECK-NOT:       nontemporal
-// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] : memref<1x1024x32x32xf32>, vector<8xf32>
-func.func @streaming_if_aligned(%src: memref<1x1024x32x32xf32, #layout.tag<"nChw8c">>, %dst: memref<1x1024x32x32xf32>) {
-  layout.convert %src to %dst : memref<1x1024x32x32xf32, #layout.tag<"nChw8c">> to memref<1x1024x32x32xf32>
+// CHECK:           vector.store %{{.*}}, %dst[{{.*}}] : memref<1x2048x32x32xf32>, vector<8xf32>
+func.func @streaming_if_aligned(%src: memref<1x2048x32x32xf32, #layout.tag<"nChw8c">>, %dst: memref<1x2048x32x32xf32>) {
+  layout.convert %src to %dst : memref<1x2048x32x32xf32, #layout.tag<"nChw8c">> to memref<1x2048x32x32xf32>
   func.return
 }
 
