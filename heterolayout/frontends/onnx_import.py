@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
+from heterolayout.frontends.ceil_mode_pools import ceil_mode_pools, rewrite_first
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
 from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
@@ -61,9 +62,10 @@ def load_model(model: str | os.PathLike[str] | Any) -> Any:
 
 
 def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
-    """A copy of the model whose symbolic dims named in `dims` have those sizes, every value
-    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
-    dim of unknown size."""
+    """A copy of the model whose symbolic dims named in `dims` have those sizes, its pools
+    with `ceil_mode` rewritten without it (`ceil_mode_pools`), every value typed by ONNX's
+    shape inference; FrontendError for a graph input or output left with a dim of unknown
+    size."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
@@ -83,16 +85,23 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     unused = sorted(set(dims) - used)
     if unused:
         raise FrontendError(f"--dim {unused[0]}: the graph's inputs and outputs have no such dim")
-    try:
-        inferred = onnx.shape_inference.infer_shapes(copy, data_prop=True)
-    except Exception as error:
-        raise FrontendError(f"ONNX shape inference failed: {one_line(error)}") from None
+    inferred = _inferred(onnx, copy)
+    for _ in ceil_mode_pools(graph):
+        rewrite_first(copy, inferred)
+        inferred = _inferred(onnx, copy)
     initializers = {i.name for i in inferred.graph.initializer}
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
         for value in values:
             if value.name not in initializers:
                 _check_static(value, role, symbols)
     return inferred
+
+
+def _inferred(onnx: Any, model: Any) -> Any:
+    try:
+        return onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception as error:
+        raise FrontendError(f"ONNX shape inference failed: {one_line(error)}") from None
 
 
 def _check_static(value: Any, role: str, symbols: set[str]) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
+from heterolayout.frontends.graph_names import FreshNames
 
 MIN_OPSET = 11
 """The opset whose Pad and Slice take their pads and bounds as inputs."""
@@ -52,7 +53,7 @@ def move_pads_past_transposed_convolutions(model: Any) -> Any:
     rewritten.CopyFrom(model)
     graph = rewritten.graph
     constants = _Constants(graph)
-    names = _Names({v for n in graph.node for v in [*n.input, *n.output]} | set(constants))
+    names = FreshNames(graph)
     pairs = _pairs(graph)
     for pad, convolution in pairs:
         _rewrite(graph, pad, convolution, constants, names)
@@ -100,19 +101,6 @@ def _pairs(graph: Any) -> list[tuple[Any, Any]]:
         if pad is not None and pad.op_type == "Pad" and _misplaced(pad, node, constants):
             pairs.append((pad, node))
     return pairs
-
-
-class _Names:
-    def __init__(self, taken: set[str]) -> None:
-        self.taken = set(taken)
-
-    def new(self, base: str) -> str:
-        name, number = base, 0
-        while name in self.taken:
-            number += 1
-            name = f"{base}_{number}"
-        self.taken.add(name)
-        return name
 
 
 def _attributes(node: Any) -> dict[str, Any]:
@@ -214,7 +202,7 @@ def _rewrite(
     pad: Any,
     convolution: Any,
     constants: _Constants,
-    names: _Names,
+    names: FreshNames,
 ) -> None:
     import numpy as np
     import onnx

@@ -1,0 +1,199 @@
+"""Pools with `ceil_mode`, rewritten without it before import.
+
+ONNX's MaxPool and AveragePool with `ceil_mode = 1` round the output size up and ignore a
+last window that would start in the right padding (PyTorch's rule; onnxruntime and ONNX's
+reference evaluator follow it): a 2×2 pool of stride 2 and pads 1 over 11 rows gives 6.
+Imported as they are, such pools went wrong three ways: ONNX's shape inference (onnx 1.17
+to 1.23) rounds up alone and typed that pool 7 rows, which the importer takes as its result
+type (a MaxPool refused by iree-opt, an AveragePool imported with a 7th row); upstream
+lowering refused MaxPools with unequal pads; and AveragePools whose last window passes the
+padded input divided by the whole window, not by the cells onnxruntime counts (a quarter of
+random ceil-mode AveragePools wrong, up to every output).
+
+Each pool is rewritten into the same function without `ceil_mode`: its trailing pads grow
+until rounding down gives the spec's size (`_extra`). A MaxPool is then done: its pads are
+never the maximum. An AveragePool counts every padded cell (`count_include_pad = 1`, so it
+divides each window's sum by the whole window) and a Mul by constant factors (the window's
+size over the cells onnxruntime divides by: those inside the input, or inside the input and
+its declared pads with `count_include_pad`) gives each window its own divisor; the Mul is
+left out where every factor is 1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from heterolayout.frontends.errors import FrontendError
+from heterolayout.frontends.graph_names import FreshNames
+
+POOLS = ("MaxPool", "AveragePool")
+
+
+def ceil_mode_pools(graph: Any) -> list[Any]:
+    """The graph's pools with `ceil_mode = 1` and explicit pads, in graph order."""
+    return [node for node in graph.node if _is_ceil_mode_pool(node)]
+
+
+def rewrite_first(model: Any, inferred: Any) -> None:
+    """Rewrite the first ceil-mode pool of `model` in place, its input's shape read off the
+    shape-inferred copy `inferred` (whose shapes after that pool may still be wrong: one
+    pool at a time, the caller inferring again between them)."""
+    import numpy as np
+    import onnx
+
+    graph = model.graph
+    node = ceil_mode_pools(graph)[0]
+    source = _shape(inferred, node.input[0])
+    attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    spatial = len(source) - 2 if source is not None else 0
+    kernel = list(attributes.get("kernel_shape", []))
+    if source is None or None in source or spatial < 1 or len(kernel) != spatial:
+        raise FrontendError(
+            f"{node.op_type} {node.name!r} (ceil_mode = 1): its input's shape is not known "
+            "before import, and the pool is rewritten without ceil_mode from it"
+        )
+    strides = list(attributes.get("strides", [1] * spatial))
+    dilations = list(attributes.get("dilations", [1] * spatial))
+    pads = list(attributes.get("pads", [0] * 2 * spatial))
+    sizes = [size for size in source[2:] if size is not None]
+    outputs = [
+        _output_size(sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i])
+        for i in range(spatial)
+    ]
+    grown = [
+        pads[spatial + i]
+        + _extra(
+            outputs[i], sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i]
+        )
+        for i in range(spatial)
+    ]
+    _set(node, "ceil_mode", 0)
+    _set(node, "pads", pads[:spatial] + grown)
+    kept = [v for v in graph.value_info if v.name != node.output[0]]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+    if node.op_type == "MaxPool":
+        return
+    inside = bool(attributes.get("count_include_pad", 0))
+    counts = [
+        np.array(
+            [
+                _cells(
+                    o,
+                    sizes[i],
+                    kernel[i],
+                    strides[i],
+                    dilations[i],
+                    pads[i],
+                    pads[spatial + i],
+                    inside,
+                )
+                for o in range(outputs[i])
+            ],
+            np.float64,
+        )
+        for i in range(spatial)
+    ]
+    divisor = counts[0]
+    for count in counts[1:]:
+        divisor = np.multiply.outer(divisor, count)
+    if (divisor == 0).any():
+        raise FrontendError(
+            f"AveragePool {node.name!r} (ceil_mode = 1): a window holds no input cell "
+            "(its pads are wider than its kernel)"
+        )
+    _set(node, "count_include_pad", 1)
+    factors = math.prod(kernel) / divisor
+    if (factors == 1).all():
+        return
+    names = FreshNames(graph)
+    pooled, scale = names.new(f"{node.output[0]}_pooled"), names.new(f"{node.output[0]}_scale")
+    element = _element(inferred, node.input[0])
+    array = factors.reshape(1, 1, *outputs).astype(onnx.helper.tensor_dtype_to_np_dtype(element))
+    graph.initializer.append(onnx.numpy_helper.from_array(array, scale))
+    multiply = onnx.helper.make_node(
+        "Mul", [pooled, scale], [node.output[0]], name=names.new(f"{node.name}_scale")
+    )
+    node.output[0] = pooled
+    nodes = list(graph.node)
+    position = nodes.index(node)
+    del graph.node[:]
+    graph.node.extend([*nodes[: position + 1], multiply, *nodes[position + 1 :]])
+
+
+def _is_ceil_mode_pool(node: Any) -> bool:
+    if node.op_type not in POOLS or node.domain not in ("", "ai.onnx"):
+        return False
+    attributes = {a.name: a for a in node.attribute}
+    ceil = attributes.get("ceil_mode")
+    auto_pad = attributes.get("auto_pad")
+    return ceil is not None and ceil.i == 1 and (auto_pad is None or auto_pad.s in (b"", b"NOTSET"))
+
+
+def _output_size(
+    size: int, kernel: int, stride: int, dilation: int, before: int, after: int
+) -> int:
+    """The spec's size: rounded up, less a last window that would start in the padding."""
+    span = dilation * (kernel - 1) + 1
+    out = math.ceil((size + before + after - span) / stride) + 1
+    if (out - 1) * stride >= size + before:
+        out -= 1
+    return out
+
+
+def _extra(
+    out: int, size: int, kernel: int, stride: int, dilation: int, before: int, after: int
+) -> int:
+    """Trailing pad that makes rounding down give `out` windows."""
+    span = dilation * (kernel - 1) + 1
+    return max(0, (out - 1) * stride + span - (size + before + after))
+
+
+def _cells(
+    index: int,
+    size: int,
+    kernel: int,
+    stride: int,
+    dilation: int,
+    before: int,
+    after: int,
+    inside_pads: bool,
+) -> int:
+    """Cells of window `index` that onnxruntime divides by: inside the input, or inside
+    the input and its declared pads."""
+    low, high = (-before, size + after) if inside_pads else (0, size)
+    start = index * stride - before
+    return sum(1 for j in range(kernel) if low <= start + j * dilation < high)
+
+
+def _set(node: Any, name: str, value: Any) -> None:
+    import onnx
+
+    kept = [a for a in node.attribute if a.name != name]
+    del node.attribute[:]
+    node.attribute.extend([*kept, onnx.helper.make_attribute(name, value)])
+
+
+def _value(model: Any, name: str) -> Any:
+    graph = model.graph
+    for value in (*graph.input, *graph.value_info, *graph.output):
+        if value.name == name:
+            return value
+    return None
+
+
+def _shape(model: Any, name: str) -> list[int | None] | None:
+    value = _value(model, name)
+    if value is None or not value.type.tensor_type.HasField("shape"):
+        return None
+    return [
+        d.dim_value if d.HasField("dim_value") else None for d in value.type.tensor_type.shape.dim
+    ]
+
+
+def _element(model: Any, name: str) -> int:
+    import onnx
+
+    value = _value(model, name)
+    return value.type.tensor_type.elem_type if value is not None else onnx.TensorProto.FLOAT
