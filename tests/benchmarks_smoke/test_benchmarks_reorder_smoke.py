@@ -20,26 +20,21 @@ ROWS = (
 )
 
 
-def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
-    require_native_engine()
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.reorder",
-            "--quick",
-            "--repeat",
-            "1",
-            "--min-time",
-            "0.001",
-            "--no-onednn",
-        ],
+def _reorder(*options: str) -> subprocess.CompletedProcess[str]:
+    """benchmarks/reorder.py, one repetition of a millisecond, with these options."""
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.reorder", "--repeat", "1", "--min-time", "0.001", *options],
         cwd=REPOSITORY,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
+
+
+def test_reorder_benchmark_quick_run_prints_every_conversion() -> None:
+    require_native_engine()
+    run = _reorder("--quick", "--no-onednn")
     assert run.returncode == 0, run.stderr
     rows = {
         cells[0]: cells[1:]
@@ -58,20 +53,10 @@ def test_reorder_benchmark_takes_a_shape() -> None:
     """`--shape` replaces the default shape (here planes of 32×32 f32 pixels, 4 KiB apart,
     which the conversions read in line tiles); a malformed one is refused in one line."""
     require_native_engine()
-    command = [sys.executable, "-m", "benchmarks.reorder", "--repeat", "1", "--min-time", "0.001"]
-    run = subprocess.run(
-        [*command, "--no-onednn", "--only", "NCHW→", "--shape", "1,16,32,32"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = _reorder("--no-onednn", "--only", "NCHW→", "--shape", "1,16,32,32")
     assert run.returncode == 0, run.stderr
     rows = [line for line in run.stdout.splitlines() if line.startswith("| NCHW→")]
     assert [row.split("|")[2].strip() for row in rows] == ["1×16×32×32 f32"] * 2
-    bad = subprocess.run(
-        [*command, "--shape", "1,16,32"], cwd=REPOSITORY, capture_output=True, text=True, check=False
-    )
+    bad = _reorder("--shape", "1,16,32")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[-1].endswith("--shape 1,16,32: expected N,C,H,W with C >= 5 and H, W >= 3")
