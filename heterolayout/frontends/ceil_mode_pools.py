@@ -22,7 +22,7 @@ left out where every factor is 1.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from heterolayout.frontends.errors import FrontendError
 from heterolayout.frontends.graph_names import FreshNames
@@ -56,7 +56,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
     strides = list(attributes.get("strides", [1] * spatial))
     dilations = list(attributes.get("dilations", [1] * spatial))
     pads = list(attributes.get("pads", [0] * 2 * spatial))
-    sizes = [size for size in source[2:] if size is not None]
+    sizes = cast(list[int], source[2:])
     outputs = [
         _output_size(sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i])
         for i in range(spatial)

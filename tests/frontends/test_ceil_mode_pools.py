@@ -186,3 +186,28 @@ def test_a_pool_whose_input_shape_is_unknown_is_refused() -> None:
         "MaxPool 'pool' (ceil_mode = 1): its input's shape is not known before import, and "
         "the pool is rewritten without ceil_mode from it"
     )
+
+
+@pytest.mark.parametrize("count_include_pad", [0, 1])
+@pytest.mark.parametrize("size", [7, 8, 9, 10])
+def test_dilated_average_pools(size: int, count_include_pad: int) -> None:
+    """AveragePool's dilations (opset 19): windows of 3 cells 2 apart, pads 1 and 2."""
+    require_frontend()
+    from onnx import helper
+
+    node = helper.make_node(
+        "AveragePool",
+        ["x"],
+        ["y"],
+        kernel_shape=[3],
+        strides=[2],
+        dilations=[2],
+        pads=[1, 2],
+        ceil_mode=1,
+        count_include_pad=count_include_pad,
+    )
+    model = _model([node], [1, 2, size])
+    x = np.random.default_rng(size).standard_normal((1, 2, size)).astype(np.float32)
+    expected = onnxruntime_outputs(model, {"x": x})["y"]
+    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
+    assert compare_output("y", got, expected).within

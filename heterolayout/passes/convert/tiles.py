@@ -63,9 +63,8 @@ STREAMING_BYTES = 8 << 20
 (see `_streams`): a conversion that large is read back from memory anyway, and streaming
 stores spare the read-for-ownership of every destination line (memcpy does the same).
 Smaller ones stay in a last-level cache of 32 MiB, where streaming stores lose: on a Zen 4,
-NCHW→nChw16c into 5.3 MB ran 1.7× slower streamed, into 10.6 MB 1.7× faster; rows in one
-cache set read in line tiles (`_line_rows`) the same below and above 8 MiB
-(benchmarks/RESULTS.md)."""
+NCHW→nChw16c into 5.3 MB ran 1.7× slower streamed, into 10.6 MB 1.7× faster, and line
+tiles (`_line_rows`) against streaming ones the same (benchmarks/RESULTS.md)."""
 
 
 def element_bits(element: Attribute) -> int | None:
