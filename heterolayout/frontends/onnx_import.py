@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
-from heterolayout.frontends.ceil_mode_pools import ceil_mode_pools, rewrite_first
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
 from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
 )
+from heterolayout.frontends.pool_windows import pools_to_rewrite, rewrite_first
 from heterolayout.frontends.signature import Signature, graph_names, one_line
 
 
@@ -63,9 +63,9 @@ def load_model(model: str | os.PathLike[str] | Any) -> Any:
 
 def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     """A copy of the model whose symbolic dims named in `dims` have those sizes, its pools
-    with `ceil_mode` rewritten without it (`ceil_mode_pools`), every value typed by ONNX's
-    shape inference; FrontendError for a graph input or output left with a dim of unknown
-    size."""
+    with `ceil_mode` or SAME pads rewritten with explicit ones (`pool_windows`), every value
+    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    dim of unknown size."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
@@ -86,7 +86,7 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     if unused:
         raise FrontendError(f"--dim {unused[0]}: the graph's inputs and outputs have no such dim")
     inferred = _inferred(onnx, copy)
-    for _ in ceil_mode_pools(graph):
+    for _ in pools_to_rewrite(graph):
         rewrite_first(copy, inferred)
         inferred = _inferred(onnx, copy)
     initializers = {i.name for i in inferred.graph.initializer}

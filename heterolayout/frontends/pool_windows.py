@@ -1,4 +1,4 @@
-"""Pools with `ceil_mode`, rewritten without it before import.
+"""Pools with `ceil_mode` or `auto_pad`, rewritten with explicit pads, rounding down.
 
 ONNX's MaxPool and AveragePool with `ceil_mode = 1` round the output size up and ignore a
 last window that would start in the right padding (PyTorch's rule; onnxruntime and ONNX's
@@ -8,15 +8,21 @@ to 1.23) rounds up alone and typed that pool 7 rows, which the importer takes as
 type (a MaxPool refused by iree-opt, an AveragePool imported with a 7th row); upstream
 lowering refused MaxPools with unequal pads; and AveragePools whose last window passes the
 padded input divided by the whole window, not by the cells onnxruntime counts (a quarter of
-random ceil-mode AveragePools wrong, up to every output).
+random ceil-mode AveragePools wrong, up to every output). With `auto_pad`, `ceil_mode`
+under VALID went the same way, and an AveragePool under SAME_UPPER whose pads are odd
+counted its windows wrong.
 
-Each pool is rewritten into the same function without `ceil_mode`: its trailing pads grow
+Each such pool is rewritten into the same function with explicit pads and without
+`ceil_mode`: SAME pads are the spec's (`ceil(size / stride)` windows, the odd cell at the
+end for SAME_UPPER, at the start for SAME_LOWER), VALID's none, and the trailing pads grow
 until rounding down gives the spec's size (`_extra`). A MaxPool is then done: its pads are
 never the maximum. An AveragePool counts every padded cell (`count_include_pad = 1`, so it
 divides each window's sum by the whole window) and a Mul by constant factors (the window's
 size over the cells onnxruntime divides by: those inside the input, or inside the input and
-its declared pads with `count_include_pad`) gives each window its own divisor; the Mul is
-left out where every factor is 1.
+its pads with `count_include_pad`) gives each window its own divisor; the Mul is left out
+where every factor is 1. With dilations, SAME pads follow the spec (the dilated window);
+onnxruntime 1.32 pads for the undilated one and gives other sizes (a kernel of 4, dilation 2
+and stride 2 over 8 rows: 2 windows, where the spec and onnx's reference evaluator say 4).
 """
 
 from __future__ import annotations
@@ -30,37 +36,53 @@ from heterolayout.frontends.graph_names import FreshNames
 POOLS = ("MaxPool", "AveragePool")
 
 
-def ceil_mode_pools(graph: Any) -> list[Any]:
-    """The graph's pools with `ceil_mode = 1` and explicit pads, in graph order."""
-    return [node for node in graph.node if _is_ceil_mode_pool(node)]
+def pools_to_rewrite(graph: Any) -> list[Any]:
+    """The graph's pools with `ceil_mode = 1` or SAME pads, in graph order."""
+    return [node for node in graph.node if _to_rewrite(node)]
 
 
 def rewrite_first(model: Any, inferred: Any) -> None:
-    """Rewrite the first ceil-mode pool of `model` in place, its input's shape read off the
+    """Rewrite the first such pool of `model` in place, its input's shape read off the
     shape-inferred copy `inferred` (whose shapes after that pool may still be wrong: one
     pool at a time, the caller inferring again between them)."""
     import numpy as np
     import onnx
 
     graph = model.graph
-    node = ceil_mode_pools(graph)[0]
+    node = pools_to_rewrite(graph)[0]
     source = _shape(inferred, node.input[0])
     attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
     spatial = len(source) - 2 if source is not None else 0
     kernel = list(attributes.get("kernel_shape", []))
     if source is None or None in source or spatial < 1 or len(kernel) != spatial:
         raise FrontendError(
-            f"{node.op_type} {node.name!r} (ceil_mode = 1): its input's shape is not known "
-            "before import, and the pool is rewritten without ceil_mode from it"
+            f"{node.op_type} {node.name!r} ({_why(attributes)}): its input's shape is not "
+            "known before import, and the pool is rewritten with explicit pads from it"
         )
     strides = list(attributes.get("strides", [1] * spatial))
     dilations = list(attributes.get("dilations", [1] * spatial))
-    pads = list(attributes.get("pads", [0] * 2 * spatial))
     sizes = cast(list[int], source[2:])
-    outputs = [
-        _output_size(sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i])
-        for i in range(spatial)
-    ]
+    auto_pad = _auto_pad(attributes)
+    if auto_pad.startswith("SAME"):
+        pads = _same_pads(sizes, kernel, strides, dilations, upper=auto_pad == "SAME_UPPER")
+    else:
+        pads = (
+            list(attributes.get("pads", [0] * 2 * spatial))
+            if auto_pad == "NOTSET"
+            else [0] * 2 * spatial
+        )
+    if auto_pad.startswith("SAME") or not attributes.get("ceil_mode", 0):
+        outputs = [
+            (sizes[i] + pads[i] + pads[spatial + i] - dilations[i] * (kernel[i] - 1) - 1)
+            // strides[i]
+            + 1
+            for i in range(spatial)
+        ]
+    else:
+        outputs = [
+            _output_size(sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i])
+            for i in range(spatial)
+        ]
     grown = [
         pads[spatial + i]
         + _extra(
@@ -69,6 +91,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
         for i in range(spatial)
     ]
     _set(node, "ceil_mode", 0)
+    _set(node, "auto_pad", "NOTSET")
     _set(node, "pads", pads[:spatial] + grown)
     kept = [v for v in graph.value_info if v.name != node.output[0]]
     del graph.value_info[:]
@@ -100,7 +123,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
         divisor = np.multiply.outer(divisor, count)
     if (divisor == 0).any():
         raise FrontendError(
-            f"AveragePool {node.name!r} (ceil_mode = 1): a window holds no input cell "
+            f"AveragePool {node.name!r} ({_why(attributes)}): a window holds no input cell "
             "(its pads are wider than its kernel)"
         )
     _set(node, "count_include_pad", 1)
@@ -122,13 +145,41 @@ def rewrite_first(model: Any, inferred: Any) -> None:
     graph.node.extend([*nodes[: position + 1], multiply, *nodes[position + 1 :]])
 
 
-def _is_ceil_mode_pool(node: Any) -> bool:
+def _to_rewrite(node: Any) -> bool:
+    import onnx
+
     if node.op_type not in POOLS or node.domain not in ("", "ai.onnx"):
         return False
-    attributes = {a.name: a for a in node.attribute}
-    ceil = attributes.get("ceil_mode")
-    auto_pad = attributes.get("auto_pad")
-    return ceil is not None and ceil.i == 1 and (auto_pad is None or auto_pad.s in (b"", b"NOTSET"))
+    attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    return bool(attributes.get("ceil_mode", 0)) or _auto_pad(attributes).startswith("SAME")
+
+
+def _auto_pad(attributes: dict[str, Any]) -> str:
+    value = attributes.get("auto_pad", b"NOTSET")
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    return text or "NOTSET"
+
+
+def _why(attributes: dict[str, Any]) -> str:
+    auto_pad = _auto_pad(attributes)
+    if auto_pad.startswith("SAME"):
+        return f"auto_pad = {auto_pad}"
+    return "ceil_mode = 1" + (f", auto_pad = {auto_pad}" if auto_pad != "NOTSET" else "")
+
+
+def _same_pads(
+    sizes: list[int], kernel: list[int], strides: list[int], dilations: list[int], upper: bool
+) -> list[int]:
+    """SAME pads: `ceil(size / stride)` windows, the odd cell at the end (SAME_UPPER) or at
+    the start (SAME_LOWER)."""
+    before, after = [], []
+    for size, k, stride, dilation in zip(sizes, kernel, strides, dilations, strict=True):
+        out = -(-size // stride)
+        total = max(0, (out - 1) * stride + dilation * (k - 1) + 1 - size)
+        small, large = total // 2, total - total // 2
+        before.append(small if upper else large)
+        after.append(large if upper else small)
+    return before + after
 
 
 def _output_size(

@@ -1,7 +1,7 @@
-"""Pools with `ceil_mode` (`frontends/ceil_mode_pools.py`): random MaxPools and AveragePools
-of rank 1 to 3, imported and run against onnxruntime. Before the rewrite 54 of seeds 0–199
-imported wrong (an extra row, or AveragePool windows divided by the wrong count) and 15 were
-refused; the seeds below include wrong and refused ones."""
+"""Pools with `ceil_mode` or `auto_pad` (`frontends/pool_windows.py`): random MaxPools and
+AveragePools of rank 1 to 3, imported and run against onnxruntime. Before the rewrite 54 of
+ceil-mode seeds 0–199 imported wrong (an extra row, or AveragePool windows divided by the
+wrong count) and 15 were refused; the seeds below include wrong and refused ones."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import heterolayout
-from heterolayout.frontends.ceil_mode_pools import _output_size, ceil_mode_pools
 from heterolayout.frontends.errors import FrontendError
+from heterolayout.frontends.pool_windows import _output_size, pools_to_rewrite
 from heterolayout.frontends.reference import compare_output
 from tests.onnx_models import onnxruntime_outputs, require_frontend
 
@@ -122,7 +122,7 @@ def test_the_rewrite_removes_ceil_mode_and_scales_only_partial_windows() -> None
 
     even = rewritten(8)
     assert [n.op_type for n in even.graph.node] == ["AveragePool"]
-    assert not ceil_mode_pools(even.graph)
+    assert not pools_to_rewrite(even.graph)
     odd = rewritten(9)
     assert [n.op_type for n in odd.graph.node] == ["AveragePool", "Mul"]
     scale = next(i for i in odd.graph.initializer)
@@ -184,7 +184,7 @@ def test_a_pool_whose_input_shape_is_unknown_is_refused() -> None:
         heterolayout.import_model(model)
     assert str(refused.value) == (
         "MaxPool 'pool' (ceil_mode = 1): its input's shape is not known before import, and "
-        "the pool is rewritten without ceil_mode from it"
+        "the pool is rewritten with explicit pads from it"
     )
 
 
@@ -211,3 +211,46 @@ def test_dilated_average_pools(size: int, count_include_pad: int) -> None:
     expected = onnxruntime_outputs(model, {"x": x})["y"]
     got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
     assert compare_output("y", got, expected).within
+
+
+def _auto_padded(seed: int) -> tuple[Any, np.ndarray]:
+    """The seed's pool with `auto_pad` (SAME_UPPER, SAME_LOWER, or VALID with `ceil_mode`),
+    drawn where onnxruntime 1.32 follows the spec: no dilations, and SAME windows that do
+    not overreach the input (where they do, onnxruntime pads by a negative amount and shifts
+    them; with dilations it pads for the undilated window)."""
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(seed)
+    rank = int(rng.choice([1, 2]))
+    op = str(rng.choice(["MaxPool", "AveragePool"]))
+    auto_pad = str(rng.choice(["SAME_UPPER", "SAME_LOWER", "VALID"]))
+    kernel = [int(rng.integers(1, 5)) for _ in range(rank)]
+    strides = [int(rng.integers(1, k + 1)) for k in kernel]
+    size = [int(rng.integers(3, 12)) for _ in range(rank)]
+    attributes: dict[str, Any] = {
+        "kernel_shape": kernel,
+        "strides": strides,
+        "auto_pad": auto_pad,
+        "ceil_mode": 1 if auto_pad == "VALID" else int(rng.integers(0, 2)),
+    }
+    if op == "AveragePool":
+        attributes["count_include_pad"] = int(rng.integers(0, 2))
+    shape = [1, 2, *size]
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], **attributes)],
+        "pool",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    return model, rng.standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_an_auto_padded_pool_computes_what_onnxruntime_computes(seed: int) -> None:
+    require_frontend()
+    model, x = _auto_padded(seed)
+    expected = onnxruntime_outputs(model, {"x": x})["y"]
+    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
+    comparison = compare_output("y", got, expected)
+    assert comparison.within, str(comparison)
