@@ -80,7 +80,9 @@ def rewrite_first(model: Any, inferred: Any) -> None:
         ]
     else:
         outputs = [
-            _output_size(sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i])
+            ceil_output_size(
+                sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i]
+            )
             for i in range(spatial)
         ]
     grown = [
@@ -182,10 +184,11 @@ def _same_pads(
     return before + after
 
 
-def _output_size(
+def ceil_output_size(
     size: int, kernel: int, stride: int, dilation: int, before: int, after: int
 ) -> int:
-    """The spec's size: rounded up, less a last window that would start in the padding."""
+    """The spec's size with `ceil_mode`: rounded up, less a last window that would start in
+    the padding."""
     span = dilation * (kernel - 1) + 1
     out = math.ceil((size + before + after - span) / stride) + 1
     if (out - 1) * stride >= size + before:

@@ -70,3 +70,16 @@ def test_seeds_that_found_wrong_outputs_stay_right(
     assert model_fuzz.main(["--count", "1", "--seed", str(seed)]) == 0
     line = capsys.readouterr().out.splitlines()[0]
     assert "pad, conv transpose" in line and line.endswith(": ok"), line
+
+
+@pytest.mark.slow
+def test_a_ceil_mode_pool_through_layouts_and_schedules(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 285: a ceil-mode pool over 19 columns whose last window would start in the
+    padding (frontends/pool_windows.py; refused before), laid out in blocks of 4 and run
+    through both schedules."""
+    require_frontend()
+    from benchmarks import model_fuzz
+
+    assert model_fuzz.main(["--count", "1", "--seed", "285"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("seed 285: cnn [1, 8, 10, 19]") and line.endswith(": ok"), line

@@ -12,7 +12,7 @@ import pytest
 
 import heterolayout
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.pool_windows import _output_size, pools_to_rewrite
+from heterolayout.frontends.pool_windows import ceil_output_size, pools_to_rewrite
 from heterolayout.frontends.reference import compare_output
 from tests.onnx_models import onnxruntime_outputs, require_frontend
 
@@ -134,7 +134,7 @@ def test_the_rewrite_removes_ceil_mode_and_scales_only_partial_windows() -> None
 
 @pytest.mark.parametrize("size", range(3, 12))
 def test_output_sizes_are_onnxruntimes(size: int) -> None:
-    """`_output_size` against onnxruntime's output shapes for 1-D MaxPools of every kernel,
+    """`ceil_output_size` against onnxruntime's output shapes for 1-D MaxPools of every kernel,
     stride, dilation and pair of pads up to 3."""
     require_frontend()
     from onnx import helper
@@ -158,7 +158,7 @@ def test_output_sizes_are_onnxruntimes(size: int) -> None:
                             continue
                         x = np.zeros((1, 1, size), np.float32)
                         shape = onnxruntime_outputs(_model([node], [1, 1, size]), {"x": x})["y"].shape
-                        wanted = _output_size(size, kernel, stride, dilation, before, after)
+                        wanted = ceil_output_size(size, kernel, stride, dilation, before, after)
                         assert shape[-1] == wanted, (kernel, stride, dilation, before, after)
 
 

@@ -5,13 +5,13 @@ model, imported, laid out and scheduled, to be compared with onnxruntime
 (`benchmarks/model_fuzz.py`). Seven in ten are CNNs: an image [N, C, H, W] through one to four
 layers drawn from convolutions (1x1, 3x3, 5x5; strides, dilations, symmetric or asymmetric
 pads; dense, depthwise with a multiplier, grouped with groups narrower or wider than the
-layouts' channel blocks), ConvTranspose (strides, pads, output padding), poolings, batch
-norms, activations, residual blocks, channel concatenations, squeeze-excitation, nearest
-Resize, Pad (constant, reflect, edge), per-channel arithmetic, a Softmax over channels or a
-ReduceMean over the image, and sometimes a classifier head (GlobalAveragePool, Flatten,
-Gemm, Softmax). The others are encoder layers [1, T, W] with 1, 2 or 4 heads, an optional
-causal mask, post-norm LayerNormalization and a feed-forward block with GELU (Erf), ReLU or
-SiLU. Weights and inputs are seeded uniform in [-1, 1].
+layouts' channel blocks), ConvTranspose (strides, pads, output padding), poolings (three in
+ten with `ceil_mode`), batch norms, activations, residual blocks, channel concatenations,
+squeeze-excitation, nearest Resize, Pad (constant, reflect, edge), per-channel arithmetic, a
+Softmax over channels or a ReduceMean over the image, and sometimes a classifier head
+(GlobalAveragePool, Flatten, Gemm, Softmax). The others are encoder layers [1, T, W] with 1,
+2 or 4 heads, an optional causal mask, post-norm LayerNormalization and a feed-forward block
+with GELU (Erf), ReLU or SiLU. Weights and inputs are seeded uniform in [-1, 1].
 """
 
 from __future__ import annotations
@@ -22,9 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from heterolayout.frontends.pool_windows import ceil_output_size
 from tests.onnx_models import _constant, _feed_forward, _model, _tensor, _weights
 
 CNN_SHARE = 0.7
+CEIL_SHARE = 0.3
+"""Pools drawn with `ceil_mode` (as PyTorch exports `ceil_mode=True`)."""
 """The share of CNNs among the drawn models; the rest are encoder layers."""
 
 LAYERS = (
@@ -82,6 +85,9 @@ class _Cnn:
 
     def __init__(self, rng: np.random.Generator, scale: int) -> None:
         self.rng = rng
+        self.rounding = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])  # type: ignore[attr-defined]
+        """Whether a pool rounds up (`ceil_mode`), drawn apart: the seeds drawn before it
+        keep their models otherwise."""
         self.scale = scale
         self.nodes: list[Any] = []
         self.weights: list[Any] = []
@@ -196,13 +202,20 @@ class _Cnn:
         n, c, h, w = self.shape
         kernel, stride = int(rng.choice([2, 3])), int(rng.choice([1, 2]))
         pad = int(rng.integers(0, kernel // 2 + 1))
-        height = _output_size(h, kernel, stride, pad, pad, 1)
-        width = _output_size(w, kernel, stride, pad, pad, 1)
+        ceil = int(self.rounding.random() < CEIL_SHARE)
+        size = ceil_output_size if ceil else _output_size
+        height = size(h, kernel, stride, 1, pad, pad) if ceil else size(h, kernel, stride, pad, pad, 1)
+        width = size(w, kernel, stride, 1, pad, pad) if ceil else size(w, kernel, stride, pad, pad, 1)
         if height < 1 or width < 1:
             return False
         op = str(rng.choice(["MaxPool", "AveragePool"]))
         self.value = self.node(
-            op, [self.value], kernel_shape=[kernel, kernel], strides=[stride] * 2, pads=[pad] * 4
+            op,
+            [self.value],
+            kernel_shape=[kernel, kernel],
+            strides=[stride] * 2,
+            pads=[pad] * 4,
+            ceil_mode=ceil,
         )
         self.shape = [n, c, height, width]
         return True
