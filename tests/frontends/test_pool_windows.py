@@ -57,14 +57,19 @@ def _pool(seed: int) -> tuple[Any, np.ndarray]:
     return model, rng.standard_normal(shape).astype(np.float32)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_a_ceil_mode_pool_computes_what_onnxruntime_computes(seed: int) -> None:
-    require_frontend()
-    model, x = _pool(seed)
+def _runs_as_onnxruntime(model: Any, x: np.ndarray) -> None:
+    """The imported model's output `y` is within tolerance of onnxruntime's."""
     expected = onnxruntime_outputs(model, {"x": x})["y"]
     got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
     comparison = compare_output("y", got, expected)
     assert comparison.within, str(comparison)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_ceil_mode_pool_computes_what_onnxruntime_computes(seed: int) -> None:
+    require_frontend()
+    model, x = _pool(seed)
+    _runs_as_onnxruntime(model, x)
 
 
 def _model(nodes: list[Any], shape: list[int], initializers: list[Any] = ()) -> Any:  # type: ignore[assignment]
@@ -208,9 +213,7 @@ def test_dilated_average_pools(size: int, count_include_pad: int) -> None:
     )
     model = _model([node], [1, 2, size])
     x = np.random.default_rng(size).standard_normal((1, 2, size)).astype(np.float32)
-    expected = onnxruntime_outputs(model, {"x": x})["y"]
-    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
-    assert compare_output("y", got, expected).within
+    _runs_as_onnxruntime(model, x)
 
 
 def _auto_padded(seed: int) -> tuple[Any, np.ndarray]:
@@ -250,7 +253,4 @@ def _auto_padded(seed: int) -> tuple[Any, np.ndarray]:
 def test_an_auto_padded_pool_computes_what_onnxruntime_computes(seed: int) -> None:
     require_frontend()
     model, x = _auto_padded(seed)
-    expected = onnxruntime_outputs(model, {"x": x})["y"]
-    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
-    comparison = compare_output("y", got, expected)
-    assert comparison.within, str(comparison)
+    _runs_as_onnxruntime(model, x)
