@@ -26,9 +26,9 @@ from heterolayout.frontends.pool_windows import ceil_output_size
 from tests.onnx_models import _constant, _feed_forward, _model, _tensor, _weights
 
 CNN_SHARE = 0.7
-CEIL_SHARE = 0.3
-"""Pools drawn with `ceil_mode` (as PyTorch exports `ceil_mode=True`)."""
 """The share of CNNs among the drawn models; the rest are encoder layers."""
+CEIL_SHARE = 0.3
+"""The share of pools drawn with `ceil_mode` (as PyTorch exports `ceil_mode=True`)."""
 
 LAYERS = (
     "conv",
@@ -86,8 +86,8 @@ class _Cnn:
     def __init__(self, rng: np.random.Generator, scale: int) -> None:
         self.rng = rng
         self.rounding = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])  # type: ignore[attr-defined]
-        """Whether a pool rounds up (`ceil_mode`), drawn apart: the seeds drawn before it
-        keep their models otherwise."""
+        """Whether a pool rounds up (`ceil_mode`), drawn from a stream of its own so that
+        every seed's other draws stay as they were."""
         self.scale = scale
         self.nodes: list[Any] = []
         self.weights: list[Any] = []
@@ -203,9 +203,10 @@ class _Cnn:
         kernel, stride = int(rng.choice([2, 3])), int(rng.choice([1, 2]))
         pad = int(rng.integers(0, kernel // 2 + 1))
         ceil = int(self.rounding.random() < CEIL_SHARE)
-        size = ceil_output_size if ceil else _output_size
-        height = size(h, kernel, stride, 1, pad, pad) if ceil else size(h, kernel, stride, pad, pad, 1)
-        width = size(w, kernel, stride, 1, pad, pad) if ceil else size(w, kernel, stride, pad, pad, 1)
+        if ceil:
+            height, width = (ceil_output_size(e, kernel, stride, 1, pad, pad) for e in (h, w))
+        else:
+            height, width = (_output_size(e, kernel, stride, pad, pad, 1) for e in (h, w))
         if height < 1 or width < 1:
             return False
         op = str(rng.choice(["MaxPool", "AveragePool"]))
