@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_names import FreshNames
+from heterolayout.frontends.graph_edits import FreshNames, attributes, set_attribute, text
 
 MIN_OPSET = 11
 """The opset whose Pad and Slice take their pads and bounds as inputs."""
@@ -103,20 +103,14 @@ def _pairs(graph: Any) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _attributes(node: Any) -> dict[str, Any]:
-    import onnx
-
-    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
-
-
 def _spatial(convolution: Any, constants: _Constants) -> int:
     """The ConvTranspose's spatial dims: from its per-dim attributes, else its weights."""
-    attributes = _attributes(convolution)
+    given = attributes(convolution)
     for name in ("kernel_shape", "strides", "dilations", "output_padding"):
-        if name in attributes:
-            return len(attributes[name])
-    if "pads" in attributes:
-        return len(attributes["pads"]) // 2
+        if name in given:
+            return len(given[name])
+    if "pads" in given:
+        return len(given["pads"]) // 2
     weights = constants.get(convolution.input[1]) if len(convolution.input) > 1 else None
     if weights is None:
         raise FrontendError(
@@ -126,18 +120,18 @@ def _spatial(convolution: Any, constants: _Constants) -> int:
 
 
 def _strides(convolution: Any, spatial: int) -> list[int]:
-    return list(_attributes(convolution).get("strides", [1] * spatial))
+    return list(attributes(convolution).get("strides", [1] * spatial))
 
 
 def _pads_of(pad: Any, rank: int, constants: _Constants, where: str) -> list[int] | None:
     """The Pad's begin-then-end pads over all `rank` dims; None when they are not constants."""
-    attributes = _attributes(pad)
+    given = attributes(pad)
     if len(pad.input) > 1 and pad.input[1]:
         if pad.input[1] not in constants:
             return None
         values = [int(v) for v in constants[pad.input[1]].reshape(-1)]
     else:
-        values = [int(v) for v in attributes.get("pads", [])]
+        values = [int(v) for v in given.get("pads", [])]
     if len(pad.input) > 3 and pad.input[3]:
         if pad.input[3] not in constants:
             return None
@@ -154,15 +148,14 @@ def _pads_of(pad: Any, rank: int, constants: _Constants, where: str) -> list[int
 
 def _zero_value(pad: Any, constants: _Constants) -> bool | None:
     """Whether the Pad pads with zeros (None: its value is known only at run time)."""
-    attributes = _attributes(pad)
-    mode = attributes.get("mode", b"constant")
-    if (mode.decode() if isinstance(mode, bytes) else mode) != "constant":
+    given = attributes(pad)
+    if text(given.get("mode", b"constant")) != "constant":
         return False
     if len(pad.input) > 2 and pad.input[2]:
         if pad.input[2] not in constants:
             return None
         return bool((constants[pad.input[2]] == 0).all())
-    return float(attributes.get("value", 0.0)) == 0.0
+    return float(given.get("value", 0.0)) == 0.0
 
 
 def _misplaced(pad: Any, convolution: Any, constants: _Constants) -> bool:
@@ -179,15 +172,15 @@ def _misplaced(pad: Any, convolution: Any, constants: _Constants) -> bool:
         return False
     if pads is not None and not any(pads[2 + i] > 0 and strides[i] > 1 for i in range(spatial)):
         return False
-    attributes = _attributes(convolution)
+    given = attributes(convolution)
     why = None
     if pads is None or zero is None:
         why = "its pads or its pad value are known only at run time"
     elif any(pads[d] or pads[rank + d] for d in (0, 1)):
         why = "it pads the batch or channel dims"
-    elif attributes.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+    elif text(given.get("auto_pad", b"NOTSET")) not in ("NOTSET", ""):
         why = "the ConvTranspose has auto_pad"
-    elif "output_shape" in attributes:
+    elif "output_shape" in given:
         why = "the ConvTranspose has output_shape"
     if why is not None:
         raise FrontendError(
@@ -212,16 +205,14 @@ def _rewrite(
     pads = _pads_of(pad, rank, constants, "")
     assert pads is not None
     strides = _strides(convolution, spatial)
-    kept = list(_attributes(convolution).get("pads", [0] * (2 * spatial)))
+    kept = list(attributes(convolution).get("pads", [0] * (2 * spatial)))
     leading = [kept[i] - strides[i] * pads[2 + i] for i in range(spatial)]
     trailing = [kept[spatial + i] - strides[i] * pads[rank + 2 + i] for i in range(spatial)]
     inputs = list(convolution.input)
     inputs[0] = pad.input[0]
     bias = inputs[2] if len(inputs) > 2 and inputs[2] else None
     crops = [max(0, min(first, last)) for first, last in zip(leading, trailing, strict=True)]
-    others = [a for a in convolution.attribute if a.name != "pads"]
-    del convolution.attribute[:]
-    convolution.attribute.extend([*others, onnx.helper.make_attribute("pads", crops * 2)])
+    set_attribute(convolution, "pads", crops * 2)
     first = [c - p for c, p in zip(crops, leading, strict=True)]
     last = [c - p for c, p in zip(crops, trailing, strict=True)]
     del convolution.input[:]

@@ -15,7 +15,7 @@ counted its windows wrong.
 Each such pool is rewritten into the same function with explicit pads and without
 `ceil_mode`: SAME pads are the spec's (`ceil(size / stride)` windows, the odd cell at the
 end for SAME_UPPER, at the start for SAME_LOWER), VALID's none, and the trailing pads grow
-until rounding down gives the spec's size (`_extra`). A MaxPool is then done: its pads are
+until rounding down gives the spec's size. A MaxPool is then done: its pads are
 never the maximum. An AveragePool counts every padded cell (`count_include_pad = 1`, so it
 divides each window's sum by the whole window) and a Mul by constant factors (the window's
 size over the cells onnxruntime divides by: those inside the input, or inside the input and
@@ -31,7 +31,7 @@ import math
 from typing import Any, cast
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_names import FreshNames
+from heterolayout.frontends.graph_edits import FreshNames, attributes, set_attribute, text
 
 POOLS = ("MaxPool", "AveragePool")
 
@@ -51,34 +51,28 @@ def rewrite_first(model: Any, inferred: Any) -> None:
     graph = model.graph
     node = pools_to_rewrite(graph)[0]
     source = _shape(inferred, node.input[0])
-    attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+    given = attributes(node)
     spatial = len(source) - 2 if source is not None else 0
-    kernel = list(attributes.get("kernel_shape", []))
+    kernel = list(given.get("kernel_shape", []))
     if source is None or None in source or spatial < 1 or len(kernel) != spatial:
         raise FrontendError(
-            f"{node.op_type} {node.name!r} ({_why(attributes)}): its input's shape is not "
+            f"{node.op_type} {node.name!r} ({_why(given)}): its input's shape is not "
             "known before import, and the pool is rewritten with explicit pads from it"
         )
-    strides = list(attributes.get("strides", [1] * spatial))
-    dilations = list(attributes.get("dilations", [1] * spatial))
     sizes = cast(list[int], source[2:])
-    auto_pad = _auto_pad(attributes)
+    strides = list(given.get("strides", [1] * spatial))
+    dilations = list(given.get("dilations", [1] * spatial))
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilations, strict=True)]
+    auto_pad = _auto_pad(given)
     if auto_pad.startswith("SAME"):
-        pads = _same_pads(sizes, kernel, strides, dilations, upper=auto_pad == "SAME_UPPER")
+        outputs = [-(-size // stride) for size, stride in zip(sizes, strides, strict=True)]
+        pads = _same_pads(sizes, spans, strides, outputs, upper=auto_pad == "SAME_UPPER")
     else:
         pads = (
-            list(attributes.get("pads", [0] * 2 * spatial))
+            list(given.get("pads", [0] * 2 * spatial))
             if auto_pad == "NOTSET"
             else [0] * 2 * spatial
         )
-    if auto_pad.startswith("SAME") or not attributes.get("ceil_mode", 0):
-        outputs = [
-            (sizes[i] + pads[i] + pads[spatial + i] - dilations[i] * (kernel[i] - 1) - 1)
-            // strides[i]
-            + 1
-            for i in range(spatial)
-        ]
-    else:
         outputs = [
             ceil_output_size(
                 sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i]
@@ -86,21 +80,18 @@ def rewrite_first(model: Any, inferred: Any) -> None:
             for i in range(spatial)
         ]
     grown = [
-        pads[spatial + i]
-        + _extra(
-            outputs[i], sizes[i], kernel[i], strides[i], dilations[i], pads[i], pads[spatial + i]
-        )
+        max(pads[spatial + i], (outputs[i] - 1) * strides[i] + spans[i] - sizes[i] - pads[i])
         for i in range(spatial)
     ]
-    _set(node, "ceil_mode", 0)
-    _set(node, "auto_pad", "NOTSET")
-    _set(node, "pads", pads[:spatial] + grown)
+    set_attribute(node, "ceil_mode", 0)
+    set_attribute(node, "auto_pad", "NOTSET")
+    set_attribute(node, "pads", pads[:spatial] + grown)
     kept = [v for v in graph.value_info if v.name != node.output[0]]
     del graph.value_info[:]
     graph.value_info.extend(kept)
     if node.op_type == "MaxPool":
         return
-    inside = bool(attributes.get("count_include_pad", 0))
+    inside = bool(given.get("count_include_pad", 0))
     counts = [
         np.array(
             [
@@ -125,10 +116,10 @@ def rewrite_first(model: Any, inferred: Any) -> None:
         divisor = np.multiply.outer(divisor, count)
     if (divisor == 0).any():
         raise FrontendError(
-            f"AveragePool {node.name!r} ({_why(attributes)}): a window holds no input cell "
+            f"AveragePool {node.name!r} ({_why(given)}): a window holds no input cell "
             "(its pads are wider than its kernel)"
         )
-    _set(node, "count_include_pad", 1)
+    set_attribute(node, "count_include_pad", 1)
     factors = math.prod(kernel) / divisor
     if (factors == 1).all():
         return
@@ -148,36 +139,31 @@ def rewrite_first(model: Any, inferred: Any) -> None:
 
 
 def _to_rewrite(node: Any) -> bool:
-    import onnx
-
     if node.op_type not in POOLS or node.domain not in ("", "ai.onnx"):
         return False
-    attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
-    return bool(attributes.get("ceil_mode", 0)) or _auto_pad(attributes).startswith("SAME")
+    given = attributes(node)
+    return bool(given.get("ceil_mode", 0)) or _auto_pad(given).startswith("SAME")
 
 
-def _auto_pad(attributes: dict[str, Any]) -> str:
-    value = attributes.get("auto_pad", b"NOTSET")
-    text = value.decode() if isinstance(value, bytes) else str(value)
-    return text or "NOTSET"
+def _auto_pad(given: dict[str, Any]) -> str:
+    return text(given.get("auto_pad", b"NOTSET")) or "NOTSET"
 
 
-def _why(attributes: dict[str, Any]) -> str:
-    auto_pad = _auto_pad(attributes)
+def _why(given: dict[str, Any]) -> str:
+    auto_pad = _auto_pad(given)
     if auto_pad.startswith("SAME"):
         return f"auto_pad = {auto_pad}"
     return "ceil_mode = 1" + (f", auto_pad = {auto_pad}" if auto_pad != "NOTSET" else "")
 
 
 def _same_pads(
-    sizes: list[int], kernel: list[int], strides: list[int], dilations: list[int], upper: bool
+    sizes: list[int], spans: list[int], strides: list[int], outputs: list[int], upper: bool
 ) -> list[int]:
-    """SAME pads: `ceil(size / stride)` windows, the odd cell at the end (SAME_UPPER) or at
-    the start (SAME_LOWER)."""
+    """SAME pads for `outputs` windows (`ceil(size / stride)`), the odd cell at the end
+    (SAME_UPPER) or at the start (SAME_LOWER)."""
     before, after = [], []
-    for size, k, stride, dilation in zip(sizes, kernel, strides, dilations, strict=True):
-        out = -(-size // stride)
-        total = max(0, (out - 1) * stride + dilation * (k - 1) + 1 - size)
+    for size, span, stride, out in zip(sizes, spans, strides, outputs, strict=True):
+        total = max(0, (out - 1) * stride + span - size)
         small, large = total // 2, total - total // 2
         before.append(small if upper else large)
         after.append(large if upper else small)
@@ -196,14 +182,6 @@ def ceil_output_size(
     return out
 
 
-def _extra(
-    out: int, size: int, kernel: int, stride: int, dilation: int, before: int, after: int
-) -> int:
-    """Trailing pad that makes rounding down give `out` windows."""
-    span = dilation * (kernel - 1) + 1
-    return max(0, (out - 1) * stride + span - (size + before + after))
-
-
 def _cells(
     index: int,
     size: int,
@@ -219,14 +197,6 @@ def _cells(
     low, high = (-before, size + after) if inside_pads else (0, size)
     start = index * stride - before
     return sum(1 for j in range(kernel) if low <= start + j * dilation < high)
-
-
-def _set(node: Any, name: str, value: Any) -> None:
-    import onnx
-
-    kept = [a for a in node.attribute if a.name != name]
-    del node.attribute[:]
-    node.attribute.extend([*kept, onnx.helper.make_attribute(name, value)])
 
 
 def _value(model: Any, name: str) -> Any:
