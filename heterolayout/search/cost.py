@@ -17,8 +17,9 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   of the reuse loop give `u·w` independent accumulators; the gain is PEAK_TILING_GAIN times
   min(1, u·w / IN_FLIGHT) (multiply-adds in flight: 5 cycles of latency on 2 pipes) times
   min(1, u / 2) (with one vector per step, each broadcast operand feeds one multiply-add
-  and the broadcasts, one per cycle, bound the loop); the pass's own tile is
-  `register_tiling.tile_counts`'s. Measured on the conv in nChw16c with fused multiply-adds (single
+  and the broadcasts, one per cycle, bound the loop; not where the target's multiplies take
+  the broadcast from memory, AVX-512's `{1to16}`); the pass's own tile is
+  `register_tiling.tile_counts`'s (one vector where `one_vector_tiles` says so). Measured on the conv in nChw16c with fused multiply-adds (single
   calls, best of 45, benchmarks/RESULTS.md): 16×4 (8 accumulators) 2.38 ms, 32×3 (12)
   2.17 ms, 16×2 (4) 4.3 ms, 8×4 … 8×12 (one vector) 4.4–4.7 ms. A run shorter than two
   vectors halves the gain;
@@ -45,7 +46,7 @@ from heterolayout.dialects.roots import storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest
-from heterolayout.passes.schedule.register_tiling import tile_counts
+from heterolayout.passes.schedule.register_tiling import one_vector_tiles, tile_counts
 from heterolayout.search.program import Buffer
 
 SCALAR_FLOPS = 4e9
@@ -220,6 +221,9 @@ class Tile:
     reuse: int | None
     vectors: int
     steps: int
+    folded: bool = False
+    """One vector per step on a target with embedded broadcasts: each broadcast folds into
+    its multiply and does not bound the loop."""
 
 
 def tile_shape(
@@ -230,9 +234,12 @@ def tile_shape(
     registers: int,
     run: int = 0,
     fast: bool = False,
+    embedded: bool = False,
 ) -> Tile:
     """The tile of `tile` (None: the pass's own, `register_tiling.tile_counts` for reads
-    whose shortest contiguous run along the vector loop is `run`)."""
+    whose shortest contiguous run along the vector loop is `run`, one vector where
+    `register_tiling.one_vector_tiles` says so); `embedded`: the target's multiplies
+    take a broadcast memory operand."""
     loop = vector_loop(summary, lead) if vector > 1 else None
     stores = [a for a in summary.accesses if a.buffer == summary.lead and a.write]
     if loop is None or not stores or not summary.reductions():
@@ -243,18 +250,33 @@ def tile_shape(
     available = math.ceil(summary.trips[loop] / vector)
     if tile is None:
         block = max(1, run // vector) if 0 < run < summary.trips[loop] else available
+        if one_vector_tiles(embedded, fast, _broadcast_moves(summary, loop, reuse)):
+            available = block = 1
         vectors, steps = tile_counts(available, block, reuse_trips, registers, fast)
-        return Tile(loop, reuse, vectors, steps)
+        return Tile(loop, reuse, vectors, steps, embedded and vectors == 1)
     along = [d for d, other in enumerate(stores[0].loops) if other == loop]
     vectors = min(available, max(1, tile[along[0]] // vector)) if along else 1
-    return Tile(loop, reuse, vectors, 1 if dim is None else min(reuse_trips, tile[dim]))
+    steps = 1 if dim is None else min(reuse_trips, tile[dim])
+    return Tile(loop, reuse, vectors, steps, embedded and vectors == 1)
+
+
+def _broadcast_moves(summary: Summary, loop: int, reuse: int | None) -> bool:
+    """Whether a read the vector loop does not index (broadcast to every lane) moves with
+    the reuse loop."""
+    return reuse is not None and any(
+        not a.write
+        and not any(loop in uses for uses in a.uses)
+        and any(reuse in uses for uses in a.uses)
+        for a in summary.accesses
+    )
 
 
 def tiling_gain(shape: Tile) -> float:
     """The register tile's speed-up over untiled vectors (see the module docstring)."""
     if shape.loop is None:
         return 1.0
-    efficiency = min(1.0, shape.vectors * shape.steps / IN_FLIGHT) * min(1.0, shape.vectors / 2)
+    broadcasts = 1.0 if shape.folded else min(1.0, shape.vectors / 2)
+    efficiency = min(1.0, shape.vectors * shape.steps / IN_FLIGHT) * broadcasts
     return max(1.0, PEAK_TILING_GAIN * efficiency)
 
 
@@ -309,13 +331,16 @@ def estimate(
     tile: tuple[int, ...] | None = None,
     fast: bool = False,
     registers: int = 16,
+    embedded: bool = False,
 ) -> Estimate:
     """The estimated seconds per call of the program with `layouts` (one per named buffer;
     buffers left out keep the input program's layout, or plain row-major) and the schedule
-    options `tile` (None: the pass's) and `fast` (fused multiply-adds)."""
+    options `tile` (None: the pass's) and `fast` (fused multiply-adds), on a target of
+    `registers` vector registers whose multiplies take a broadcast memory operand if
+    `embedded`."""
     vector, run = effective_lanes(summary, layouts, lanes)
     lead = layouts[summary.lead]
-    shape = tile_shape(summary, lead, vector, tile, registers, run, fast)
+    shape = tile_shape(summary, lead, vector, tile, registers, run, fast, embedded)
     gain = tiling_gain(shape)
     if gain > 1.0 and run < 2 * vector:
         gain = max(1.0, gain / 2)

@@ -15,7 +15,11 @@ from heterolayout.execution.entry import find_function
 from heterolayout.layout.element_types import element_type
 from heterolayout.layout.errors import LayoutError
 from heterolayout.layout.parse import parse_layout
-from heterolayout.passes.schedule.layout_schedule import TARGETS, host_target
+from heterolayout.passes.schedule.layout_schedule import (
+    EMBEDDED_BROADCASTS,
+    TARGETS,
+    host_target,
+)
 from heterolayout.search.candidates import LETTERS, Candidate, Skipped, generate
 from heterolayout.search.cost import Summary, is_row_major, summarize
 from heterolayout.search.measure import (
@@ -170,8 +174,9 @@ def search_space(
     extra = [parse_tile(text, len(lead.shape), lead.name) for text in tile_texts]
     inputs = {b.name: _input_candidate(b) for b in chosen}
     registers = TARGETS[named][1]
-    joints = joint_space(chosen, candidates, inputs, summary, lanes, registers)
-    joints = with_schedules(joints, chosen, summary, lanes, registers, extra, fast_math)
+    embedded = named in EMBEDDED_BROADCASTS
+    joints = joint_space(chosen, candidates, inputs, summary, lanes, registers, embedded=embedded)
+    joints = with_schedules(joints, chosen, summary, lanes, registers, extra, fast_math, embedded)
     return Space(module, chosen, summary, joints, skipped)
 
 

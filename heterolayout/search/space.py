@@ -127,9 +127,11 @@ def joint_space(
     lanes: int,
     registers: int,
     cap: int = DEFAULT_CAP,
+    embedded: bool = False,
 ) -> list[Joint]:
     """The joint candidates with the pass's own schedule, cheapest estimate first (ties keep
-    generation order)."""
+    generation order). `embedded`: the target's multiplies take a broadcast memory operand
+    (`cost.estimate`)."""
     short = [
         [inputs[b.name]]
         + [
@@ -161,7 +163,10 @@ def joint_space(
     for choice in unique:
         layouts = {b.name: c.layout for b, c in zip(buffers, choice, strict=True)}
         joints.append(
-            Joint(choice, estimate(summary, buffers, layouts, lanes, registers=registers))
+            Joint(
+                choice,
+                estimate(summary, buffers, layouts, lanes, registers=registers, embedded=embedded),
+            )
         )
     return sorted(joints, key=lambda j: j.estimate.seconds)
 
@@ -213,17 +218,26 @@ def with_schedules(
     registers: int,
     extra: list[tuple[int, ...]],
     fast_math: bool,
+    embedded: bool = False,
 ) -> list[Joint]:
     """`joints` plus the `TOP_LAYOUTS` cheapest with each other schedule (the generated
     tiles for their leading layout, the user's `extra` tiles, fused multiply-adds when
-    `fast_math`), cheapest estimate first."""
+    `fast_math`), cheapest estimate first. `embedded`: the target's multiplies take a
+    broadcast memory operand (`cost.estimate`)."""
     result = list(joints)
     for joint in joints[:TOP_LAYOUTS]:
         layouts = {b.name: c.layout for b, c in zip(buffers, joint.choice, strict=True)}
         generated = tiles(summary, layouts[summary.lead], joint.estimate.lanes, registers)
         for schedule in variants(generated, extra, fast_math):
             cost = estimate(
-                summary, buffers, layouts, lanes, schedule.tile, schedule.fast, registers
+                summary,
+                buffers,
+                layouts,
+                lanes,
+                schedule.tile,
+                schedule.fast,
+                registers,
+                embedded,
             )
             result.append(Joint(joint.choice, cost, schedule))
     return sorted(result, key=lambda j: j.estimate.seconds)

@@ -377,6 +377,24 @@ def test_cost_model_orders_register_tiles_and_fused_multiply_adds() -> None:
     assert math.isclose(_matmul_estimate(64, fast=True).compute * 1.2, default.compute)
 
 
+def test_cost_model_follows_the_exact_one_vector_tiles_of_avx512() -> None:
+    # 16 lanes, 32 registers, embedded broadcasts: the pass's own exact tile is one vector
+    # by 14 rows (register_tiling.one_vector_tiles), whose broadcasts fold, so it is not
+    # broadcast-bound; fused, it keeps two vectors.
+    buffers, summary = _summary(_matmul(64))
+    layouts = {b.name: parse_layout("AB->AB", b.shape, dtype="f32") for b in buffers}
+
+    def compute(
+        tile: tuple[int, ...] | None = None, fast: bool = False, embedded: bool = True
+    ) -> float:
+        return estimate(summary, buffers, layouts, 16, tile, fast, 32, embedded).compute
+
+    assert math.isclose(compute(), compute((14, 16)))
+    assert math.isclose(compute((14, 16)), compute((5, 32)))
+    assert math.isclose(compute((14, 16), embedded=False) / compute((14, 16)), 2.0)
+    assert math.isclose(compute(fast=True) * 1.2, compute((9, 32)))
+
+
 def test_cost_model_locality_term_follows_cache_sets() -> None:
     steps = 512**3 / (16 * 6)  # inner-loop steps of the 6x16 tile, one line of B each
     row_major = _matmul_estimate(512, (6, 16))

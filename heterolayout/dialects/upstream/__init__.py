@@ -16,7 +16,7 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation
 
-EXTENDED = ("affine", "arith", "bufferization", "gpu", "linalg", "memref", "scf", "vector")
+EXTENDED = ("affine", "arith", "bufferization", "gpu", "linalg", "llvm", "memref", "scf", "vector")
 """The dialects with a module here (`heterolayout.dialects.upstream.<name>`)."""
 
 

@@ -20,6 +20,7 @@ from heterolayout.passes.schedule.nest import Access
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.reductions import Combining
 from heterolayout.passes.schedule.register_tiling import copies, vector_length
+from heterolayout.passes.schedule.rolled_loops import overlapping_reads, roll, rollable
 from heterolayout.passes.schedule.statements import Instance, StatementEmitter
 
 
@@ -212,7 +213,10 @@ class NestEmitter:
             self.ivs.pop()
             body.add_op(affine.YieldOp.get(*results))
             types = [v.type for v in carried]
-            op = affine.ForOp.from_region([], [], carried, types, 0, count, Region(body))
+            loop_op = affine.ForOp.from_region([], [], carried, types, 0, count, Region(body))
+            op: Operation = loop_op
+            if self._kept_rolled(index) and rollable(loop_op):
+                op = roll(loop_op, self._constant)
             block.add_op(op)
             carried = list(op.results)
         elif count == 1:
@@ -222,6 +226,18 @@ class NestEmitter:
             moved = [c.but(loop, offset + count * weight, rest) for c in instances]
             carried = self._inner(index + 1, moved, emitters, carried, block)
         return carried
+
+    def _kept_rolled(self, index: int) -> bool:
+        plan = self.plan
+        return (
+            plan.folds_broadcasts
+            and index == len(plan.inner) - 1
+            and overlapping_reads(plan, plan.inner[index].loop)
+        )
+
+    def _constant(self, value: int) -> SSAValue:
+        emitter = StatementEmitter(self.plan, self.ivs, self.constants, preamble=self.preamble)
+        return emitter.constant(value)
 
     def _body(
         self,

@@ -85,6 +85,10 @@ from heterolayout.passes.schedule.window_writes import write_into_windows
 TARGETS = {"avx512": (512, 32), "avx2": (256, 16), "sse": (128, 16), "neon": (128, 32)}
 """Vector width in bits and vector registers of each target."""
 
+EMBEDDED_BROADCASTS = frozenset({"avx512"})
+"""Targets whose multiplies read a scalar broadcast from memory (`vmulps zmm, zmm,
+m32{1to16}`): `register_tiling` and `rolled_loops` let broadcasts fold there."""
+
 
 HOST_TARGET_VARIABLE = "HETEROLAYOUT_HOST_TARGET"
 """Names the target `target=host` means instead of the CPU's own: for tests that must pass
@@ -319,7 +323,9 @@ class LayoutSchedulePass(ModulePass):
         refusal = vectorize(plan, parallel, width, gathers) if self.vectorize else None
         sizes = self._tile_sizes(nest, lead, hint, say)
         if sizes != {}:
-            register_tile(plan, parallel, width, registers, sizes, say)
+            register_tile(
+                plan, parallel, width, registers, sizes, say, target in EMBEDDED_BROADCASTS
+            )
         if self.reassociate:
             reorder_reductions(plan, found, say)
         else:

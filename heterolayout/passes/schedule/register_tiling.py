@@ -29,12 +29,14 @@ def register_tile(
     registers: int,
     sizes: dict[int, int] | None,
     remark: Callable[[str], None],
+    embedded: bool = False,
 ) -> None:
     """Choose the tile (or take `sizes`: loop → elements), split the digits, and find the
-    accumulators."""
+    accumulators. `embedded`: the target's multiplies take a broadcast memory operand
+    (AVX-512)."""
     if not plan.inner:
         return
-    chosen = _default_sizes(plan, parallel, width, registers) if sizes is None else sizes
+    chosen = _default_sizes(plan, parallel, width, registers, embedded) if sizes is None else sizes
     split: dict[int, int] = {}
     for loop, size in sorted(chosen.items()):
         try:
@@ -47,6 +49,10 @@ def register_tile(
     _fewest_copies_innermost(plan, split)
     _reuse_innermost(plan, parallel)
     plan.hoisted = accumulators(plan)
+    length = vector_length(plan)
+    plan.folds_broadcasts = (
+        embedded and plan.vector_loop is not None and split.get(plan.vector_loop, length) == length
+    )
 
 
 def _reuse_innermost(plan: Plan, parallel: set[int]) -> None:
@@ -69,7 +75,9 @@ def vector_length(plan: Plan) -> int:
     return min(d.weight for d in plan.digits_of(loop) if d.kind != "vector")
 
 
-def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -> dict[int, int]:
+def _default_sizes(
+    plan: Plan, parallel: set[int], width: int, registers: int, embedded: bool
+) -> dict[int, int]:
     nest = plan.nest
     length = vector_length(plan)
     per_vector = max(1, math.ceil(length * element_bits(plan.lead.buffer) / width))
@@ -79,6 +87,8 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
         available = math.ceil(nest.loops[plan.vector_loop].trips / length)
     steps = 1 if other is None else nest.loops[other].trips
     block = _block_vectors(plan, length) if plan.vector_loop is not None else 1
+    if one_vector_tiles(embedded, plan.fused, other is not None and _broadcasts_along(plan, other)):
+        available = block = 1
     along, across = tile_counts(available, block, steps, registers // per_vector, plan.fused)
     sizes: dict[int, int] = {}
     if plan.vector_loop is not None:
@@ -94,6 +104,33 @@ def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -
             along == available,
         )
     return sizes
+
+
+def one_vector_tiles(embedded: bool, fused: bool, broadcast_moves: bool) -> bool:
+    """Whether the pass's own tile takes one vector per copy: exact multiply-adds on a
+    target with embedded broadcasts, when a broadcast read moves with the copies. A
+    broadcast two vectors share is an instruction of its own (`vbroadcastss`), which on
+    Zen 4 takes a slot on the FP pipes that the exact mode's separate adds need; one that
+    only its multiply reads folds into the multiply's memory operand (`{1to16}`). On Zen 4
+    the exact conv in nChw16c went from 0.81 to 0.99 of oneDNN, the 512³ matmul from 0.78
+    to 1.12 of OpenBLAS (benchmarks/RESULTS.md). Fused multiply-adds keep two vectors,
+    which halve the broadcasts (conv 1.01, matmul 1.12 of the same kernels)."""
+    return embedded and not fused and broadcast_moves
+
+
+def _broadcasts_along(plan: Plan, loop: int) -> bool:
+    """Whether a read the vector loop does not move (`broadcast_reads`) moves along `loop`."""
+    return any(loop in e.used_dims() for a in broadcast_reads(plan) for e in a.exprs)
+
+
+def broadcast_reads(plan: Plan) -> list[Access]:
+    """The reads the vector loop does not move: each element goes to every lane."""
+    loop = plan.vector_loop
+    return [
+        access
+        for access in plan.nest.accesses.values()
+        if not access.write and not any(loop in e.used_dims() for e in access.exprs)
+    ]
 
 
 CHAINS = 8

@@ -40,3 +40,12 @@ func.func @one_type(%a: memref<4xf32>, %b: memref<4xf32>) {
   func.return
 }
 // CHECK: Expected 'to'
+
+// -----
+// CHECK: invalid-op-syntax.mlir:[[# @LINE + 3]]:73
+func.func @unknown_unroll_key(%lb: index, %ub: index) {
+  scf.for %i = %lb to %ub step %lb {
+  } {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<unrolled = true>>}
+  func.return
+}
+// CHECK: #llvm.loop_unroll: unknown parameter unrolled (expected one of disable, count, runtimeDisable, full, followupUnrolled, followupRemainder, followupAll)

@@ -4,16 +4,19 @@
 // RUN: layout-opt %s -p layout-schedule | filecheck %s
 
 // The fill fuses into the convolution (`fusion`): its zeros seed the accumulators of a
-// register tile over 2 channel vectors and 8 output columns; no loop stores zeros.
+// register tile over one channel vector (exact on AVX-512: `one_vector_tiles`) and 8 output
+// columns; no loop stores zeros. The kw loop stays rolled (`rolled_loops`).
 // CHECK-LABEL: func.func @conv(
 // CHECK:         %[[Z:.*]] = vector.broadcast %cst : f32 to vector<16xf32>
 // CHECK-NOT:     vector.transfer_write %[[Z]]
-// CHECK:         affine.for %{{.*}} = 0 to 8 {
-// CHECK-NEXT:      = affine.for %{{.*}} = 0 to 16 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
-// CHECK-NEXT:        = affine.for %{{.*}} = 0 to 3 iter_args(
+// CHECK:         affine.for %{{.*}} = 0 to 2 {
+// CHECK-NEXT:      affine.for %{{.*}} = 0 to 8 {
+// CHECK-NEXT:        = affine.for %{{.*}} = 0 to 16 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
 // CHECK-NEXT:          = affine.for %{{.*}} = 0 to 3 iter_args(
-// CHECK:                 vector.transfer_read {{.*}} vector<16xf32>
-// CHECK:                 arith.mulf {{.*}} : vector<16xf32>
+// CHECK-NEXT:            = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK:                   vector.transfer_read {{.*}} vector<16xf32>
+// CHECK:                   arith.mulf {{.*}} : vector<16xf32>
+// CHECK:                 } {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
 // CHECK:         func.return
 #map = affine_map<(d0, d1) -> (d0 + d1)>
 module {

@@ -1,0 +1,131 @@
+"""Reduction loops kept rolled: an `scf.for` that asks LLVM not to unroll it.
+
+With one vector per copy of the register tile, each copy's broadcast read has one
+multiply per step, and on a target with embedded broadcasts (AVX-512's `{1to16}`) it folds
+into that multiply's memory operand instead of taking a shuffle slot of its own. Where the
+copies' reads overlap along the innermost reduction loop (a convolution's input column
+`ow + kw` is column `ow + 1 + kw - 1` of the next copy), LLVM would unroll the short loop
+whole and merge the loads the steps share; a merged load has several users, no longer
+folds, and costs a `vbroadcastss` on the FP pipes (on Zen 4 the exact conv ran at 0.74–0.77
+of oneDNN that way, 0.96 with the loop rolled: benchmarks/RESULTS.md).
+
+The hint is upstream's: `convert-scf-to-cf` carries an `scf.for`'s `loop_annotation` to
+the back edge and LLVM IR gets `llvm.loop.unroll.disable`. `lower-affine` drops the
+attributes of an `affine.for`, so the loop is an `scf.for`, and the affine accesses inside
+it, whose indices it no longer makes valid affine dims, become `memref` and `vector`
+accesses at `affine.apply` indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import affine, memref, scf, vector
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION, rolled
+from heterolayout.passes.schedule.plan import Plan
+from heterolayout.passes.schedule.register_tiling import broadcast_reads
+
+
+def overlapping_reads(plan: Plan, loop: int) -> bool:
+    """Whether the tile's copies read overlapping broadcast elements along `loop`: an index
+    of a broadcast read that both `loop` and an unrolled loop move."""
+    unrolled = {d.loop for d in plan.tile if d.kind == "unroll"}
+    return any(
+        loop in e.used_dims() and e.used_dims() & unrolled
+        for access in broadcast_reads(plan)
+        for e in access.exprs
+    )
+
+
+ROLLABLE = (
+    affine.LoadOp,
+    affine.StoreOp,
+    affine.VectorLoadOp,
+    affine.VectorStoreOp,
+    affine.ApplyOp,
+)
+"""The affine ops an `scf.for` body may hold after `roll` (the accesses become memref and
+vector ones; `affine.apply` takes any index)."""
+
+
+def rollable(loop: affine.ForOp) -> bool:
+    """Constant bounds, and no affine op in the body that would need its counter as an
+    affine dim (an `affine.if` of the program's own, say): such a loop stays as it is."""
+    return (
+        not loop.lowerBoundMap.data.num_dims
+        and not loop.upperBoundMap.data.num_dims
+        and all(
+            isinstance(op, ROLLABLE) or not op.name.startswith("affine.")
+            for op in loop.body.walk()
+            if op is not loop.body.block.last_op
+        )
+    )
+
+
+def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
+    """`loop` (`rollable`) as an `scf.for` that LLVM keeps rolled; `constant` gives index
+    constants defined before it."""
+    body = loop.body.detach_block(0)
+    for op in list(body.walk()):
+        _replace_access(op)
+    terminator = body.last_op
+    assert isinstance(terminator, affine.YieldOp)
+    Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands))
+    rolled_loop = scf.ForOp(
+        constant(loop.lowerBoundMap.data.eval([], [])[0]),
+        constant(loop.upperBoundMap.data.eval([], [])[0]),
+        constant(loop.step.value.data),
+        list(loop.inits),
+        Region(body),
+    )
+    rolled_loop.attributes[LOOP_ANNOTATION] = rolled()
+    return rolled_loop
+
+
+def _replace_access(op: Operation) -> None:
+    if isinstance(op, affine.LoadOp):
+        indices = _indices(op, op.map.data, op.indices)
+        Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
+    elif isinstance(op, affine.StoreOp):
+        indices = _indices(op, op.map.data, op.indices)
+        Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+    elif isinstance(op, affine.VectorLoadOp):
+        indices = _indices(op, op.map.data, op.indices)
+        replacement = vector.LoadOp(op.memref, indices, op.result.type)
+        Rewriter.replace_op(op, replacement)
+    elif isinstance(op, affine.VectorStoreOp):
+        indices = _indices(op, op.map.data, op.indices)
+        Rewriter.replace_op(op, vector.StoreOp(op.value, op.memref, indices))
+
+
+def _indices(at: Operation, access: AffineMap, operands: Sequence[SSAValue]) -> list[SSAValue]:
+    """Each result of `access` on `operands`, computed just before `at` from the operands
+    it uses (`access` has no symbols: the nest's are dims of its maps)."""
+    assert not access.num_symbols
+    indices: list[SSAValue] = []
+    for result in access.results:
+        used = sorted(result.used_dims())
+        if isinstance(result, AffineDimExpr):
+            indices.append(operands[result.position])
+            continue
+        if not used:
+            value = result.eval([0] * access.num_dims, [])
+            constant = ConstantOp(IntegerAttr(value, IndexType()))
+            Rewriter.insert_op(constant, InsertPoint.before(at))
+            indices.append(constant.result)
+            continue
+        renumber = [
+            AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+            for d in range(access.num_dims)
+        ]
+        single = AffineMap(len(used), 0, (result.replace_dims_and_symbols(renumber, []),))
+        apply = affine.ApplyOp([operands[d] for d in used], AffineMapAttr(single))
+        Rewriter.insert_op(apply, InsertPoint.before(at))
+        indices.append(apply.result)
+    return indices

@@ -1,0 +1,131 @@
+"""Exact multiply-adds on AVX-512 fold their broadcasts (`rolled_loops.py`).
+
+- The default exact tile is one vector when a broadcast read moves with the tile's steps,
+  and two (as before) for a depthwise convolution, which broadcasts nothing.
+- LLVM 22 compiles the scheduled conv and matmul for Skylake-AVX512 and Zen 4 into hot loops
+  whose every multiply reads its broadcast from memory (`{1to16}`), with no `vbroadcastss`:
+  the conv's `kw` loop reaches LLVM IR as `llvm.loop.unroll.disable` through upstream's own
+  lowering.
+- Rolled or not, results are bit for bit the unscheduled program's, in every engine and
+  with a tile that leaves a shorter one at the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import heterolayout
+from benchmarks.hot_loops import CPUS, assembly, hot_loop, llvm_ir, tool
+from benchmarks.schedule import Sizes, kernels
+from heterolayout.dialects.context import parse_program
+from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION
+from heterolayout.passes.pipeline import apply_pipeline
+from tests.mlir_tools import require
+
+SIZES = Sizes(channels=32, height=12, matrix=64)
+
+CONV = """
+func.func @main(%input: memref<1x16x{H}x{W}xf32, #layout.tag<"NCHW->nChw16c">>,
+                %weights: memref<{K}x16x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>,
+                %output: memref<1x{K}x{OH}x{OW}xf32, #layout.tag<"NCHW->nChw16c">>) {{
+  %zero = arith.constant 0.0 : f32
+  affine.for %k = 0 to {K} {{
+    affine.for %oh = 0 to {OH} {{
+      affine.for %ow = 0 to {OW} {{
+        affine.store %zero, %output[0, %k, %oh, %ow] : memref<1x{K}x{OH}x{OW}xf32, #layout.tag<"NCHW->nChw16c">>
+        affine.for %c = 0 to 16 {{
+          affine.for %kh = 0 to 3 {{
+            affine.for %kw = 0 to 3 {{
+              %x = affine.load %input[0, %c, %oh + %kh, %ow + %kw] : memref<1x16x{H}x{W}xf32, #layout.tag<"NCHW->nChw16c">>
+              %w = affine.load %weights[%k, %c, %kh, %kw] : memref<{K}x16x3x3xf32, #layout.tag<"OIHW->OIhw16i16o">>
+              %acc = affine.load %output[0, %k, %oh, %ow] : memref<1x{K}x{OH}x{OW}xf32, #layout.tag<"NCHW->nChw16c">>
+              %p = arith.mulf %x, %w : f32
+              %s = arith.addf %acc, %p : f32
+              affine.store %s, %output[0, %k, %oh, %ow] : memref<1x{K}x{OH}x{OW}xf32, #layout.tag<"NCHW->nChw16c">>
+            }}
+          }}
+        }}
+      }}
+    }}
+  }}
+  func.return
+}}
+"""
+
+
+def conv(channels: int, height: int, width: int) -> str:
+    return CONV.format(K=channels, H=height, W=width, OH=height - 2, OW=width - 2)
+
+
+def scheduled(text: str, options: str) -> list[str]:
+    """The names of the loops that carry an annotation after `layout-schedule`."""
+    module = apply_pipeline(parse_program(text), f"layout-schedule{{{options}}}")
+    return [op.name for op in module.walk() if LOOP_ANNOTATION in op.attributes]
+
+
+def accumulators(text: str, options: str) -> int:
+    """The vectors the innermost reduction loop carries: the register tile's size."""
+    module = apply_pipeline(parse_program(text), f"layout-schedule{{{options}}}")
+    loops = [op for op in module.walk() if op.name in ("affine.for", "scf.for") and op.results]
+    innermost = [
+        loop for loop in loops if not any(o is not loop and o in loops for o in loop.walk())
+    ]
+    return max(len(loop.results) for loop in innermost)
+
+
+def test_exact_avx512_tiles_take_one_vector_where_a_broadcast_moves_with_the_steps() -> None:
+    text = conv(32, 10, 11)
+    assert accumulators(text, "target=avx512") == 9
+    assert scheduled(text, "target=avx512") == ["scf.for"]
+    assert accumulators(text, "target=avx512 fma=true") == 18
+    assert scheduled(text, "target=avx512 fma=true") == []
+    assert scheduled(text, "target=avx2") == []
+
+
+def test_a_depthwise_conv_broadcasts_nothing_and_keeps_its_tile() -> None:
+    from tests.passes.test_schedule import example
+
+    text = example("depthwise_conv_schedule").read_text()
+    assert scheduled(text, "target=avx512") == []
+    assert accumulators(text, "target=avx512") == accumulators(text, "target=avx512 fma=true")
+
+
+@pytest.mark.parametrize("cpu", [cpu for _, cpu in CPUS["avx512"]])
+@pytest.mark.parametrize("kernel", ["conv", "matmul"])
+def test_every_exact_multiply_reads_its_broadcast_from_memory(kernel: str, cpu: str) -> None:
+    for name in ("llc", "mlir-translate", "mlir-opt"):
+        require(tool(name), f"{name}-22 (apt-get install llvm-22)")
+    function = next(k for k in kernels(SIZES, "avx512") if k.name == kernel).function("alone", True)
+    ir = llvm_ir(function, "avx512", "")
+    assert ("llvm.loop.unroll.disable" in ir) == (kernel == "conv")
+    loop = hot_loop(assembly(ir, "x86_64-linux-gnu", cpu))
+    folded = [i for i in loop.instructions if "vmulps" in i and "{1to16}" in i]
+    assert loop.multiply_adds >= 8
+    assert len(folded) == loop.multiply_adds, "\n".join(loop.instructions)
+    assert not [i for i in loop.instructions if "vbroadcastss" in i]
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+@pytest.mark.parametrize(
+    "shape",
+    [(32, 10, 12), (16, 5, 21), (48, 4, 7)],
+    ids=lambda s: "x".join(map(str, s)),
+)
+def test_rolled_loops_keep_every_bit(shape: tuple[int, int, int], engine: str) -> None:
+    text = conv(*shape)
+    assert set(scheduled(text, "target=avx512")) == {"scf.for"}
+    report = heterolayout.check(
+        text, pipeline="layout-schedule{target=avx512},layout-lower", seed=5, engine=engine
+    )
+    assert report.equal, str(report)
+    assert report.compared > 0
+
+
+def test_rolled_loops_keep_every_bit_natively(native_runner) -> None:  # type: ignore[no-untyped-def]
+    report = heterolayout.check(
+        conv(16, 5, 21),
+        pipeline="layout-schedule{target=avx512},layout-lower",
+        seed=7,
+        engine="native",
+    )
+    assert report.equal, str(report)
