@@ -82,6 +82,44 @@ def test_exact_avx512_tiles_take_one_vector_where_a_broadcast_moves_with_the_ste
     assert scheduled(text, "target=avx2") == []
 
 
+MATMUL = """
+func.func @main(%a: memref<32x64x{T}>, %b: memref<64x{N}x{T}>, %c: memref<32x{N}x{T}>) {{
+  affine.for %i = 0 to 32 {{
+    affine.for %j = 0 to {N} {{
+      affine.for %k = 0 to 64 {{
+        %x = affine.load %a[%i, %k] : memref<32x64x{T}>
+        %y = affine.load %b[%k, %j] : memref<64x{N}x{T}>
+        %z = affine.load %c[%i, %j] : memref<32x{N}x{T}>
+        %p = {MUL} %x, %y : {T}
+        %s = {ADD} %z, %p : {T}
+        affine.store %s, %c[%i, %j] : memref<32x{N}x{T}>
+      }}
+    }}
+  }}
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("element", "folds"),
+    [("f32", True), ("f64", True), ("i32", True), ("i16", False), ("i8", False)],
+)
+def test_one_vector_tiles_only_for_elements_avx512_broadcasts(element: str, folds: bool) -> None:
+    # {1toN} broadcasts 32- and 64-bit elements: narrower ones keep the two-vector tile
+    # (a matmul's 32 rows: 11 + 11 + 10 rows of one vector, or 2 vectors x 8 rows).
+    floating = element.startswith("f")
+    text = MATMUL.format(
+        T=element,
+        N=2048 // int(element[1:]),
+        MUL="arith.mulf" if floating else "arith.muli",
+        ADD="arith.addf" if floating else "arith.addi",
+    )
+    assert accumulators(text, "target=avx512") == (11 if folds else 16)
+    assert accumulators(text, "target=avx512 fma=true") == 16
+    assert scheduled(text, "target=avx512") == []
+
+
 def test_a_depthwise_conv_broadcasts_nothing_and_keeps_its_tile() -> None:
     from tests.passes.test_schedule import example
 

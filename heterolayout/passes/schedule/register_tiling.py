@@ -119,8 +119,12 @@ def one_vector_tiles(embedded: bool, fused: bool, broadcast_moves: bool) -> bool
 
 
 def _broadcasts_along(plan: Plan, loop: int) -> bool:
-    """Whether a read the vector loop does not move (`broadcast_reads`) moves along `loop`."""
-    return any(loop in e.used_dims() for a in broadcast_reads(plan) for e in a.exprs)
+    """Whether a read the vector loop does not move (`broadcast_reads`) moves along `loop`,
+    of 32- or 64-bit elements (what AVX-512's `{1toN}` broadcasts)."""
+    return any(
+        element_bits(a.buffer) in (32, 64) and any(loop in e.used_dims() for e in a.exprs)
+        for a in broadcast_reads(plan)
+    )
 
 
 def broadcast_reads(plan: Plan) -> list[Access]:

@@ -18,18 +18,16 @@ accesses at `affine.apply` indices.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from xdsl.dialects import affine, memref, scf, vector
-from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
 from xdsl.ir import Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION, rolled
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import broadcast_reads
+from heterolayout.passes.schedule.statements import index_value
 
 
 def overlapping_reads(plan: Plan, loop: int) -> bool:
@@ -73,7 +71,7 @@ def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
     constants defined before it."""
     body = loop.body.detach_block(0)
     for op in list(body.walk()):
-        _replace_access(op)
+        _replace_access(op, constant)
     terminator = body.last_op
     assert isinstance(terminator, affine.YieldOp)
     Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands))
@@ -88,44 +86,25 @@ def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
     return rolled_loop
 
 
-def _replace_access(op: Operation) -> None:
+def _replace_access(op: Operation, constant: Callable[[int], SSAValue]) -> None:
+    if not isinstance(
+        op, affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp
+    ):
+        return
+    access = op.map.data
+    assert not access.num_symbols, "the nest's symbols are dims of its maps"
+
+    def add(index_op: Operation) -> None:
+        Rewriter.insert_op(index_op, InsertPoint.before(op))
+
+    indices = [index_value(r, op.indices, constant, add) for r in access.results]
+    replacement: Operation
     if isinstance(op, affine.LoadOp):
-        indices = _indices(op, op.map.data, op.indices)
-        Rewriter.replace_op(op, memref.LoadOp.get(op.memref, indices))
+        replacement = memref.LoadOp.get(op.memref, indices)
     elif isinstance(op, affine.StoreOp):
-        indices = _indices(op, op.map.data, op.indices)
-        Rewriter.replace_op(op, memref.StoreOp.get(op.value, op.memref, indices))
+        replacement = memref.StoreOp.get(op.value, op.memref, indices)
     elif isinstance(op, affine.VectorLoadOp):
-        indices = _indices(op, op.map.data, op.indices)
         replacement = vector.LoadOp(op.memref, indices, op.result.type)
-        Rewriter.replace_op(op, replacement)
-    elif isinstance(op, affine.VectorStoreOp):
-        indices = _indices(op, op.map.data, op.indices)
-        Rewriter.replace_op(op, vector.StoreOp(op.value, op.memref, indices))
-
-
-def _indices(at: Operation, access: AffineMap, operands: Sequence[SSAValue]) -> list[SSAValue]:
-    """Each result of `access` on `operands`, computed just before `at` from the operands
-    it uses (`access` has no symbols: the nest's are dims of its maps)."""
-    assert not access.num_symbols
-    indices: list[SSAValue] = []
-    for result in access.results:
-        used = sorted(result.used_dims())
-        if isinstance(result, AffineDimExpr):
-            indices.append(operands[result.position])
-            continue
-        if not used:
-            value = result.eval([0] * access.num_dims, [])
-            constant = ConstantOp(IntegerAttr(value, IndexType()))
-            Rewriter.insert_op(constant, InsertPoint.before(at))
-            indices.append(constant.result)
-            continue
-        renumber = [
-            AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
-            for d in range(access.num_dims)
-        ]
-        single = AffineMap(len(used), 0, (result.replace_dims_and_symbols(renumber, []),))
-        apply = affine.ApplyOp([operands[d] for d in used], AffineMapAttr(single))
-        Rewriter.insert_op(apply, InsertPoint.before(at))
-        indices.append(apply.result)
-    return indices
+    else:
+        replacement = vector.StoreOp(op.value, op.memref, indices)
+    Rewriter.replace_op(op, replacement)
