@@ -19,7 +19,8 @@ every buffer that loop walks is contiguous along it. Every layout question goes 
   min(1, u / 2) (with one vector per step, each broadcast operand feeds one multiply-add
   and the broadcasts, one per cycle, bound the loop; not where the target's multiplies take
   the broadcast from memory, AVX-512's `{1to16}`); the pass's own tile is
-  `register_tiling.tile_counts`'s (one vector where `one_vector_tiles` says so). Measured on the conv in nChw16c with fused multiply-adds (single
+  `register_tiling.tile_counts`'s (one vector where `one_vector_tiles` says so). Measured
+  on the conv in nChw16c with fused multiply-adds on AVX2 (single
   calls, best of 45, benchmarks/RESULTS.md): 16×4 (8 accumulators) 2.38 ms, 32×3 (12)
   2.17 ms, 16×2 (4) 4.3 ms, 8×4 … 8×12 (one vector) 4.4–4.7 ms. A run shorter than two
   vectors halves the gain;

@@ -9,14 +9,13 @@ maps: each becomes `affine.apply`s with the division in `arith`, feeding a `memr
 
 from __future__ import annotations
 
-from xdsl.dialects import affine, arith, memref
+from xdsl.dialects import affine, arith
 from xdsl.ir import Operation, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from heterolayout.dialects.functions import FUNCTION_TYPES, enclosing_function
 from heterolayout.dialects.roles import MAP_ACCESSES
-from heterolayout.passes.index.index_code import IndexEmitter, IndexLeaves, IndexMode
+from heterolayout.passes.index.memref_accesses import as_memref_access
 from heterolayout.passes.index.upstream_folds import misfolded_by_upstream
 
 
@@ -30,7 +29,7 @@ def guard_misfolded_maps(root: Operation) -> int:
         operands = _map_operands(op)  # as earlier rewrites left them
         if misfolded_by_upstream(op.map.data.results, operands):  # type: ignore[attr-defined]
             functions[enclosing_function(op)] = None
-            _rewrite(op, operands)
+            as_memref_access(op, operands)
             count += 1
     if not count:
         return 0
@@ -41,7 +40,7 @@ def guard_misfolded_maps(root: Operation) -> int:
     ]
     for op in stranded:  # as memref accesses on arith indices: no new affine operands
         functions[enclosing_function(op)] = None
-        _rewrite(op, _map_operands(op), "arith")
+        as_memref_access(op, _map_operands(op), "arith")
     for function in functions:
         if function is not None:
             cse(function)
@@ -64,31 +63,3 @@ def _invalid_dim(value: SSAValue) -> bool:
     if isinstance(owner, affine.ApplyOp):
         return any(_invalid_dim(o) for o in owner.mapOperands)
     return not isinstance(owner.parent_op(), FUNCTION_TYPES)
-
-
-def _rewrite(op: Operation, operands: list[SSAValue], mode: IndexMode = "affine") -> None:
-    from xdsl.dialects import vector
-
-    index_map = op.map.data  # type: ignore[attr-defined]
-    leaves = IndexLeaves()
-    inputs = [leaves.leaf(value) for value in operands]
-    dims, symbols = inputs[: index_map.num_dims], inputs[index_map.num_dims :]
-    emitter = IndexEmitter(
-        leaves, lambda new: Rewriter.insert_op(new, InsertPoint.before(op)), mode
-    )
-    indices = [emitter.emit(r.replace_dims_and_symbols(dims, symbols)) for r in index_map.results]
-    if isinstance(op, affine.ApplyOp):
-        op.result.replace_all_uses_with(indices[0])
-        Rewriter.erase_op(op)
-        return
-    new: Operation
-    if isinstance(op, affine.LoadOp):
-        new = memref.LoadOp.get(op.memref, indices)
-    elif isinstance(op, affine.StoreOp):
-        new = memref.StoreOp.get(op.value, op.memref, indices)
-    elif isinstance(op, affine.VectorLoadOp):
-        new = vector.LoadOp(op.memref, indices, op.result.type)
-    else:
-        assert isinstance(op, affine.VectorStoreOp)
-        new = vector.StoreOp(op.value, op.memref, indices)
-    Rewriter.replace_op(op, new)

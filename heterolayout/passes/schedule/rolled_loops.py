@@ -12,22 +12,22 @@ of oneDNN that way, 0.96 with the loop rolled: benchmarks/RESULTS.md).
 The hint is upstream's: `convert-scf-to-cf` carries an `scf.for`'s `loop_annotation` to
 the back edge and LLVM IR gets `llvm.loop.unroll.disable`. `lower-affine` drops the
 attributes of an `affine.for`, so the loop is an `scf.for`, and the affine accesses inside
-it, whose indices it no longer makes valid affine dims, become `memref` and `vector`
-accesses at `affine.apply` indices.
+it, whose counter is no valid affine dim, become `memref` and `vector` accesses
+(`as_memref_access`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import affine, memref, scf, vector
+from xdsl.dialects import affine, scf
 from xdsl.ir import Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION, rolled
+from heterolayout.passes.index.memref_accesses import as_memref_access
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import broadcast_reads
-from heterolayout.passes.schedule.statements import index_value
 
 
 def overlapping_reads(plan: Plan, loop: int) -> bool:
@@ -41,15 +41,12 @@ def overlapping_reads(plan: Plan, loop: int) -> bool:
     )
 
 
-ROLLABLE = (
-    affine.LoadOp,
-    affine.StoreOp,
-    affine.VectorLoadOp,
-    affine.VectorStoreOp,
-    affine.ApplyOp,
-)
-"""The affine ops an `scf.for` body may hold after `roll` (the accesses become memref and
-vector ones; `affine.apply` takes any index)."""
+ACCESSES = (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
+"""The affine accesses `roll` makes memref and vector ones (`as_memref_access`)."""
+
+ROLLABLE = (*ACCESSES, affine.ApplyOp)
+"""The affine ops an `scf.for` body may hold after `roll` (`affine.apply` takes any
+index)."""
 
 
 def rollable(loop: affine.ForOp) -> bool:
@@ -71,7 +68,7 @@ def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
     constants defined before it."""
     body = loop.body.detach_block(0)
     for op in list(body.walk()):
-        _replace_access(op, constant)
+        _replace_access(op)
     terminator = body.last_op
     assert isinstance(terminator, affine.YieldOp)
     Rewriter.replace_op(terminator, scf.YieldOp(*terminator.operands))
@@ -86,25 +83,6 @@ def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
     return rolled_loop
 
 
-def _replace_access(op: Operation, constant: Callable[[int], SSAValue]) -> None:
-    if not isinstance(
-        op, affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp
-    ):
-        return
-    access = op.map.data
-    assert not access.num_symbols, "the nest's symbols are dims of its maps"
-
-    def add(index_op: Operation) -> None:
-        Rewriter.insert_op(index_op, InsertPoint.before(op))
-
-    indices = [index_value(r, op.indices, constant, add) for r in access.results]
-    replacement: Operation
-    if isinstance(op, affine.LoadOp):
-        replacement = memref.LoadOp.get(op.memref, indices)
-    elif isinstance(op, affine.StoreOp):
-        replacement = memref.StoreOp.get(op.value, op.memref, indices)
-    elif isinstance(op, affine.VectorLoadOp):
-        replacement = vector.LoadOp(op.memref, indices, op.result.type)
-    else:
-        replacement = vector.StoreOp(op.value, op.memref, indices)
-    Rewriter.replace_op(op, replacement)
+def _replace_access(op: Operation) -> None:
+    if isinstance(op, ACCESSES):
+        as_memref_access(op, list(op.indices))

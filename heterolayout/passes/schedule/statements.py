@@ -12,7 +12,7 @@ from their expressions, and other uses get an `affine.apply`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, arith, vector
@@ -63,35 +63,6 @@ class Pending:
     op: Operation
 
 
-def map_over_used(
-    exprs: Sequence[AffineExpr], operands: Sequence[SSAValue]
-) -> tuple[AffineMap, list[SSAValue]]:
-    """`exprs` (dims: `operands`) as a map over the operands they use, and those."""
-    used = sorted({d for e in exprs for d in e.used_dims()})
-    renumber = [
-        AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
-        for d in range(len(operands))
-    ]
-    results = tuple(e.replace_dims_and_symbols(renumber, []) for e in exprs)
-    return AffineMap(len(used), 0, results), [operands[d] for d in used]
-
-
-def index_value(
-    expr: AffineExpr, operands: Sequence[SSAValue], constant: Callable[[int], SSAValue], add: Add
-) -> SSAValue:
-    """`expr` (dims: `operands`) as an index: a `constant`, an operand, or an
-    `affine.apply` of the operands it uses."""
-    index_map, used = map_over_used([expr], operands)
-    result = index_map.results[0]
-    if not result.used_dims():
-        return constant(result.value)  # type: ignore[attr-defined]
-    if bare_dim(result) is not None:
-        return used[0]
-    apply = affine.ApplyOp(used, AffineMapAttr(index_map))
-    add(apply)
-    return apply.result
-
-
 @dataclass
 class StatementEmitter:
     """Emits the nest's statements for one copy of the register tile."""
@@ -134,10 +105,25 @@ class StatementEmitter:
 
     def affine_map(self, exprs: list[AffineExpr]) -> tuple[AffineMap, list[SSAValue]]:
         """The map over the operands it uses."""
-        return map_over_used(exprs, self.operands())
+        operands = self.operands()
+        used = sorted({d for e in exprs for d in e.used_dims()})
+        renumber = [
+            AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+            for d in range(len(operands))
+        ]
+        results = tuple(e.replace_dims_and_symbols(renumber, []) for e in exprs)
+        return AffineMap(len(used), 0, results), [operands[d] for d in used]
 
     def index(self, expr: AffineExpr, add: Add) -> SSAValue:
-        return index_value(expr, self.operands(), self.constant, add)
+        index_map, operands = self.affine_map([expr])
+        result = index_map.results[0]
+        if not result.used_dims():
+            return self.constant(result.value)  # type: ignore[attr-defined]
+        if bare_dim(result) is not None:
+            return operands[0]
+        apply = affine.ApplyOp(operands, AffineMapAttr(index_map))
+        add(apply)
+        return apply.result
 
     # ---- accesses --------------------------------------------------------------------------
     def is_vector(self, access: Access, instance: Instance) -> bool:
