@@ -24,6 +24,7 @@ from xdsl.dialects import affine, scf
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
+from heterolayout.dialects.roles import MAP_ACCESSES, PREFETCHES
 from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION, rolled
 from heterolayout.passes.index.memref_accesses import as_memref_access
 from heterolayout.passes.schedule.plan import Plan
@@ -41,26 +42,24 @@ def overlapping_reads(plan: Plan, loop: int) -> bool:
     )
 
 
-ACCESSES = (affine.LoadOp, affine.StoreOp, affine.VectorLoadOp, affine.VectorStoreOp)
-"""The affine accesses `roll` makes memref and vector ones (`as_memref_access`)."""
-
-ROLLABLE = (*ACCESSES, affine.ApplyOp)
-"""The affine ops an `scf.for` body may hold after `roll` (`affine.apply` takes any
-index)."""
-
-
 def rollable(loop: affine.ForOp) -> bool:
-    """Constant bounds, and no affine op in the body that would need its counter as an
-    affine dim (an `affine.if` of the program's own, say): such a loop stays as it is."""
+    """Constant bounds, and no affine op in the body but the accesses `as_memref_access`
+    rewrites (`roles.MAP_ACCESSES`, prefetches aside) and `affine.apply` (which takes any
+    index): another one (an `affine.if` of the program's own, say) would need the counter
+    as an affine dim, so such a loop stays as it is."""
     return (
         not loop.lowerBoundMap.data.num_dims
         and not loop.upperBoundMap.data.num_dims
         and all(
-            isinstance(op, ROLLABLE) or not op.name.startswith("affine.")
+            _rewritten(op) or isinstance(op, affine.ApplyOp) or not op.name.startswith("affine.")
             for op in loop.body.walk()
             if op is not loop.body.block.last_op
         )
     )
+
+
+def _rewritten(op: Operation) -> bool:
+    return op.name in MAP_ACCESSES and op.name not in PREFETCHES
 
 
 def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
@@ -84,5 +83,5 @@ def roll(loop: affine.ForOp, constant: Callable[[int], SSAValue]) -> scf.ForOp:
 
 
 def _replace_access(op: Operation) -> None:
-    if isinstance(op, ACCESSES):
-        as_memref_access(op, list(op.indices))
+    if _rewritten(op):
+        as_memref_access(op, list(op.indices))  # type: ignore[attr-defined]
