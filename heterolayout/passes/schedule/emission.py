@@ -230,7 +230,7 @@ class NestEmitter:
     def _kept_rolled(self, index: int) -> bool:
         plan = self.plan
         return (
-            plan.folds_broadcasts
+            plan.embedded_broadcasts
             and index == len(plan.inner) - 1
             and overlapping_reads(plan, plan.inner[index].loop)
         )

@@ -56,10 +56,10 @@ class Plan:
     """(load, store) pairs of one element that stays in a register across the inner loops."""
     fused: bool = False
     """Multiply-adds become `vector.fma` (one rounding instead of two)."""
-    folds_broadcasts: bool = False
-    """Each copy of the tile is one vector on a target with embedded broadcasts, so each
-    broadcast read can fold into its multiply: the innermost reduction loop stays rolled
-    where the copies' reads overlap along it (`rolled_loops`)."""
+    embedded_broadcasts: bool = False
+    """The target's multiplies take a broadcast memory operand (AVX-512): the innermost
+    reduction loop stays rolled where the copies' broadcast reads overlap along it
+    (`rolled_loops`)."""
     partials: dict[Operation, Combining] = field(default_factory=dict)
     """When the vector loop is a reduction: each accumulator's combining op, and how its
     vector of partial results starts and folds (`reductions`)."""

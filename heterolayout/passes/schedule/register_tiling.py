@@ -49,10 +49,7 @@ def register_tile(
     _fewest_copies_innermost(plan, split)
     _reuse_innermost(plan, parallel)
     plan.hoisted = accumulators(plan)
-    length = vector_length(plan)
-    plan.folds_broadcasts = (
-        embedded and plan.vector_loop is not None and split.get(plan.vector_loop, length) == length
-    )
+    plan.embedded_broadcasts = embedded
 
 
 def _reuse_innermost(plan: Plan, parallel: set[int]) -> None:

@@ -1,13 +1,18 @@
 """Reduction loops kept rolled: an `scf.for` that asks LLVM not to unroll it.
 
-With one vector per copy of the register tile, each copy's broadcast read has one
-multiply per step, and on a target with embedded broadcasts (AVX-512's `{1to16}`) it folds
-into that multiply's memory operand instead of taking a shuffle slot of its own. Where the
-copies' reads overlap along the innermost reduction loop (a convolution's input column
-`ow + kw` is column `ow + 1 + kw - 1` of the next copy), LLVM would unroll the short loop
-whole and merge the loads the steps share; a merged load has several users, no longer
-folds, and costs a `vbroadcastss` on the FP pipes (on Zen 4 the exact conv ran at 0.74–0.77
-of oneDNN that way, 0.96 with the loop rolled: benchmarks/RESULTS.md).
+Where the register tile's copies read overlapping broadcast elements along the innermost
+reduction loop (a convolution's input column `ow + kw` is column `ow + 1 + kw - 1` of the
+next copy), LLVM unrolls a short loop whole and merges the loads its steps share. On
+AVX-512 (`EMBEDDED_BROADCASTS`) that loop stays rolled:
+
+- with one vector per copy (the exact mode's tile, `register_tiling.one_vector_tiles`) a
+  merged load has several users, no longer folds into a multiply's memory operand
+  (`{1to16}`), and costs a `vbroadcastss` on the FP pipes: on Zen 4 the exact conv ran at
+  0.74–0.77 of oneDNN that way, 0.96 with the loop rolled;
+- with two, the merged broadcasts stay live across the unrolled loop: the ResNet stem's
+  7×7 stride-2 convolution spilled (31 stack accesses in its hot loop, 126 FMAs) and ran
+  at 1.06× onnxruntime, 0.98× with `kw` rolled (18 FMAs, no stack access); the 3×3 conv of
+  benchmarks/schedule.py runs alike either way (benchmarks/RESULTS.md).
 
 The hint is upstream's: `convert-scf-to-cf` carries an `scf.for`'s `loop_annotation` to
 the back edge and LLVM IR gets `llvm.loop.unroll.disable`. `lower-affine` drops the

@@ -1,11 +1,13 @@
 // Exact multiply-adds on AVX-512, where a broadcast read (the input pixel) moves with the
-// tile's steps: the tile is one vector (16 of the 32 output channels) by the 8 output columns, so
-// each broadcast has one multiply and folds into its memory operand ({1to16}). The
-// columns' reads overlap along kw (column ow + kw), so kw stays a loop LLVM must not
+// tile's steps: the tile is one vector (16 of the 32 output channels) by the 8 output
+// columns, so each broadcast has one multiply and folds into its memory operand ({1to16}).
+// The columns' reads overlap along kw (column ow + kw), so kw stays a loop LLVM must not
 // unroll: an scf.for with upstream's loop annotation, its reads memref.load at
-// affine.apply indices (an scf.for counter is no affine dim). With fma=true the tile
-// keeps two vectors (32 channels x 8 columns) and kw is an affine.for; AVX2 has no embedded
-// broadcasts. Upstream's lowering makes the hint LLVM's llvm.loop.unroll.disable.
+// affine.apply indices (an scf.for counter is no affine dim). With fma=true the tile keeps
+// two vectors (32 channels x 8 columns), each broadcast feeding two FMAs, and kw stays
+// rolled too (unrolled, the broadcasts it merges stay live across it and spill: the ResNet
+// stem); AVX2 has no embedded broadcasts and is unchanged. Upstream's lowering makes the
+// hint LLVM's llvm.loop.unroll.disable.
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512}' | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512 fma=true}' | filecheck %s --check-prefix=FMA
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s --check-prefix=AVX2
@@ -34,8 +36,14 @@
 // CHECK-NOT:     affine.for %kw
 
 // FMA-LABEL: func.func @conv(
-// FMA:           affine.for %kw = 0 to 3
-// FMA-NOT:       loop_annotation
+// FMA:           affine.for %oh = 0 to 4 {
+// FMA-NEXT:        = affine.for %c = 0 to 16
+// FMA-NEXT:          = affine.for %kh = 0 to 3
+// FMA-NEXT:            = scf.for %kw =
+// FMA:                   %[[X:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// FMA-NEXT:              vector.fma %[[X]], %[[W0:.*]], %{{.*}} : vector<16xf32>
+// FMA:                   vector.fma %[[X]], %{{.*}}, %{{.*}} : vector<16xf32>
+// FMA:                 } {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
 
 // AVX2-LABEL: func.func @conv(
 // AVX2:          affine.for %kw = 0 to 3
