@@ -110,7 +110,7 @@ def one_vector_tiles(embedded: bool, fused: bool, broadcast_moves: bool) -> bool
     Zen 4 takes a slot on the FP pipes that the exact mode's separate adds need; one that
     only its multiply reads folds into the multiply's memory operand (`{1to16}`). On Zen 4
     the exact conv in nChw16c went from 0.81–0.83 to 0.96–0.99 of oneDNN, the 512³ matmul
-    from 0.75–0.78 to 1.06–1.12 of OpenBLAS (benchmarks/RESULTS.md); on Zen 5 16 × 14 and
+    from 0.75–0.78 to 1.05–1.12 of OpenBLAS (benchmarks/RESULTS.md); on Zen 5 16 × 14 and
     32 × 9 ran the exact conv alike. Fused multiply-adds keep two vectors, which halve the
     broadcasts (conv 0.99–1.01, matmul 1.10–1.12 of the same kernels)."""
     return embedded and not fused and broadcast_moves
