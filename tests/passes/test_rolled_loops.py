@@ -1,11 +1,13 @@
-"""Exact multiply-adds on AVX-512 fold their broadcasts (`rolled_loops.py`).
+"""AVX-512 tiles whose broadcasts fold or stay in registers (`rolled_loops.py`).
 
-- The default exact tile is one vector when a broadcast read moves with the tile's steps,
-  and two (as before) for a depthwise convolution, which broadcasts nothing.
+- The default exact tile is one vector when a 32- or 64-bit broadcast read moves with the
+  tile's steps, and two (as before) for a depthwise convolution, which broadcasts nothing,
+  for 8- and 16-bit elements, and with fused multiply-adds.
 - LLVM 22 compiles the scheduled conv and matmul for Skylake-AVX512 and Zen 4 into hot loops
   whose every multiply reads its broadcast from memory (`{1to16}`), with no `vbroadcastss`:
   the conv's `kw` loop reaches LLVM IR as `llvm.loop.unroll.disable` through upstream's own
-  lowering.
+  lowering. With fused multiply-adds the ResNet stem's 7×7 stride-2 window keeps its
+  broadcasts in registers through `opt -O3` (no stack access in its hot loop).
 - Rolled or not, results are bit for bit the unscheduled program's, in every engine and
   with a tile that leaves a shorter one at the end.
 """
