@@ -42,3 +42,46 @@ def set_attribute(node: Any, name: str, value: Any) -> None:
     kept = [a for a in node.attribute if a.name != name]
     del node.attribute[:]
     node.attribute.extend([*kept, onnx.helper.make_attribute(name, value)])
+
+
+def value_of(model: Any, name: str) -> Any:
+    """The graph input, value_info or output that types value `name` (None if none does)."""
+    graph = model.graph
+    for value in (*graph.input, *graph.value_info, *graph.output):
+        if value.name == name:
+            return value
+    return None
+
+
+def shape_of(model: Any, name: str) -> list[int | None] | None:
+    """Value `name`'s dims as typed in `model` (None for a dim of unknown size; None for
+    an untyped value)."""
+    value = value_of(model, name)
+    if value is None or not value.type.tensor_type.HasField("shape"):
+        return None
+    return [
+        d.dim_value if d.HasField("dim_value") else None for d in value.type.tensor_type.shape.dim
+    ]
+
+
+def element_of(model: Any, name: str) -> int:
+    """Value `name`'s ONNX element type (float where the model does not type it)."""
+    import onnx
+
+    value = value_of(model, name)
+    return value.type.tensor_type.elem_type if value is not None else onnx.TensorProto.FLOAT
+
+
+def drop_value_info(graph: Any, name: str) -> None:
+    """Forget what shape inference said of value `name` (a rewrite changed it)."""
+    kept = [v for v in graph.value_info if v.name != name]
+    del graph.value_info[:]
+    graph.value_info.extend(kept)
+
+
+def insert_after(graph: Any, node: Any, added: Any) -> None:
+    """Put node `added` just after `node` in the graph's order."""
+    nodes = list(graph.node)
+    position = nodes.index(node)
+    del graph.node[:]
+    graph.node.extend([*nodes[: position + 1], added, *nodes[position + 1 :]])

@@ -22,6 +22,10 @@ from heterolayout.frontends.pads_before_transposed_convolutions import (
 )
 from heterolayout.frontends.pool_windows import pools_to_rewrite, rewrite_first
 from heterolayout.frontends.signature import Signature, graph_names, one_line
+from heterolayout.frontends.transposed_convolution_pads import (
+    rewrite_first_transposed,
+    transposed_to_rewrite,
+)
 
 
 def require_onnx() -> Any:
@@ -63,8 +67,9 @@ def load_model(model: str | os.PathLike[str] | Any) -> Any:
 
 def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     """A copy of the model whose symbolic dims named in `dims` have those sizes, its pools
-    with `ceil_mode` or SAME pads rewritten with explicit ones (`pool_windows`), every value
-    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    with `ceil_mode` or SAME pads rewritten with explicit ones (`pool_windows`), its
+    ConvTransposes with uneven pads with even ones and a Slice (`transposed_convolution_pads`),
+    every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
     dim of unknown size."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
@@ -88,6 +93,9 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     inferred = _inferred(onnx, copy)
     for _ in pools_to_rewrite(graph):
         rewrite_first(copy, inferred)
+        inferred = _inferred(onnx, copy)
+    for _ in transposed_to_rewrite(graph):
+        rewrite_first_transposed(copy, inferred)
         inferred = _inferred(onnx, copy)
     initializers = {i.name for i in inferred.graph.initializer}
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):

@@ -31,7 +31,16 @@ import math
 from typing import Any, cast
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_edits import FreshNames, attributes, set_attribute, text
+from heterolayout.frontends.graph_edits import (
+    FreshNames,
+    attributes,
+    drop_value_info,
+    element_of,
+    insert_after,
+    set_attribute,
+    shape_of,
+    text,
+)
 
 POOLS = ("MaxPool", "AveragePool")
 
@@ -50,7 +59,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
 
     graph = model.graph
     node = pools_to_rewrite(graph)[0]
-    source = _shape(inferred, node.input[0])
+    source = shape_of(inferred, node.input[0])
     given = attributes(node)
     spatial = len(source) - 2 if source is not None else 0
     kernel = list(given.get("kernel_shape", []))
@@ -86,9 +95,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
     set_attribute(node, "ceil_mode", 0)
     set_attribute(node, "auto_pad", "NOTSET")
     set_attribute(node, "pads", pads[:spatial] + grown)
-    kept = [v for v in graph.value_info if v.name != node.output[0]]
-    del graph.value_info[:]
-    graph.value_info.extend(kept)
+    drop_value_info(graph, node.output[0])
     if node.op_type == "MaxPool":
         return
     inside = bool(given.get("count_include_pad", 0))
@@ -125,17 +132,14 @@ def rewrite_first(model: Any, inferred: Any) -> None:
         return
     names = FreshNames(graph)
     pooled, scale = names.new(f"{node.output[0]}_pooled"), names.new(f"{node.output[0]}_scale")
-    element = _element(inferred, node.input[0])
+    element = element_of(inferred, node.input[0])
     array = factors.reshape(1, 1, *outputs).astype(onnx.helper.tensor_dtype_to_np_dtype(element))
     graph.initializer.append(onnx.numpy_helper.from_array(array, scale))
     multiply = onnx.helper.make_node(
         "Mul", [pooled, scale], [node.output[0]], name=names.new(f"{node.name}_scale")
     )
     node.output[0] = pooled
-    nodes = list(graph.node)
-    position = nodes.index(node)
-    del graph.node[:]
-    graph.node.extend([*nodes[: position + 1], multiply, *nodes[position + 1 :]])
+    insert_after(graph, node, multiply)
 
 
 def _to_rewrite(node: Any) -> bool:
@@ -197,27 +201,3 @@ def _cells(
     low, high = (-before, size + after) if inside_pads else (0, size)
     start = index * stride - before
     return sum(1 for j in range(kernel) if low <= start + j * dilation < high)
-
-
-def _value(model: Any, name: str) -> Any:
-    graph = model.graph
-    for value in (*graph.input, *graph.value_info, *graph.output):
-        if value.name == name:
-            return value
-    return None
-
-
-def _shape(model: Any, name: str) -> list[int | None] | None:
-    value = _value(model, name)
-    if value is None or not value.type.tensor_type.HasField("shape"):
-        return None
-    return [
-        d.dim_value if d.HasField("dim_value") else None for d in value.type.tensor_type.shape.dim
-    ]
-
-
-def _element(model: Any, name: str) -> int:
-    import onnx
-
-    value = _value(model, name)
-    return value.type.tensor_type.elem_type if value is not None else onnx.TensorProto.FLOAT
