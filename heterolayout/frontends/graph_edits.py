@@ -3,7 +3,7 @@ node's attributes read and replaced."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 
 class FreshNames:
@@ -54,10 +54,13 @@ def value_of(model: Any, name: str) -> Any:
 
 
 def shape_of(model: Any, name: str) -> list[int | None] | None:
-    """Value `name`'s dims as typed in `model` (None for a dim of unknown size; None for
-    an untyped value)."""
+    """Value `name`'s dims as typed in `model`, or an initializer's (None for a dim of
+    unknown size; None for an untyped value)."""
     value = value_of(model, name)
-    if value is None or not value.type.tensor_type.HasField("shape"):
+    if value is None:
+        found = [list(i.dims) for i in model.graph.initializer if i.name == name]
+        return cast(list[int | None], found[0]) if found else None
+    if not value.type.tensor_type.HasField("shape"):
         return None
     return [
         d.dim_value if d.HasField("dim_value") else None for d in value.type.tensor_type.shape.dim

@@ -58,12 +58,18 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
     node = transposed_to_rewrite(graph)[0]
     given = attributes(node)
     source = shape_of(inferred, node.input[0])
-    kernel = list(given.get("kernel_shape", []))
+    weights = shape_of(inferred, node.input[1]) or []
+    kernel = list(given.get("kernel_shape", [])) or weights[2:]
     spatial = len(source) - 2 if source is not None else 0
     if source is None or None in source or spatial < 1 or len(kernel) != spatial:
         raise FrontendError(
-            f"ConvTranspose {node.name!r} ({_why(given)}): its input's shape and "
-            "kernel_shape must be known before import to write its pads"
+            f"ConvTranspose {node.name!r} ({_why(given)}): its input's shape and its "
+            "kernel's must be known before import to write its pads"
+        )
+    if None in kernel:
+        raise FrontendError(
+            f"ConvTranspose {node.name!r} ({_why(given)}): its kernel's shape must be known "
+            "before import to write its pads"
         )
     if _opset(model) < MIN_OPSET:
         raise FrontendError(
@@ -71,6 +77,7 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
             f"{_opset(model)}; ConvTranspose is imported from opset {MIN_OPSET}"
         )
     sizes = cast(list[int], source[2:])
+    kernel = cast(list[int], kernel)
     before, after = _pads(given, sizes, kernel, spatial)
     if min(before + after) < 0:
         raise FrontendError(

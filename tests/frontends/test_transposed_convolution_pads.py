@@ -98,24 +98,18 @@ def test_negative_pads_are_refused_in_one_line(seed: int) -> None:
     assert "negative pads are not imported" in message
 
 
-def _keras_same(opset: int, pads: list[int]) -> tuple[Any, np.ndarray]:
-    """What tf2onnx writes for Keras' Conv2DTranspose(3, strides=2, padding='same')."""
+def _keras_same(opset: int, pads: list[int], kernel_shape: bool = True) -> tuple[Any, np.ndarray]:
+    """What tf2onnx writes for Keras' Conv2DTranspose(3, strides=2, padding='same')
+    (`kernel_shape` left out: ONNX then reads it off the weights)."""
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(3)
     weights = rng.standard_normal((4, 2, 3, 3)).astype(np.float32)
+    given: dict[str, Any] = {"strides": [2, 2], "pads": pads}
+    if kernel_shape:
+        given["kernel_shape"] = [3, 3]
     graph = helper.make_graph(
-        [
-            helper.make_node(
-                "ConvTranspose",
-                ["x", "w"],
-                ["y"],
-                name="up",
-                kernel_shape=[3, 3],
-                strides=[2, 2],
-                pads=pads,
-            )
-        ],
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", **given)],
         "keras",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6, 5])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
@@ -125,9 +119,10 @@ def _keras_same(opset: int, pads: list[int]) -> tuple[Any, np.ndarray]:
     return model, rng.standard_normal((1, 4, 6, 5)).astype(np.float32)
 
 
-def test_keras_same_padding_is_cropped_by_a_slice() -> None:
+@pytest.mark.parametrize("kernel_shape", [True, False])
+def test_keras_same_padding_is_cropped_by_a_slice(kernel_shape: bool) -> None:
     require_frontend()
-    text = _runs_as_onnxruntime(*_keras_same(13, [0, 0, 1, 1]))
+    text = _runs_as_onnxruntime(*_keras_same(13, [0, 0, 1, 1], kernel_shape))
     assert "memref<1x2x12x10xf32>" in text
 
 
