@@ -1,5 +1,6 @@
-"""Edits of ONNX graphs shared by the rewrites done before import: fresh value names, and a
-node's attributes read and replaced."""
+"""Edits of ONNX graphs shared by the rewrites done before import: fresh value names, a
+node's attributes read and replaced, what shape inference typed a value, and the spec's
+rule for SAME pads."""
 
 from __future__ import annotations
 
@@ -35,13 +36,32 @@ def text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def auto_pad(given: dict[str, Any]) -> str:
+    """The `auto_pad` of a node's `attributes` (NOTSET when absent or empty)."""
+    return text(given.get("auto_pad", b"NOTSET")) or "NOTSET"
+
+
+def same_split(total: int, upper: bool) -> tuple[int, int]:
+    """SAME's leading and trailing pads for `total` padding: the odd cell at the end for
+    SAME_UPPER (`upper`), at the start for SAME_LOWER (ONNX's Conv, pools and
+    ConvTranspose alike)."""
+    small, large = total // 2, total - total // 2
+    return (small, large) if upper else (large, small)
+
+
+def remove_attributes(node: Any, *names: str) -> None:
+    """Drop the node's attributes of these names."""
+    kept = [a for a in node.attribute if a.name not in names]
+    del node.attribute[:]
+    node.attribute.extend(kept)
+
+
 def set_attribute(node: Any, name: str, value: Any) -> None:
     """Give the node attribute `name` this value, replacing any it had."""
     import onnx
 
-    kept = [a for a in node.attribute if a.name != name]
-    del node.attribute[:]
-    node.attribute.extend([*kept, onnx.helper.make_attribute(name, value)])
+    remove_attributes(node, name)
+    node.attribute.append(onnx.helper.make_attribute(name, value))
 
 
 def value_of(model: Any, name: str) -> Any:

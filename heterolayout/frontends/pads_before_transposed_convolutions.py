@@ -27,7 +27,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_edits import FreshNames, attributes, set_attribute, text
+from heterolayout.frontends.graph_edits import (
+    FreshNames,
+    attributes,
+    auto_pad,
+    set_attribute,
+    text,
+)
 
 MIN_OPSET = 11
 """The opset whose Pad and Slice take their pads and bounds as inputs."""
@@ -178,7 +184,7 @@ def _misplaced(pad: Any, convolution: Any, constants: _Constants) -> bool:
         why = "its pads or its pad value are known only at run time"
     elif any(pads[d] or pads[rank + d] for d in (0, 1)):
         why = "it pads the batch or channel dims"
-    elif text(given.get("auto_pad", b"NOTSET")) not in ("NOTSET", ""):
+    elif auto_pad(given) != "NOTSET":
         why = "the ConvTranspose has auto_pad"
     elif "output_shape" in given:
         why = "the ConvTranspose has output_shape"

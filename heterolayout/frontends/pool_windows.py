@@ -34,12 +34,13 @@ from heterolayout.frontends.errors import FrontendError
 from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
+    auto_pad,
     drop_value_info,
     element_of,
     insert_after,
+    same_split,
     set_attribute,
     shape_of,
-    text,
 )
 
 POOLS = ("MaxPool", "AveragePool")
@@ -72,15 +73,13 @@ def rewrite_first(model: Any, inferred: Any) -> None:
     strides = list(given.get("strides", [1] * spatial))
     dilations = list(given.get("dilations", [1] * spatial))
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilations, strict=True)]
-    auto_pad = _auto_pad(given)
-    if auto_pad.startswith("SAME"):
+    padding = auto_pad(given)
+    if padding.startswith("SAME"):
         outputs = [-(-size // stride) for size, stride in zip(sizes, strides, strict=True)]
-        pads = _same_pads(sizes, spans, strides, outputs, upper=auto_pad == "SAME_UPPER")
+        pads = _same_pads(sizes, spans, strides, outputs, upper=padding == "SAME_UPPER")
     else:
         pads = (
-            list(given.get("pads", [0] * 2 * spatial))
-            if auto_pad == "NOTSET"
-            else [0] * 2 * spatial
+            list(given.get("pads", [0] * 2 * spatial)) if padding == "NOTSET" else [0] * 2 * spatial
         )
         outputs = [
             ceil_output_size(
@@ -146,18 +145,14 @@ def _to_rewrite(node: Any) -> bool:
     if node.op_type not in POOLS or node.domain not in ("", "ai.onnx"):
         return False
     given = attributes(node)
-    return bool(given.get("ceil_mode", 0)) or _auto_pad(given).startswith("SAME")
-
-
-def _auto_pad(given: dict[str, Any]) -> str:
-    return text(given.get("auto_pad", b"NOTSET")) or "NOTSET"
+    return bool(given.get("ceil_mode", 0)) or auto_pad(given).startswith("SAME")
 
 
 def _why(given: dict[str, Any]) -> str:
-    auto_pad = _auto_pad(given)
-    if auto_pad.startswith("SAME"):
-        return f"auto_pad = {auto_pad}"
-    return "ceil_mode = 1" + (f", auto_pad = {auto_pad}" if auto_pad != "NOTSET" else "")
+    padding = auto_pad(given)
+    if padding.startswith("SAME"):
+        return f"auto_pad = {padding}"
+    return "ceil_mode = 1" + (f", auto_pad = {padding}" if padding != "NOTSET" else "")
 
 
 def _same_pads(
@@ -167,10 +162,9 @@ def _same_pads(
     (SAME_UPPER) or at the start (SAME_LOWER)."""
     before, after = [], []
     for size, span, stride, out in zip(sizes, spans, strides, outputs, strict=True):
-        total = max(0, (out - 1) * stride + span - size)
-        small, large = total // 2, total - total // 2
-        before.append(small if upper else large)
-        after.append(large if upper else small)
+        first, last = same_split(max(0, (out - 1) * stride + span - size), upper)
+        before.append(first)
+        after.append(last)
     return before + after
 
 

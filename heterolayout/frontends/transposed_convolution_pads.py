@@ -33,11 +33,13 @@ from heterolayout.frontends.errors import FrontendError
 from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
+    auto_pad,
     drop_value_info,
     insert_after,
+    remove_attributes,
+    same_split,
     set_attribute,
     shape_of,
-    text,
 )
 
 
@@ -77,20 +79,16 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
             f"{_opset(model)}; ConvTranspose is imported from opset {MIN_OPSET}"
         )
     sizes = cast(list[int], source[2:])
-    kernel = cast(list[int], kernel)
-    before, after = _pads(given, sizes, kernel, spatial)
+    full = _full_sizes(given, sizes, cast(list[int], kernel), spatial)
+    before, after = _pads(given, sizes, full)
     if min(before + after) < 0:
         raise FrontendError(
             f"ConvTranspose {node.name!r} ({_why(given)}): its output reaches past the full "
             f"transposed convolution (pads {before + after}); negative pads are not imported"
         )
     even = [min(b, a) for b, a in zip(before, after, strict=True)]
-    full = _full_sizes(given, sizes, kernel, spatial)
     outputs = [f - b - a for f, b, a in zip(full, before, after, strict=True)]
-    for name in ("auto_pad", "output_shape"):
-        kept = [a for a in node.attribute if a.name != name]
-        del node.attribute[:]
-        node.attribute.extend(kept)
+    remove_attributes(node, "auto_pad", "output_shape")
     set_attribute(node, "pads", even + even)
     drop_value_info(graph, node.output[0])
     if before == after:
@@ -126,20 +124,16 @@ def _to_rewrite(node: Any) -> bool:
     if node.op_type != "ConvTranspose" or node.domain not in ("", "ai.onnx"):
         return False
     given = attributes(node)
-    if _auto_pad(given) != "NOTSET" or "output_shape" in given:
+    if auto_pad(given) != "NOTSET" or "output_shape" in given:
         return True
     pads = list(given.get("pads", []))
     half = len(pads) // 2
     return pads[:half] != pads[half:]
 
 
-def _auto_pad(given: dict[str, Any]) -> str:
-    return text(given.get("auto_pad", b"NOTSET")) or "NOTSET"
-
-
 def _why(given: dict[str, Any]) -> str:
-    if _auto_pad(given) != "NOTSET":
-        return f"auto_pad = {_auto_pad(given)}"
+    if auto_pad(given) != "NOTSET":
+        return f"auto_pad = {auto_pad(given)}"
     if "output_shape" in given:
         return f"output_shape = {list(given['output_shape'])}"
     return f"pads = {list(given.get('pads', []))}"
@@ -158,26 +152,22 @@ def _full_sizes(
     ]
 
 
-def _pads(
-    given: dict[str, Any], sizes: list[int], kernel: list[int], spatial: int
-) -> tuple[list[int], list[int]]:
-    """The spec's leading and trailing pads."""
-    auto_pad = _auto_pad(given)
-    if auto_pad == "VALID":
+def _pads(given: dict[str, Any], sizes: list[int], full: list[int]) -> tuple[list[int], list[int]]:
+    """The spec's leading and trailing pads of an output whose unpadded size is `full`."""
+    spatial = len(sizes)
+    padding = auto_pad(given)
+    if padding == "VALID":
         return [0] * spatial, [0] * spatial
-    if auto_pad == "NOTSET" and "output_shape" not in given:
+    if padding == "NOTSET" and "output_shape" not in given:
         pads = list(given.get("pads", [0] * 2 * spatial))
         return pads[:spatial], pads[spatial:]
     strides = list(given.get("strides", [1] * spatial))
     wanted = list(given.get("output_shape", []))[-spatial:] or [
         size * stride for size, stride in zip(sizes, strides, strict=True)
     ]
-    full = _full_sizes(given, sizes, kernel, spatial)
     before, after = [], []
     for size, out in zip(full, wanted, strict=True):
-        total = size - out
-        small, large = total // 2, total - total // 2
-        upper = auto_pad == "SAME_UPPER"
-        before.append(small if upper else large)
-        after.append(large if upper else small)
+        first, last = same_split(size - out, padding == "SAME_UPPER")
+        before.append(first)
+        after.append(last)
     return before, after
