@@ -319,13 +319,18 @@ class LayoutSchedulePass(ModulePass):
         parallel = parallel_loops(nest, found)
         digits = strip_mine(nest, lead, buffer_layout(lead.buffer))
         outer, inner = order(nest, digits, found, say)
-        plan = Plan(nest, lead, outer, inner, fused=self.fma)
+        plan = Plan(
+            nest,
+            lead,
+            outer,
+            inner,
+            fused=self.fma,
+            embedded_broadcasts=target in EMBEDDED_BROADCASTS,
+        )
         refusal = vectorize(plan, parallel, width, gathers) if self.vectorize else None
         sizes = self._tile_sizes(nest, lead, hint, say)
         if sizes != {}:
-            register_tile(
-                plan, parallel, width, registers, sizes, say, target in EMBEDDED_BROADCASTS
-            )
+            register_tile(plan, parallel, width, registers, sizes, say)
         if self.reassociate:
             reorder_reductions(plan, found, say)
         else:

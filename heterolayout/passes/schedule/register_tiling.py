@@ -29,14 +29,12 @@ def register_tile(
     registers: int,
     sizes: dict[int, int] | None,
     remark: Callable[[str], None],
-    embedded: bool = False,
 ) -> None:
     """Choose the tile (or take `sizes`: loop → elements), split the digits, and find the
-    accumulators. `embedded`: the target's multiplies take a broadcast memory operand
-    (AVX-512)."""
+    accumulators."""
     if not plan.inner:
         return
-    chosen = _default_sizes(plan, parallel, width, registers, embedded) if sizes is None else sizes
+    chosen = _default_sizes(plan, parallel, width, registers) if sizes is None else sizes
     split: dict[int, int] = {}
     for loop, size in sorted(chosen.items()):
         try:
@@ -49,7 +47,6 @@ def register_tile(
     _fewest_copies_innermost(plan, split)
     _reuse_innermost(plan, parallel)
     plan.hoisted = accumulators(plan)
-    plan.embedded_broadcasts = embedded
 
 
 def _reuse_innermost(plan: Plan, parallel: set[int]) -> None:
@@ -72,9 +69,7 @@ def vector_length(plan: Plan) -> int:
     return min(d.weight for d in plan.digits_of(loop) if d.kind != "vector")
 
 
-def _default_sizes(
-    plan: Plan, parallel: set[int], width: int, registers: int, embedded: bool
-) -> dict[int, int]:
+def _default_sizes(plan: Plan, parallel: set[int], width: int, registers: int) -> dict[int, int]:
     nest = plan.nest
     length = vector_length(plan)
     per_vector = max(1, math.ceil(length * element_bits(plan.lead.buffer) / width))
@@ -84,7 +79,8 @@ def _default_sizes(
         available = math.ceil(nest.loops[plan.vector_loop].trips / length)
     steps = 1 if other is None else nest.loops[other].trips
     block = _block_vectors(plan, length) if plan.vector_loop is not None else 1
-    if one_vector_tiles(embedded, plan.fused, other is not None and _broadcasts_along(plan, other)):
+    moves = other is not None and _broadcasts_along(plan, other)
+    if one_vector_tiles(plan.embedded_broadcasts, plan.fused, moves):
         available = block = 1
     along, across = tile_counts(available, block, steps, registers // per_vector, plan.fused)
     sizes: dict[int, int] = {}
