@@ -14,7 +14,8 @@ out with Pow 2, GELU's tanh approximation with Pow 3; 128 tokens, width 256, hid
 134 MFLOP). Each is imported (`heterolayout.import_model`), given
 oneDNN-style layouts on every image activation and weight global (`with_onednn_layouts`,
 blocks of 16: nChw16c, OIhw16i16o, Chw16c, KN->Nk16n; matrices and sequences of activations
-plain, as oneDNN's matmul keeps them) and run natively in these forms:
+plain, as oneDNN's matmul keeps them) and run natively in these forms (scheduled for the
+host's CPU, the pass's default target, as IREE is compiled for it):
 
 - `layouts, scheduled`: `layout-schedule{fma=true reassociate=true},layout-lower` on the
   program as imported (its compute is linalg named ops);

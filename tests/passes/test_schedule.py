@@ -212,6 +212,7 @@ def test_the_host_query_can_be_forced(monkeypatch, forced: str, lanes: int) -> N
     assert f"vector<{lanes}xf32>" in host.stdout
     assert f"vector<{24 - lanes}xf32>" not in host.stdout
     assert host.stdout == layout_opt(text, "-p", f"layout-schedule{{target={forced}}}").stdout
+    assert host.stdout == layout_opt(text, "-p", "layout-schedule").stdout, "default: the host's"
 
 
 def test_an_unknown_forced_host_target_is_one_line(monkeypatch) -> None:

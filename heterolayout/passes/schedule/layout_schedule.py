@@ -19,6 +19,7 @@ import os
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from xdsl.context import Context
@@ -105,6 +106,11 @@ def host_target() -> str:
                 f"{HOST_TARGET_VARIABLE}={forced}: expected one of {', '.join(TARGETS)}"
             )
         return forced
+    return _cpu_target()
+
+
+@cache
+def _cpu_target() -> str:
     machine = platform.machine().lower()
     if machine in ("aarch64", "arm64"):
         return "neon"
@@ -123,8 +129,8 @@ class LayoutSchedulePass(ModulePass):
     buffer in memory order: strip-mine by its blocks, interchange (where dependences allow),
     vectorize the innermost physical block, and register-tile over the reductions.
 
-    Options: `target=avx512|avx2|sse|neon|host` (vector width and register count; `host`:
-    the CPU it runs on),
+    Options: `target=host|avx512|avx2|sse|neon` (vector width and register count; `host`,
+    the default: the CPU it runs on, whose features `mlir-runner` compiles for),
     `vector_width` (bits) and `registers` to override it, `tile` (register tile in elements
     along the leading buffer's logical dims), `vectorize=false`, `fma=true` (fused
     multiply-adds: one rounding, so results may differ in the last bit), `reassociate=true`
@@ -139,7 +145,7 @@ class LayoutSchedulePass(ModulePass):
 
     name = "layout-schedule"
 
-    target: str = "avx512"
+    target: str = "host"
     vector_width: int = 0
     registers: int = 0
     tile: tuple[int, ...] = ()

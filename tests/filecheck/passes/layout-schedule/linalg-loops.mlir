@@ -1,7 +1,7 @@
 // The loop nests that `mlir-opt --convert-linalg-to-loops` makes of linalg.fill and
 // linalg.conv_2d_nchw_fchw (scf.for with constant bounds, memref.load/store, affine.apply
 // indices), with layout.assigns added: both are scheduled like hand-written nests.
-// RUN: layout-opt %s -p layout-schedule | filecheck %s
+// RUN: layout-opt %s -p 'layout-schedule{target=avx512}' | filecheck %s
 
 // The fill fuses into the convolution (`fusion`): its zeros seed the accumulators of a
 // register tile over one channel vector (exact on AVX-512: `one_vector_tiles`) and 8 output

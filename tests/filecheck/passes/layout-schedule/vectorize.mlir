@@ -2,10 +2,13 @@
 // innermost physical dim becomes vectors of (vector width / element size) lanes, cut to
 // the block; accesses along it become vector accesses (transfer_read/write along a logical
 // dim that is not the last, affine.vector_load/store along the last), scalars that do not
-// depend on it are broadcast. No reduction loops here, so no register tile.
-// RUN: layout-opt %s -p layout-schedule | filecheck %s
+// depend on it are broadcast. No reduction loops here, so no register tile. The default
+// target is the host's (`HETEROLAYOUT_HOST_TARGET` stands in for the CPU).
+// RUN: layout-opt %s -p 'layout-schedule{target=avx512}' | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s --check-prefix=AVX2
-// RUN: layout-opt %s -p 'layout-schedule{vector_width=128}' | filecheck %s --check-prefix=SSE
+// RUN: layout-opt %s -p 'layout-schedule{target=avx512 vector_width=128}' | filecheck %s --check-prefix=SSE
+// RUN: env HETEROLAYOUT_HOST_TARGET=avx2 layout-opt %s -p layout-schedule | filecheck %s --check-prefix=AVX2
+// RUN: env HETEROLAYOUT_HOST_TARGET=avx512 layout-opt %s -p layout-schedule | filecheck %s
 
 // CHECK-LABEL: func.func @scale(
 // CHECK:         %[[S:.*]] = vector.broadcast %s : f32 to vector<16xf32>
