@@ -26,6 +26,7 @@ from heterolayout.frontends.transposed_convolution_pads import (
     rewrite_first_transposed,
     transposed_to_rewrite,
 )
+from heterolayout.frontends.valid_windows import check_valid_windows
 
 
 def require_onnx() -> Any:
@@ -70,7 +71,7 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     with `ceil_mode` or SAME pads rewritten with explicit ones (`pool_windows`), its
     ConvTransposes with uneven pads with even ones and a Slice (`transposed_convolution_pads`),
     every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
-    dim of unknown size."""
+    dim of unknown size, or a VALID window longer than its input (`valid_windows`)."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
@@ -97,6 +98,7 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     for _ in transposed_to_rewrite(graph):
         rewrite_first_transposed(copy, inferred)
         inferred = _inferred(onnx, copy)
+    check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
         for value in values:
