@@ -1,6 +1,6 @@
 """Edits of ONNX graphs shared by the rewrites done before import: fresh value names, a
-node's attributes read and replaced, what shape inference typed a value, and the spec's
-rule for SAME pads."""
+node's attributes read and replaced, what shape inference typed a value, the model's
+opset, and the spec's rule for SAME pads."""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ def attributes(node: Any) -> dict[str, Any]:
     import onnx
 
     return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+def default_opset(model: Any) -> int:
+    """The model's opset of the default domain (`""` or `ai.onnx`); 0 when it has none."""
+    return max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
 
 
 def text(value: bytes | str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.opset_upgrade import upgraded
 from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
 )
@@ -140,9 +141,12 @@ def _check_static(value: Any, role: str, symbols: set[str]) -> None:
 def import_onnx(
     model: str | os.PathLike[str] | Any, dims: Mapping[str, int], destination: Path
 ) -> Signature:
-    """Write the model's graph as a torch-dialect module (MLIR bytecode) to `destination`."""
+    """Write the model's graph as a torch-dialect module (MLIR bytecode) to `destination`
+    (a model older than opset 17 converted to it first: `opset_upgrade`)."""
     onnx_importer, ir = _require_importer()
-    proto = with_static_shapes(move_pads_past_transposed_convolutions(load_model(model)), dims)
+    proto = with_static_shapes(
+        move_pads_past_transposed_convolutions(upgraded(load_model(model))), dims
+    )
     try:
         info = onnx_importer.ModelInfo(proto)
         context = ir.Context()

@@ -31,6 +31,7 @@ from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
     auto_pad,
+    default_opset,
     set_attribute,
     text,
 )
@@ -47,7 +48,7 @@ def move_pads_past_transposed_convolutions(model: Any) -> Any:
     found = _pairs(model.graph)
     if not found:
         return model
-    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 1)
+    opset = default_opset(model)
     if opset < MIN_OPSET:
         pad, convolution = found[0]
         raise FrontendError(

@@ -34,6 +34,7 @@ from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
     auto_pad,
+    default_opset,
     drop_value_info,
     insert_after,
     remove_attributes,
@@ -73,10 +74,10 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
             f"ConvTranspose {node.name!r} ({_why(given)}): its kernel's shape must be known "
             "before import to write its pads"
         )
-    if _opset(model) < MIN_OPSET:
+    if default_opset(model) < MIN_OPSET:
         raise FrontendError(
             f"ConvTranspose {node.name!r} ({_why(given)}): the model's opset is "
-            f"{_opset(model)}; ConvTranspose is imported from opset {MIN_OPSET}"
+            f"{default_opset(model)}; ConvTranspose is imported from opset {MIN_OPSET}"
         )
     sizes = cast(list[int], source[2:])
     full = _full_sizes(given, sizes, cast(list[int], kernel), spatial)
@@ -114,10 +115,6 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
 MIN_OPSET = 11
 """The opset from which torch-mlir lowers ConvTranspose (and Slice takes its bounds as
 inputs)."""
-
-
-def _opset(model: Any) -> int:
-    return max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
 
 
 def _to_rewrite(node: Any) -> bool:
