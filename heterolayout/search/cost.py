@@ -47,7 +47,12 @@ from heterolayout.dialects.roots import storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest
-from heterolayout.passes.schedule.register_tiling import one_vector_tiles, tile_counts
+from heterolayout.passes.schedule.register_tiling import (
+    folds_into_multiply,
+    one_vector_tiles,
+    tile_counts,
+)
+from heterolayout.passes.schedule.vectorization import element_bits
 from heterolayout.search.program import Buffer
 
 SCALAR_FLOPS = 4e9
@@ -72,6 +77,8 @@ class Access:
     """Per logical dim: every loop its index uses."""
     unit: tuple[frozenset[int], ...]
     """Per logical dim: the loops whose counter steps its index by exactly one."""
+    bits: int = 32
+    """Bits of the buffer's elements."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +139,7 @@ def summarize(nest: Nest, names: Mapping[SSAValue, str]) -> Summary:
             frozenset(d for d in e.used_dims() if d < len(nest.loops)) for e in access.exprs
         )
         unit = tuple(_unit_loops(e, nest.rank) for e in access.exprs)
-        accesses.append(Access(name, access.write, loops, uses, unit))
+        accesses.append(Access(name, access.write, loops, uses, unit, element_bits(access.buffer)))
     stores = sorted((a for a in nest.accesses.values() if a.write), key=lambda a: -a.depth)
     root = storage_root(stores[0].buffer) if stores else None
     lead = "" if root is None else names.get(root, root.name_hint or "")
@@ -263,9 +270,11 @@ def tile_shape(
 
 def _broadcast_moves(summary: Summary, loop: int, reuse: int | None) -> bool:
     """Whether a read the vector loop does not index (broadcast to every lane) moves with
-    the reuse loop."""
+    the reuse loop, of elements a multiply's memory operand broadcasts (as
+    `register_tiling` asks)."""
     return reuse is not None and any(
         not a.write
+        and folds_into_multiply(a.bits)
         and not any(loop in uses for uses in a.uses)
         and any(reuse in uses for uses in a.uses)
         for a in summary.accesses

@@ -19,7 +19,7 @@ from heterolayout.execution.errors import ExecutionError
 from heterolayout.layout import parse_layout
 from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.search.candidates import generate
-from heterolayout.search.cost import estimate, summarize
+from heterolayout.search.cost import estimate, summarize, tile_shape
 from heterolayout.search.measure import Cache
 from heterolayout.search.program import buffer_values, find_buffers, hot_nest, with_layouts
 from heterolayout.search.schedules import tiles
@@ -27,6 +27,7 @@ from heterolayout.search.search import search_space
 from heterolayout.search.search import tune as tune_nest
 from heterolayout.tools.run import main as run_main
 from heterolayout.tools.tune import main as tune_main
+from tests.crosscheck_programs import layout_opt
 from tests.mlir_tools import require_native_engine
 
 MATMUL = """
@@ -393,6 +394,22 @@ def test_cost_model_follows_the_exact_one_vector_tiles_of_avx512() -> None:
     assert math.isclose(compute((14, 16)), compute((5, 32)))
     assert math.isclose(compute((14, 16), embedded=False) / compute((14, 16)), 2.0)
     assert math.isclose(compute(fast=True) * 1.2, compute((9, 32)))
+
+
+@pytest.mark.parametrize(("element", "folded"), [("f32", True), ("i32", True), ("i16", False)])
+def test_cost_model_folds_the_broadcasts_the_pass_folds(element: str, folded: bool) -> None:
+    # AVX-512's {1toN} broadcasts 32- and 64-bit elements only (register_tiling.
+    # folds_into_multiply): an i16 matmul keeps the pass's two-vector exact tile.
+    text = _matmul(64).replace("f32", element)
+    if element != "f32":
+        text = text.replace("0.0", "0").replace("mulf", "muli").replace("addf", "addi")
+    buffers, summary = _summary(text)
+    layouts = {b.name: parse_layout("AB->AB", b.shape, dtype=element) for b in buffers}
+    lanes = 512 // int(element[1:])
+    shape = tile_shape(summary, layouts[summary.lead], lanes, None, 32, embedded=True)
+    assert (shape.vectors, shape.folded) == ((1, True) if folded else (2, False))
+    remarks = layout_opt(text, "-p", "layout-schedule{target=avx512 remarks=true}").stderr
+    assert f"loops (%j/{(1 if folded else 2) * lanes}, " in remarks
 
 
 def test_cost_model_locality_term_follows_cache_sets() -> None:

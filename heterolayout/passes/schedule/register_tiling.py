@@ -114,11 +114,17 @@ def one_vector_tiles(embedded: bool, fused: bool, broadcast_moves: bool) -> bool
 
 def _broadcasts_along(plan: Plan, loop: int) -> bool:
     """Whether a read the vector loop does not move (`broadcast_reads`) moves along `loop`,
-    of 32- or 64-bit elements (what AVX-512's `{1toN}` broadcasts)."""
+    of elements a multiply's memory operand broadcasts (`folds_into_multiply`)."""
     return any(
-        element_bits(a.buffer) in (32, 64) and any(loop in e.used_dims() for e in a.exprs)
+        folds_into_multiply(element_bits(a.buffer)) and any(loop in e.used_dims() for e in a.exprs)
         for a in broadcast_reads(plan)
     )
+
+
+def folds_into_multiply(bits: int) -> bool:
+    """Whether a broadcast of `bits`-bit elements can be a multiply's memory operand: AVX-512's
+    `{1toN}` takes 32- and 64-bit elements."""
+    return bits in (32, 64)
 
 
 def broadcast_reads(plan: Plan) -> list[Access]:
