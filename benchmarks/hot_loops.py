@@ -2,10 +2,12 @@
 
 Timing needs the CPU; its code does not. The kernels of benchmarks/schedule.py (the naive
 nChw16c convolution and the 512³ matmul), scheduled for a target (`avx2`, `neon`, `avx512`)
-in the three modes, are lowered with `layout-lower` and upstream's LLVM pipeline and compiled
-by `llc-22` for a CPU of that kind (Haswell, Skylake, Zen 3; Neoverse N1 and V1, Cortex-A76;
-Skylake-AVX512, Zen 4). The innermost loop (the register tile's reduction step) is then
-read: its instructions, its multiply-adds (FMAs, or multiplies in the exact mode), stack
+in the three modes, are lowered with `layout-lower` and upstream's LLVM pipeline, optimized by
+`opt-22 -O3` (the middle end `mlir-runner -O3` runs: it unrolls short loops and merges the
+loads their steps share) and compiled by `llc-22` for a CPU of that kind (Haswell, Skylake,
+Zen 3; Neoverse N1 and V1, Cortex-A76; Skylake-AVX512, Zen 4). The innermost loop (the
+register tile's reduction step, as LLVM unrolled it) is then read, from its header to its
+branch back: its instructions, its multiply-adds (FMAs, or multiplies in the exact mode), stack
 accesses (a register tile that does not fit spills), and `llvm-mca-22`'s cycles per
 iteration on that CPU's scheduling model, as a fraction of the two vector FMA pipes' peak
 (`port use`: 1.0 is one FMA per pipe per cycle; Neoverse V1 has four pipes, so 2.0 there).
@@ -89,22 +91,25 @@ def llvm_ir(function: str, target: str, options: str) -> str:
     return run.stdout
 
 
-def assembly(ir: str, triple: str, cpu: str) -> str:
-    llc = tool("llc")
-    assert llc is not None
+def assembly(ir: str, triple: str, cpu: str, optimize: bool = True) -> str:
+    """The CPU's code for LLVM IR `ir`: `opt -O3` (unless `optimize` is false: `ir` is
+    optimized already), then `llc -O3`."""
+    llc, opt = tool("llc"), tool("opt")
+    assert llc is not None and opt is not None
+    target = [f"-mtriple={triple}", f"-mcpu={cpu}"]
+    if optimize:
+        ir = subprocess.run(
+            [opt, "-O3", *target, "-S"], input=ir, capture_output=True, text=True, check=True
+        ).stdout
     run = subprocess.run(
-        [llc, "-O3", f"-mtriple={triple}", f"-mcpu={cpu}", "-o", "-"],
-        input=ir,
-        capture_output=True,
-        text=True,
-        check=True,
+        [llc, "-O3", *target, "-o", "-"], input=ir, capture_output=True, text=True, check=True
     )
     return run.stdout
 
 
 def hot_loop(asm: str) -> HotLoop:
-    """The innermost loop: the block after the deepest `Inner Loop Header` comment, up to
-    its branch back."""
+    """The innermost loop: from the label of the deepest `Inner Loop Header` to the branch
+    back to it (what follows the branch runs once per loop)."""
     lines = asm.splitlines()
     depths = [
         (int(m.group(1)), i)
@@ -114,14 +119,19 @@ def hot_loop(asm: str) -> HotLoop:
     if not depths:
         return HotLoop([])
     _, start = max(depths)
+    header = next(
+        (m.group(0)[:-1] for line in reversed(lines[:start]) if (m := LABEL.match(line.strip()))),
+        None,
+    )
     body = []
     for line in lines[start + 1 :]:
         text = line.strip()
-        if not text or text.startswith(("#", "//", ".p2align")):
+        if not text or text.startswith(("#", "//", ".p2align")) or LABEL.match(text):
             continue
-        if LABEL.match(text):
-            break
         body.append(line)
+        operands = text.split(maxsplit=1)[1:] or [""]
+        if header is not None and re.search(rf"(^|[\s,]){re.escape(header)}$", operands[0]):
+            break
     return HotLoop(body)
 
 
@@ -145,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", action="append", choices=sorted(CPUS))
     args = parser.parse_args(argv)
     missing = [
-        name for name in ("llc", "llvm-mca", "mlir-opt", "mlir-translate") if tool(name) is None
+        name
+        for name in ("opt", "llc", "llvm-mca", "mlir-opt", "mlir-translate")
+        if tool(name) is None
     ]
     if missing:
         print(

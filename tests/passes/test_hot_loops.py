@@ -1,8 +1,9 @@
 """The default register tiles fit every target's registers: the scheduled convolution and
-matmul of benchmarks/schedule.py, compiled by LLVM 22 for an AVX2, a NEON and an AVX-512 CPU
-(benchmarks/hot_loops.py), have a hot loop that holds every multiply-add of the tile's
-innermost step (counted in the scheduled MLIR) and no stack access: a tile that did not fit
-would spill. Read off the code, on any host; nothing is timed."""
+matmul of benchmarks/schedule.py, compiled by LLVM 22 (`opt -O3`, `llc`) for an AVX2, a NEON
+and an AVX-512 CPU (benchmarks/hot_loops.py), have a hot loop that holds whole steps of the
+tile's innermost loop (its multiply-adds counted in the scheduled MLIR, times the steps LLVM
+unrolled) and no stack access: a tile that did not fit would spill. Read off the code, on
+any host; nothing is timed."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def _ancestors(op):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("kernel", ["conv", "matmul"])
 @pytest.mark.parametrize("target", sorted(CPUS))
 def test_the_register_tile_fits_the_target(target: str, kernel: str, mode: str) -> None:
-    for name in ("llc", "mlir-translate", "mlir-opt"):
+    for name in ("opt", "llc", "mlir-translate", "mlir-opt"):
         require(tool(name), f"{name}-22 (apt-get install llvm-22)")
     function = next(k for k in kernels(SIZES, target) if k.name == kernel).function("alone", True)
     expected = innermost_multiply_adds(function, target, MODES[mode])
@@ -49,5 +50,5 @@ def test_the_register_tile_fits_the_target(target: str, kernel: str, mode: str) 
     ir = llvm_ir(function, target, MODES[mode])
     triple, cpu = CPUS[target][0]
     loop = hot_loop(assembly(ir, triple, cpu))
-    assert loop.multiply_adds == expected, "\n".join(loop.instructions)
+    assert loop.multiply_adds and loop.multiply_adds % expected == 0, "\n".join(loop.instructions)
     assert loop.stack_accesses == 0, "\n".join(loop.instructions)
