@@ -32,6 +32,9 @@ TO_LINALG = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline)
 """torch-mlir's pipeline from the backend contract to linalg on tensors."""
 PADDING_OP = b"aten.constant_pad_nd"
 """The op `check_torch_module` looks before (bytecode keeps op names as plain strings)."""
+TM_TENSOR = re.compile(rb"\btm_tensor\.(\w+)")
+"""An op of torch-mlir's own TMTensor dialect, which torch-mlir's pipeline leaves where linalg
+has no op (a sort, a scatter, a scan): upstream MLIR does not know the dialect."""
 
 BUFFERIZE = (
     "--convert-tensor-to-linalg",
@@ -122,6 +125,21 @@ def to_linalg(source: Path, destination: Path, dialect: str) -> None:
         [iree_opt, f"--pass-pipeline={TO_LINALG}", str(backend), "-o", str(destination)],
         "iree-opt",
     )
+    _check_upstream_dialects(destination.read_bytes())
+
+
+def _check_upstream_dialects(linalg: bytes) -> None:
+    """FrontendError when torch-mlir left ops of its TMTensor dialect (ONNX's TopK,
+    ScatterElements, ScatterND and CumSum lower to them), which upstream MLIR 22 cannot
+    parse: one line naming them, not mlir-opt's unknown-dialect error."""
+    found = sorted({name.decode() for name in TM_TENSOR.findall(linalg)} - {"yield"})
+    if found:
+        ops = ", ".join(f"tm_tensor.{name}" for name in found)
+        raise FrontendError(
+            f"the model lowers to {ops} (torch-mlir's TMTensor dialect, which upstream MLIR "
+            "does not compile; TopK, sorts, scatters and cumulative sums lower to it): not "
+            "supported yet"
+        )
 
 
 def _text_without_weights(iree_opt: str, module: Path) -> str:

@@ -145,6 +145,50 @@ def test_an_op_the_frontend_cannot_lower_is_one_line_naming_it(tmp_path: Path) -
 
 
 @pytest.mark.usefixtures("frontend")
+@pytest.mark.parametrize(
+    ("op", "lowered"),
+    [("TopK", "sort"), ("ScatterND", "scatter"), ("CumSum", "scan")],
+)
+def test_an_op_lowered_to_tm_tensor_is_one_line_naming_it(
+    tmp_path: Path, op: str, lowered: str
+) -> None:
+    """torch-mlir lowers these to its own TMTensor dialect, which mlir-opt-22 refused as an
+    unknown dialect; the CLI names the op instead and writes nothing."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    def constant(name: str, value: Any) -> Any:
+        return numpy_helper.from_array(np.array(value, np.int64), name)
+
+    inputs, constants = {
+        "TopK": (["x", "k"], [constant("k", [2])]),
+        "ScatterND": (
+            ["x", "i", "u"],
+            [constant("i", [[1]]), numpy_helper.from_array(np.ones((1, 6), np.float32), "u")],
+        ),
+        "CumSum": (["x", "axis"], [constant("axis", 1)]),
+    }[op]
+    outputs = ["y", "indices"] if op == "TopK" else ["y"]
+    graph = helper.make_graph(
+        [helper.make_node(op, inputs, outputs, name="node")],
+        "graph",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        constants,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, str(tmp_path / "m.onnx"))
+    code, out, err = _cli(layout_import, str(tmp_path / "m.onnx"), "-o", str(tmp_path / "m.mlir"))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"layout-import: error: the model lowers to tm_tensor.{lowered} (torch-mlir's TMTensor "
+        "dialect, which upstream MLIR does not compile; TopK, sorts, scatters and cumulative "
+        "sums lower to it): not supported yet\n"
+    )
+    assert not (tmp_path / "m.mlir").exists()
+
+
+@pytest.mark.usefixtures("frontend")
 def test_not_a_model_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.onnx").write_bytes(b"\x00not a protobuf\xff")
     code, out, err = _cli(layout_import, str(tmp_path / "bad.onnx"))
