@@ -101,11 +101,24 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
         inferred = _inferred(onnx, copy)
     check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
+    unknown = _unknown_ops(onnx, inferred)
     for role, values in (("input", inferred.graph.input), ("output", inferred.graph.output)):
         for value in values:
             if value.name not in initializers:
-                _check_static(value, role, symbols)
+                _check_static(value, role, symbols, unknown)
     return inferred
+
+
+def _unknown_ops(onnx: Any, model: Any) -> list[Any]:
+    """The nodes whose op neither ONNX nor the model's own functions define: shape inference
+    types nothing after them."""
+    local = {(f.domain, f.name) for f in model.functions}
+    return [
+        node
+        for node in model.graph.node
+        if (node.domain, node.op_type) not in local
+        and not onnx.defs.has(node.op_type, "" if node.domain == "ai.onnx" else node.domain)
+    ]
 
 
 def _inferred(onnx: Any, model: Any) -> Any:
@@ -115,14 +128,20 @@ def _inferred(onnx: Any, model: Any) -> Any:
         raise FrontendError(f"ONNX shape inference failed: {one_line(error)}") from None
 
 
-def _check_static(value: Any, role: str, symbols: set[str]) -> None:
+def _check_static(value: Any, role: str, symbols: set[str], unknown: list[Any]) -> None:
     """A graph input or output of static shape; else a line saying how to give a symbolic
-    dim of the model (`symbols`) its size."""
+    dim of the model (`symbols`) its size, or naming the first op shape inference does not
+    know (`unknown`) when the value has no shape."""
     if not value.type.HasField("tensor_type"):
         raise FrontendError(f"graph {role} '{value.name}' is not a tensor")
     shape = value.type.tensor_type.shape
     if not value.type.tensor_type.HasField("shape"):
-        raise FrontendError(f"graph {role} '{value.name}' has no known rank")
+        why = ""
+        if unknown:
+            node = unknown[0]
+            op = f"{node.domain}.{node.op_type}" if node.domain else node.op_type
+            why = f" (ONNX's shape inference does not know op {op} of node {node.name!r})"
+        raise FrontendError(f"graph {role} '{value.name}' has no known rank{why}")
     for index, dim in enumerate(shape.dim):
         if dim.HasField("dim_value"):
             continue

@@ -189,6 +189,30 @@ def test_an_op_lowered_to_tm_tensor_is_one_line_naming_it(
 
 
 @pytest.mark.usefixtures("frontend")
+@pytest.mark.parametrize("domain", ["", "com.example"])
+def test_an_output_left_untyped_by_an_unknown_op_names_the_op(domain: str) -> None:
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [
+            helper.make_node("Relu", ["x"], ["r"], name="first"),
+            helper.make_node("Mystery", ["r"], ["y"], domain=domain, name="the_node"),
+        ],
+        "graph",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    opsets = [helper.make_opsetid("", 17)] + ([helper.make_opsetid(domain, 1)] if domain else [])
+    with pytest.raises(FrontendError) as refused:
+        heterolayout.import_model(helper.make_model(graph, opset_imports=opsets))
+    op = f"{domain}.Mystery" if domain else "Mystery"
+    assert str(refused.value) == (
+        f"graph output 'y' has no known rank (ONNX's shape inference does not know op {op} "
+        "of node 'the_node')"
+    )
+
+
+@pytest.mark.usefixtures("frontend")
 def test_not_a_model_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "bad.onnx").write_bytes(b"\x00not a protobuf\xff")
     code, out, err = _cli(layout_import, str(tmp_path / "bad.onnx"))
