@@ -92,6 +92,22 @@ def shape_of(model: Any, name: str) -> list[int | None] | None:
     ]
 
 
+def constant_value(model: Any, name: str) -> Any:
+    """Value `name` as a numpy array when an initializer or a Constant node's `value` gives
+    it, else None."""
+    import onnx
+
+    for initializer in model.graph.initializer:
+        if initializer.name == name:
+            return onnx.numpy_helper.to_array(initializer)
+    for node in model.graph.node:
+        if node.op_type == "Constant" and list(node.output) == [name]:
+            given = attributes(node)
+            if "value" in given:
+                return onnx.numpy_helper.to_array(given["value"])
+    return None
+
+
 def element_of(model: Any, name: str) -> int:
     """Value `name`'s ONNX element type (float where the model does not type it)."""
     import onnx

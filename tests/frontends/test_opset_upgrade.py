@@ -1,7 +1,8 @@
 """Models older than opset 17, converted before import (`frontends/opset_upgrade.py`), run as
 onnxruntime runs them as written. Each model below was refused before (torch-mlir lowers
-these ops from later opsets: "failed to legalize operation 'torch.operator'"), or, for
-Split with its sizes as an attribute, refused by mlir-opt with a shape error."""
+these ops from later opsets: "failed to legalize operation 'torch.operator'"; Split with its
+sizes as an attribute by mlir-opt with a shape error) or imported wrong (Hardmax over one
+axis where opset 11 flattens, Upsample's linear mode)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,35 @@ def _cases() -> dict[str, tuple[int, list[Any], list[Any]]]:
             [_constant("s", [1, 1, 2, 2])],
         ),
         "reshape-attribute": (4, [node("Reshape", ["x"], ["y"], shape=[1, 16, 5])], []),
+        # Before opset 13 Hardmax flattens from its axis too; the converter does not adapt it.
+        "hardmax-coerced-2d": (11, [node("Hardmax", ["x"], ["y"], axis=1)], []),
+        # Upsample and Resize 10 map coordinates as x / scale (asymmetric); the converter's
+        # Resize alone would take half_pixel.
+        "upsample-7-linear": (
+            7,
+            [node("Upsample", ["x"], ["y"], mode="linear", scales=[1.0, 1.0, 1.5, 3.0])],
+            [],
+        ),
+        "upsample-9-linear": (
+            9,
+            [node("Upsample", ["x", "s"], ["y"], mode="linear")],
+            [_constant("s", [1, 1, 2, 2])],
+        ),
+        "upsample-9-nearest": (
+            9,
+            [node("Upsample", ["x", "s"], ["y"], mode="nearest")],
+            [_constant("s", [1, 1, 2.5, 1.25])],
+        ),
+        "resize-10-nearest-shrinks": (
+            10,
+            [node("Resize", ["x", "s"], ["y"], mode="nearest")],
+            [_constant("s", [1, 1, 0.5, 0.75])],
+        ),
+        "resize-10-linear": (
+            10,
+            [node("Resize", ["x", "s"], ["y"], mode="linear")],
+            [_constant("s", [1, 1, 0.6, 1.7])],
+        ),
     }
 
 
@@ -97,6 +127,25 @@ def test_an_old_model_runs_as_onnxruntime_runs_it(case: str) -> None:
     got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
     comparison = compare_output("y", got, expected)
     assert comparison.within, str(comparison)
+
+
+def test_a_nearest_resize_10_that_grows_and_shrinks_is_one_line() -> None:
+    """onnxruntime rounds a growing dim down and a shrinking one up; opset 11 has one mode."""
+    require_frontend()
+    from onnx import helper
+
+    model = _model(
+        10,
+        [helper.make_node("Resize", ["x", "s"], ["y"], mode="nearest", name="resize")],
+        [_constant("s", [1, 1, 0.6, 1.7])],
+    )
+    with pytest.raises(FrontendError) as refused:
+        heterolayout.import_model(model)
+    assert str(refused.value) == (
+        "Resize 'resize' (opset 10, nearest): scales [1, 1, 0.6, 1.7] grow some dims and "
+        "shrink others, which onnxruntime rounds down and up, and one Resize of opset 11 or "
+        "later cannot"
+    )
 
 
 def test_a_current_model_is_imported_as_written() -> None:
