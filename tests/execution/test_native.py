@@ -25,6 +25,7 @@ from heterolayout.execution.comparison import reference_engine_for
 from heterolayout.execution.native import build
 from heterolayout.layout.element_types import element_type
 from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.passes.schedule.layout_schedule import host_target
 from tests.planted_bugs import SwapStoreIndices
 
 pytestmark = pytest.mark.usefixtures("native_engine")
@@ -563,6 +564,19 @@ def test_bench_baseline_is_a_fourth_form() -> None:
     assert str(report).splitlines()[-1].startswith("program / baseline: ")
 
 
+@pytest.mark.parametrize("forced", ["avx2", "avx512"])
+def test_bench_says_what_the_host_target_was(monkeypatch: pytest.MonkeyPatch, forced: str) -> None:
+    """`layout-schedule` without `target=` schedules for the host: the report says for what."""
+    monkeypatch.setenv("HETEROLAYOUT_HOST_TARGET", forced)
+    report = native.bench(BLOCKED, pipeline="layout-schedule,layout-lower", repeat=1, min_time=0)
+    assert report.host_target == forced
+    assert f", layout-schedule target=host: {forced};" in str(report).splitlines()[0]
+    named = native.bench(
+        BLOCKED, pipeline="layout-schedule{target=avx2},layout-lower", repeat=1, min_time=0
+    )
+    assert named.host_target is None and "target=host" not in str(named)
+
+
 def test_bench_times_a_program_once_when_forms_are_the_same() -> None:
     """`''` and `layout-strip` make the layout-free program, a leading `layout-strip` makes
     the scheduled one: said in the report, not timed twice."""
@@ -628,6 +642,7 @@ def test_layout_bench_json(tmp_path: Path) -> None:
         "min_time": 0.001,
         "flops": None,
     }
+    assert data["host_target"] == host_target()  # layout-schedule's default target
     assert list(data["forms"]) == FORM_NAMES
     pipelines = [form["pipeline"] for form in data["forms"].values()]
     assert pipelines == [
@@ -651,6 +666,7 @@ def test_layout_bench_json(tmp_path: Path) -> None:
         str(path), "-p", "", "--flops", "64", "--repeat", "1", "--min-time", "0.001", "--json"
     )
     data = json.loads(out)
+    assert data["host_target"] is None  # no form schedules
     assert [f["same_as"] for f in data["forms"].values()] == ["layout-free", "layout-free", None]
     assert data["forms"]["program"]["median_ms"] == data["forms"]["layout-free"]["median_ms"]
     assert _positive(data["forms"]["program"]["gflops"])

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +46,7 @@ from heterolayout.execution.native.library import NativeLibrary
 from heterolayout.execution.native.module import compile_module
 from heterolayout.execution.native.timing import driver_name, with_timing
 from heterolayout.passes.pipeline import apply_pipeline, pipeline_passes
+from heterolayout.passes.schedule.layout_schedule import host_target
 
 FLOPS_ATTRIBUTE = "layout.flops"
 MAX_CALLS = 1 << 30
@@ -149,6 +150,9 @@ class BenchReport:
     repeat: int
     seed: int = 0
     min_time: float = 0.05
+    host_target: str | None = None
+    """What `layout-schedule`'s `target=host` (its default) meant in this run, when a form's
+    pipeline schedules for it: the same pipeline makes other code on another kind of CPU."""
 
     def form(self, name: str) -> Form | None:
         """The form called `name` (see `FORMS`), if the run has it."""
@@ -217,6 +221,7 @@ class BenchReport:
             "seed": self.seed,
             "min_time": self.min_time,
             "flops": self.flops,
+            "host_target": self.host_target,
             "forms": forms,
             "ratios": self.ratios(),
         }
@@ -252,6 +257,11 @@ class BenchReport:
         lines = [
             f"@{self.entry}: {self.repeat} interleaved repetitions, seed {self.seed}"
             + (f", {self.flops} flop/call" if self.flops is not None else "")
+            + (
+                f", layout-schedule target=host: {self.host_target}"
+                if self.host_target is not None
+                else ""
+            )
             + "; ms per call: median, min, max"
         ]
         for row in [header, *rows]:
@@ -405,4 +415,15 @@ def bench(
         repeat,
         seed,
         min_time,
+        _host_target(plan for name, plan in plans.items() if timed[plan.key] == name),
     )
+
+
+def _host_target(plans: Iterable[_Plan]) -> str | None:
+    """The target `target=host` names, when one of the timed programs' pipelines schedules
+    for it."""
+    for plan in plans:
+        for one in plan.passes:
+            if one.name == "layout-schedule" and getattr(one, "target", None) == "host":
+                return host_target()
+    return None
