@@ -69,6 +69,7 @@ from heterolayout.dialects.context import parse_program
 from heterolayout.execution.native.benchmarking import TimedFunction
 from heterolayout.frontends.reference import compare_output
 from heterolayout.passes.pipeline import apply_pipeline
+from heterolayout.passes.schedule.layout_schedule import host_target
 from tests.mlir_tools import find_mlir_tool
 from tests.onnx_models import (
     basic_block,
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# models: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}, one thread per peer (OMP_NUM_THREADS={threads}); "
-        f"{args.rounds} interleaved rounds, medians"
+        f"{args.rounds} interleaved rounds, medians; layout-schedule target=host: {host_target()}"
     )
     with tempfile.TemporaryDirectory() as scratch:
         for model in models(args.small):
