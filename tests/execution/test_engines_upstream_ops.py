@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import heterolayout
-from tests.mlir_tools import LOWER_TO_LLVM
+from tests.mlir_tools import LOWER_TO_LLVM, require_native_engine
 from tests.upstream_programs import (
     Arrays,
     Case,
@@ -544,3 +544,28 @@ def test_engines_run_upstream_lowerings_of_the_programs(
         output = heterolayout.run(lowered, engine=engine, capture=True).output
         assert output is not None
         assert without_addresses(output) == without_addresses(engine_output(name, engine))
+
+
+RANK_ZERO_COLLAPSE = """
+func.func @main(%a: memref<1x1x1xf32{layout}>, %b: memref<2xf32>) {{
+  %c = memref.collapse_shape %a [] : memref<1x1x1xf32{layout}> into memref<f32>
+  %v = memref.load %c[] : memref<f32>
+  %i0 = arith.constant 0 : index
+  memref.store %v, %b[%i0] : memref<2xf32>
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled", "native"])
+@pytest.mark.parametrize("layout", ["", ', #layout.tag<"ABC->CBA">'])
+def test_a_collapse_of_unit_dims_to_rank_zero(engine: str, layout: str) -> None:
+    """No reassociation groups at all (torch-mlir's LayerNormalization over every axis and
+    ReduceProd to a scalar collapse a 1x1x1 mean so): the Python engines took the result's
+    rank for the source's and failed with numpy's "setting an array element with a
+    sequence"."""
+    if engine == "native":
+        require_native_engine()
+    a, b = np.full((1, 1, 1), 3.0, np.float32), np.zeros(2, np.float32)
+    heterolayout.run(RANK_ZERO_COLLAPSE.format(layout=layout), "main", [a, b], engine=engine)
+    np.testing.assert_array_equal(b, [3.0, 0.0])

@@ -201,19 +201,22 @@ def _reinterpret_layout(
 
 
 def collapse_shape(source: MemRef, groups: Sequence[Sequence[int]], where: str) -> MemRef:
-    """`memref.collapse_shape`: each group of dims becomes one; it must be contiguous."""
+    """`memref.collapse_shape`: each group of dims becomes one; it must be contiguous. No
+    groups at all collapse a memref of unit dims to rank 0."""
     check_live(source, where)
-    rank = sum(len(g) for g in groups)
-    shape = tuple(source.shape[:rank])
+    shape = tuple(source.shape)
+    rank = len(shape)
     new_shape = tuple(math.prod(shape[d] for d in g) for g in groups)
     if isinstance(source, LayoutMemRef):
 
         def to_base(index: Index) -> Index:
-            full: list[int] = []
+            full = [0] * rank
             for value, group in zip(index, groups, strict=True):
                 if group:
-                    full.extend(int(v) for v in np.unravel_index(value, [shape[d] for d in group]))
-            return tuple(int(v) for v in full)
+                    unravelled = np.unravel_index(value, [shape[d] for d in group])
+                    for d, v in zip(group, unravelled, strict=True):
+                        full[d] = int(v)
+            return tuple(full)
 
         return LayoutView(source, new_shape, to_base)
     strides: list[int] = []
