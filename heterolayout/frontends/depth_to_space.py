@@ -19,13 +19,15 @@ from heterolayout.frontends.graph_edits import FreshNames, attributes, shape_of,
 
 def crd_nodes(graph: Any) -> list[Any]:
     """The graph's DepthToSpace nodes in CRD mode."""
-    return [
-        node
-        for node in graph.node
-        if node.op_type == "DepthToSpace"
+    return [node for node in graph.node if _is_crd(node)]
+
+
+def _is_crd(node: Any) -> bool:
+    return (
+        node.op_type == "DepthToSpace"
         and node.domain in ("", "ai.onnx")
         and text(attributes(node).get("mode", b"DCR")) == "CRD"
-    ]
+    )
 
 
 def write_out_crd(model: Any, inferred: Any) -> None:
@@ -35,13 +37,10 @@ def write_out_crd(model: Any, inferred: Any) -> None:
     import onnx
 
     graph = model.graph
-    chosen = {id(node) for node in crd_nodes(graph)}
-    if not chosen:
-        return
     names = FreshNames(graph)
     rewritten = []
     for node in graph.node:
-        if id(node) not in chosen:
+        if not _is_crd(node):
             rewritten.append(node)
             continue
         block = int(attributes(node).get("blocksize", 0))

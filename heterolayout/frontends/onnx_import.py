@@ -18,6 +18,7 @@ from typing import Any
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.frontends.depth_to_space import crd_nodes, write_out_crd
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.group_normalization import group_normalizations, per_channel
 from heterolayout.frontends.opset_upgrade import upgraded
 from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
@@ -72,8 +73,9 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     """A copy of the model whose symbolic dims named in `dims` have those sizes, its pools
     with `ceil_mode` or SAME pads rewritten with explicit ones (`pool_windows`), its
     ConvTransposes with uneven pads with even ones and a Slice (`transposed_convolution_pads`),
-    its CRD DepthToSpaces written out as the spec's reshapes (`depth_to_space`), every value
-    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    its CRD DepthToSpaces written out as the spec's reshapes (`depth_to_space`), its
+    GroupNormalizations given per-channel scale and bias and a typed output
+    (`group_normalization`), every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
     dim of unknown size, or a VALID window longer than its input (`valid_windows`)."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
@@ -103,6 +105,9 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
         inferred = _inferred(onnx, copy)
     if crd_nodes(graph):
         write_out_crd(copy, inferred)
+        inferred = _inferred(onnx, copy)
+    if group_normalizations(graph):
+        per_channel(copy, inferred)
         inferred = _inferred(onnx, copy)
     check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
