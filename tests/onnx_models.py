@@ -121,6 +121,19 @@ def onnxruntime_outputs(model: Any, inputs: dict[str, np.ndarray]) -> dict[str, 
     return dict(zip(names, session.run(None, inputs), strict=True))
 
 
+def assert_imported_as_onnxruntime(model: Any, inputs: dict[str, np.ndarray]) -> None:
+    """The model imported and run (the compiled engine) gives every output within
+    onnxruntime's tolerance of onnxruntime's."""
+    import heterolayout
+    from heterolayout.frontends.reference import compare_output
+
+    expected = onnxruntime_outputs(model, inputs)
+    got = heterolayout.run(heterolayout.import_model(model), inputs, engine="compiled")
+    for name, value in expected.items():
+        comparison = compare_output(name, got[name], value)
+        assert comparison.within, str(comparison)
+
+
 def random_input(shape: tuple[int, ...], seed: int = 1) -> np.ndarray:
     return np.random.default_rng(seed).uniform(-1, 1, shape).astype(np.float32)
 

@@ -14,7 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_edits import FreshNames, attributes, shape_of, text
+from heterolayout.frontends.graph_edits import (
+    FreshNames,
+    attributes,
+    rewrite_nodes,
+    shape_of,
+    text,
+)
 
 
 def crd_nodes(graph: Any) -> list[Any]:
@@ -38,11 +44,10 @@ def write_out_crd(model: Any, inferred: Any) -> None:
 
     graph = model.graph
     names = FreshNames(graph)
-    rewritten = []
-    for node in graph.node:
+
+    def spec(node: Any) -> list[Any] | None:
         if not _is_crd(node):
-            rewritten.append(node)
-            continue
+            return None
         block = int(attributes(node).get("blocksize", 0))
         source = shape_of(inferred, node.input[0])
         if source is None or len(source) != 4 or None in source or block < 1:
@@ -65,7 +70,7 @@ def write_out_crd(model: Any, inferred: Any) -> None:
                 ),
             ]
         )
-        rewritten += [
+        return [
             onnx.helper.make_node(
                 "Reshape", [node.input[0], first], [split], name=names.new(f"{base}_reshape")
             ),
@@ -76,5 +81,5 @@ def write_out_crd(model: Any, inferred: Any) -> None:
                 "Reshape", [moved, last], [node.output[0]], name=names.new(f"{base}_merge")
             ),
         ]
-    del graph.node[:]
-    graph.node.extend(rewritten)
+
+    rewrite_nodes(graph, spec)

@@ -4,6 +4,7 @@ opset, and the spec's rule for SAME pads."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 
@@ -129,3 +130,14 @@ def insert_after(graph: Any, node: Any, added: Any) -> None:
     position = nodes.index(node)
     del graph.node[:]
     graph.node.extend([*nodes[: position + 1], added, *nodes[position + 1 :]])
+
+
+def rewrite_nodes(graph: Any, rewrite: Callable[[Any], list[Any] | None]) -> None:
+    """Put in place of each node the nodes `rewrite` gives for it (None: the node stays), in
+    the graph's order."""
+    nodes: list[Any] = []
+    for node in graph.node:
+        replaced = rewrite(node)
+        nodes.extend([node] if replaced is None else replaced)
+    del graph.node[:]
+    graph.node.extend(nodes)

@@ -21,6 +21,7 @@ from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
     default_opset,
+    rewrite_nodes,
     shape_of,
     value_of,
 )
@@ -42,55 +43,59 @@ def per_channel(model: Any, inferred: Any) -> None:
     """Give each GroupNormalization of `model` per-channel scale and bias where its opset
     has them per group, and type its output as its input; shapes read off the
     shape-inferred copy `inferred`."""
+    graph = model.graph
+    names = FreshNames(graph)
+    opset = default_opset(model)
+
+    def repeated(node: Any) -> list[Any] | None:
+        if not _is_group_normalization(node):
+            return None
+        _type_as_input(graph, inferred, node)
+        if opset >= PER_CHANNEL_OPSET:
+            return None
+        return [*_repeat_over_channels(graph, names, inferred, node, opset), node]
+
+    rewrite_nodes(graph, repeated)
+
+
+def _repeat_over_channels(
+    graph: Any, names: FreshNames, inferred: Any, node: Any, opset: int
+) -> list[Any]:
+    """The nodes that repeat the node's per-group scale and bias over each group's channels
+    (Unsqueeze, Expand, Reshape), the node rewired to read them."""
     import numpy as np
     import onnx
 
-    graph = model.graph
-    per_group = default_opset(model) < PER_CHANNEL_OPSET
-    names = FreshNames(graph)
-    nodes = []
-    for node in graph.node:
-        if not _is_group_normalization(node):
-            nodes.append(node)
-            continue
-        source = shape_of(inferred, node.input[0])
-        if per_group:
-            groups = int(attributes(node).get("num_groups", 0))
-            channels = source[1] if source is not None and len(source) > 1 else None
-            if channels is None or groups < 1 or channels % groups:
-                raise FrontendError(
-                    f"GroupNormalization {node.name!r} (opset {default_opset(model)}): its "
-                    "input's channels are not known before import, and its per-group scale "
-                    "and bias are repeated over them"
-                )
-            base = node.name or node.output[0]
-            axis, spread, flat = (
-                names.new(f"{base}_{part}") for part in ("axis", "spread", "channels")
-            )
-            graph.initializer.extend(
-                [
-                    onnx.numpy_helper.from_array(np.array([1], np.int64), axis),
-                    onnx.numpy_helper.from_array(
-                        np.array([groups, channels // groups], np.int64), spread
-                    ),
-                    onnx.numpy_helper.from_array(np.array([channels], np.int64), flat),
-                ]
-            )
-            for position in (1, 2):
-                given = node.input[position]
-                column, wide, repeated = (
-                    names.new(f"{given}_{part}") for part in ("column", "wide", "per_channel")
-                )
-                nodes += [
-                    onnx.helper.make_node("Unsqueeze", [given, axis], [column]),
-                    onnx.helper.make_node("Expand", [column, spread], [wide]),
-                    onnx.helper.make_node("Reshape", [wide, flat], [repeated]),
-                ]
-                node.input[position] = repeated
-        nodes.append(node)
-        _type_as_input(graph, inferred, node)
-    del graph.node[:]
-    graph.node.extend(nodes)
+    source = shape_of(inferred, node.input[0])
+    groups = int(attributes(node).get("num_groups", 0))
+    channels = source[1] if source is not None and len(source) > 1 else None
+    if channels is None or groups < 1 or channels % groups:
+        raise FrontendError(
+            f"GroupNormalization {node.name!r} (opset {opset}): its input's channels are not "
+            "known before import, and its per-group scale and bias are repeated over them"
+        )
+    base = node.name or node.output[0]
+    axis, spread, flat = (names.new(f"{base}_{part}") for part in ("axis", "spread", "channels"))
+    graph.initializer.extend(
+        [
+            onnx.numpy_helper.from_array(np.array([1], np.int64), axis),
+            onnx.numpy_helper.from_array(np.array([groups, channels // groups], np.int64), spread),
+            onnx.numpy_helper.from_array(np.array([channels], np.int64), flat),
+        ]
+    )
+    added = []
+    for position in (1, 2):
+        given = node.input[position]
+        column, wide, repeated = (
+            names.new(f"{given}_{part}") for part in ("column", "wide", "per_channel")
+        )
+        added += [
+            onnx.helper.make_node("Unsqueeze", [given, axis], [column]),
+            onnx.helper.make_node("Expand", [column, spread], [wide]),
+            onnx.helper.make_node("Reshape", [wide, flat], [repeated]),
+        ]
+        node.input[position] = repeated
+    return added
 
 
 def _type_as_input(graph: Any, inferred: Any, node: Any) -> None:

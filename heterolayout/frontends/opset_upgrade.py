@@ -28,6 +28,7 @@ from heterolayout.frontends.graph_edits import (
     attributes,
     constant_value,
     default_opset,
+    rewrite_nodes,
     set_attribute,
     text,
 )
@@ -66,38 +67,34 @@ def _flattened_hardmaxes(model: Any) -> Any:
     (the converter adapts Softmax and LogSoftmax so, not Hardmax)."""
     import onnx
 
-    nodes = [n for n in model.graph.node if n.op_type == "Hardmax" and n.domain in ("", "ai.onnx")]
-    if not nodes:
+    if not any(_is_hardmax(node) for node in model.graph.node):
         return model
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
-    graph = copy.graph
-    names = FreshNames(graph)
-    rewritten = []
-    for node in graph.node:
-        if node.op_type != "Hardmax" or node.domain not in ("", "ai.onnx"):
-            rewritten.append(node)
-            continue
+    names = FreshNames(copy.graph)
+
+    def flattened(node: Any) -> list[Any] | None:
+        if not _is_hardmax(node):
+            return None
         axis = int(attributes(node).get("axis", 1))
         base = node.name or node.output[0]
         flat, rows, shape = (
             names.new(f"{node.output[0]}_{part}") for part in ("2d", "max", "shape")
         )
-        rewritten += [
-            onnx.helper.make_node(
-                "Flatten", [node.input[0]], [flat], axis=axis, name=names.new(f"{base}_flatten")
-            ),
-            onnx.helper.make_node("Hardmax", [flat], [rows], axis=1, name=node.name),
-            onnx.helper.make_node(
-                "Shape", [node.input[0]], [shape], name=names.new(f"{base}_shape")
-            ),
-            onnx.helper.make_node(
-                "Reshape", [rows, shape], [node.output[0]], name=names.new(f"{base}_reshape")
-            ),
+        make = onnx.helper.make_node
+        return [
+            make("Flatten", [node.input[0]], [flat], axis=axis, name=names.new(f"{base}_flatten")),
+            make("Hardmax", [flat], [rows], axis=1, name=node.name),
+            make("Shape", [node.input[0]], [shape], name=names.new(f"{base}_shape")),
+            make("Reshape", [rows, shape], [node.output[0]], name=names.new(f"{base}_reshape")),
         ]
-    del graph.node[:]
-    graph.node.extend(rewritten)
+
+    rewrite_nodes(copy.graph, flattened)
     return copy
+
+
+def _is_hardmax(node: Any) -> bool:
+    return node.op_type == "Hardmax" and node.domain in ("", "ai.onnx")
 
 
 def _keep_asymmetric_coordinates(original: Any, converted: Any) -> None:

@@ -11,8 +11,7 @@ import pytest
 
 import heterolayout
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.reference import compare_output
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import assert_imported_as_onnxruntime, require_frontend
 
 
 def _model(shape: list[int], block: int, mode: str, before: list[Any] | None = None) -> Any:
@@ -43,12 +42,8 @@ def _model(shape: list[int], block: int, mode: str, before: list[Any] | None = N
 )
 def test_depth_to_space_runs_as_onnxruntime(shape: list[int], block: int, mode: str) -> None:
     require_frontend()
-    model = _model(shape, block, mode)
     x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
-    expected = onnxruntime_outputs(model, {"x": x})["y"]
-    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
-    comparison = compare_output("y", got, expected)
-    assert comparison.within, str(comparison)
+    assert_imported_as_onnxruntime(_model(shape, block, mode), {"x": x})
 
 
 def test_crd_becomes_the_specs_reshapes() -> None:

@@ -11,8 +11,7 @@ import pytest
 
 import heterolayout
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.reference import compare_output
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import assert_imported_as_onnxruntime, require_frontend
 
 
 def _model(opset: int, groups: int, shape: list[int], typed: bool, before: Any = None) -> Any:
@@ -62,12 +61,8 @@ def test_group_normalization_runs_as_onnxruntime(
     opset: int, groups: int, shape: list[int], typed: bool
 ) -> None:
     require_frontend()
-    model = _model(opset, groups, shape, typed)
     x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
-    expected = onnxruntime_outputs(model, {"x": x})["y"]
-    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
-    comparison = compare_output("y", got, expected)
-    assert comparison.within, str(comparison)
+    assert_imported_as_onnxruntime(_model(opset, groups, shape, typed), {"x": x})
 
 
 def test_only_per_group_inputs_are_repeated() -> None:

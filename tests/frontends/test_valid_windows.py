@@ -11,8 +11,7 @@ import pytest
 
 import heterolayout
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.reference import compare_output
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import assert_imported_as_onnxruntime, onnxruntime_outputs, require_frontend
 
 
 def _model(op: str, size: list[int], weights: list[int] | None = None, **attributes: Any) -> Any:
@@ -76,7 +75,5 @@ def test_a_window_that_fits_runs_as_onnxruntime(
     require_frontend()
     model = _model(op, size, weights, **attributes)
     x = np.random.default_rng(1).standard_normal((1, 2, *size)).astype(np.float32)
-    expected = onnxruntime_outputs(model, {"x": x})["y"]
-    got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine="compiled")["y"]
-    assert got.shape == expected.shape and expected.shape[2] == 1
-    assert compare_output("y", got, expected).within
+    assert onnxruntime_outputs(model, {"x": x})["y"].shape[2] == 1
+    assert_imported_as_onnxruntime(model, {"x": x})
