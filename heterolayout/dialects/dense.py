@@ -84,3 +84,30 @@ def dense_attr(type: Any, values: np.ndarray) -> DenseIntOrFPElementsAttr:
             mask, half = (1 << bits) - 1, 1 << (bits - 1)
             array = ((array.astype(np.int64) + half) & mask) - half
     return DenseIntOrFPElementsAttr(type, BytesAttr(array.astype(dtype, copy=False).tobytes()))
+
+
+def with_float_bits(
+    attr: DenseIntOrFPElementsAttr, elements: list[int | None]
+) -> DenseIntOrFPElementsAttr | None:
+    """`attr` with each element its tensor literal wrote in hexadecimal taken as the bits of
+    a float, as MLIR reads `dense<[1.0, 0x7FC00000]>` (`elements`: the literal's elements in
+    order, the bits of each hexadecimal one, None for the others; one for a splat). `attr`
+    itself for integer elements or no hexadecimal one; None for a float type numpy cannot
+    hold (bf16)."""
+    import numpy as np
+
+    element = attr.get_element_type()
+    if not isinstance(element, AnyFloat) or all(bits is None for bits in elements):
+        return attr
+    dtype = storage_dtype(element)
+    if dtype is None:
+        return None
+    values = dense_array(attr).copy()
+    unsigned = np.dtype(f"{dtype.byteorder}u{dtype.itemsize}".replace("|", "").replace("=", ""))
+    if len(elements) == 1:
+        values[...] = np.array(elements[0], unsigned).view(dtype)
+    else:
+        for index, bits in enumerate(elements):
+            if bits is not None:
+                values[index] = np.array(bits, unsigned).view(dtype)
+    return dense_attr(attr.type, values)

@@ -24,7 +24,13 @@ from heterolayout.tools.bench import main as layout_bench
 from heterolayout.tools.import_model import main as layout_import
 from heterolayout.tools.opt import main as layout_opt
 from heterolayout.tools.run import main as layout_run
-from tests.onnx_models import conv_block, mlp, require_frontend, two_by_two
+from tests.onnx_models import (
+    assert_imported_as_onnxruntime,
+    conv_block,
+    mlp,
+    require_frontend,
+    two_by_two,
+)
 
 
 @pytest.fixture
@@ -210,6 +216,38 @@ def test_an_output_left_untyped_by_an_unknown_op_names_the_op(domain: str) -> No
         f"graph output 'y' has no known rank (ONNX's shape inference does not know op {op} "
         "of node 'the_node')"
     )
+
+
+@pytest.mark.usefixtures("frontend")
+def test_infinite_and_nan_constants_keep_their_values() -> None:
+    """An attention mask of -inf (Where, then Softmax) and a NaN added where x is 0: the
+    import prints them as upstream does, `dense<0xFF800000>`, which the parser read as the
+    integer 4286578688 (so the mask kept what it hid) before it read the bits."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    constants = [
+        numpy_helper.from_array(np.array([-np.inf, 0.0, -np.inf], np.float32), "mask"),
+        numpy_helper.from_array(np.array([0.0, np.nan, 0.0], np.float32), "holes"),
+    ]
+    nodes = [
+        helper.make_node("Add", ["x", "mask"], ["masked"]),
+        helper.make_node("Softmax", ["masked"], ["y"], axis=-1),
+        helper.make_node("Mul", ["x", "holes"], ["z"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "masked",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3]),
+            helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3]),
+        ],
+        constants,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], np.float32)
+    assert "0xFF800000" in heterolayout.import_model(model)
+    assert_imported_as_onnxruntime(model, {"x": x})
 
 
 @pytest.mark.usefixtures("frontend")

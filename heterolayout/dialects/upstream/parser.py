@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     MemRefType,
     ModuleOp,
+    RankedStructure,
     StringAttr,
     TensorType,
     UnknownLoc,
@@ -41,11 +43,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.parser import Parser
+from xdsl.parser.attribute_parser import AttrParser
 from xdsl.parser.base_parser import BaseParser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from heterolayout.dialects.dense import with_float_bits
 from heterolayout.dialects.diagnostics import where
 from heterolayout.dialects.names import remember_spelling
 from heterolayout.layout.maps import QUASI_AFFINE, semi_affine_reason
@@ -160,6 +164,37 @@ class UpstreamParser(Parser):
     once over the whole text (xDSL's `Span.get_location` counts from the top each time)."""
     _blobs: dict[tuple[str, str], str] | None = None
     """This parse's resource blobs, by dialect and handle."""
+    _literal_elements: list[int | None] | None = None
+    """The elements of the tensor literal being parsed, in order: the bits of a hexadecimal
+    one (`0x7FC00000`), None for any other."""
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        """xDSL's, with MLIR's meaning of a hexadecimal element of a float tensor literal: its
+        bits (`dense<[1.0, 0x7FC00000, 0xFF800000]>`: 1, NaN and -inf, as MLIR prints NaN and
+        infinities), where xDSL took its integer value (2.1e9, 4.3e9)."""
+        outer, self._literal_elements = self._literal_elements, []
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            elements = self._literal_elements
+        finally:
+            self._literal_elements = outer
+        read = with_float_bits(attr, elements)
+        if read is None:
+            self.raise_error(
+                f"hexadecimal elements of a dense {attr.get_element_type()} literal are not "
+                "read yet"
+            )
+        return read
+
+    def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:
+        token = self._current_token
+        element = super()._parse_tensor_literal_element()
+        if self._literal_elements is not None:
+            hexadecimal = token.kind == MLIRTokenKind.INTEGER_LIT and token.text[:2] in ("0x", "0X")
+            self._literal_elements.append(int(token.text, 16) if hexadecimal else None)
+        return element
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         module = super().parse_module(allow_implicit_module)
