@@ -29,6 +29,7 @@ from heterolayout.frontends.transposed_convolution_pads import (
     rewrite_first_transposed,
     transposed_to_rewrite,
 )
+from heterolayout.frontends.unsigned_casts import has_unsigned_casts, split_unsigned_casts
 from heterolayout.frontends.valid_windows import check_valid_windows
 
 
@@ -75,7 +76,8 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     ConvTransposes with uneven pads with even ones and a Slice (`transposed_convolution_pads`),
     its CRD DepthToSpaces written out as the spec's reshapes (`depth_to_space`), its
     GroupNormalizations given per-channel scale and bias and a typed output
-    (`group_normalization`), every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    (`group_normalization`), its casts from floats to uint8 made through int32
+    (`unsigned_casts`), every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
     dim of unknown size, or a VALID window longer than its input (`valid_windows`)."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
@@ -108,6 +110,9 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
         inferred = _inferred(onnx, copy)
     if group_normalizations(graph):
         per_channel(copy, inferred)
+        inferred = _inferred(onnx, copy)
+    if has_unsigned_casts(graph):
+        split_unsigned_casts(copy, inferred)
         inferred = _inferred(onnx, copy)
     check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
