@@ -24,6 +24,7 @@ from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
 )
 from heterolayout.frontends.pool_windows import pools_to_rewrite, rewrite_first
+from heterolayout.frontends.reciprocals import as_divisions, has_reciprocals
 from heterolayout.frontends.signature import Signature, graph_names, one_line
 from heterolayout.frontends.transposed_convolution_pads import (
     rewrite_first_transposed,
@@ -77,7 +78,8 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     its CRD DepthToSpaces written out as the spec's reshapes (`depth_to_space`), its
     GroupNormalizations given per-channel scale and bias and a typed output
     (`group_normalization`), its casts from floats to uint8 made through int32
-    (`unsigned_casts`), every value typed by ONNX's shape inference; FrontendError for a graph input or output left with a
+    (`unsigned_casts`), its Reciprocals written as a Div of one (`reciprocals`), every value
+    typed by ONNX's shape inference; FrontendError for a graph input or output left with a
     dim of unknown size, or a VALID window longer than its input (`valid_windows`)."""
     onnx = require_onnx()
     copy = onnx.ModelProto()
@@ -113,6 +115,9 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
         inferred = _inferred(onnx, copy)
     if has_unsigned_casts(graph):
         split_unsigned_casts(copy, inferred)
+        inferred = _inferred(onnx, copy)
+    if has_reciprocals(graph):
+        as_divisions(copy, inferred)
         inferred = _inferred(onnx, copy)
     check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
