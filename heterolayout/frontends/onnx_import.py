@@ -11,7 +11,7 @@ needs.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,15 @@ from heterolayout.frontends.transposed_convolution_pads import (
 )
 from heterolayout.frontends.unsigned_casts import has_unsigned_casts, split_unsigned_casts
 from heterolayout.frontends.valid_windows import check_valid_windows
+
+GRAPH_REWRITES: tuple[tuple[Callable[[Any], object], Callable[[Any, Any], None]], ...] = (
+    (crd_nodes, write_out_crd),
+    (group_normalizations, per_channel),
+    (has_unsigned_casts, split_unsigned_casts),
+    (has_reciprocals, as_divisions),
+)
+"""Rewrites of ONNX nodes torch-mlir lowers wrong, each with what says the graph has one:
+run in order on the model, its shapes (the shape-inferred copy) inferred again after each."""
 
 
 def require_onnx() -> Any:
@@ -107,18 +116,10 @@ def with_static_shapes(model: Any, dims: Mapping[str, int]) -> Any:
     for _ in transposed_to_rewrite(graph):
         rewrite_first_transposed(copy, inferred)
         inferred = _inferred(onnx, copy)
-    if crd_nodes(graph):
-        write_out_crd(copy, inferred)
-        inferred = _inferred(onnx, copy)
-    if group_normalizations(graph):
-        per_channel(copy, inferred)
-        inferred = _inferred(onnx, copy)
-    if has_unsigned_casts(graph):
-        split_unsigned_casts(copy, inferred)
-        inferred = _inferred(onnx, copy)
-    if has_reciprocals(graph):
-        as_divisions(copy, inferred)
-        inferred = _inferred(onnx, copy)
+    for present, rewrite in GRAPH_REWRITES:
+        if present(graph):
+            rewrite(copy, inferred)
+            inferred = _inferred(onnx, copy)
     check_valid_windows(inferred)
     initializers = {i.name for i in inferred.graph.initializer}
     unknown = _unknown_ops(onnx, inferred)
