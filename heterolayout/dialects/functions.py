@@ -86,6 +86,9 @@ GRAPH_INPUT = "heterolayout.input"
 GRAPH_OUTPUT = "heterolayout.output"
 """The argument (or result) attribute naming the graph output it holds: an argument that
 carries it is written by the call, in place."""
+GRAPH_UNSIGNED = "heterolayout.unsigned"
+"""The argument (or result) attribute saying the graph value's integers are unsigned (an
+ONNX `uint8`): the memref's are signless, and a call's named outputs are read unsigned."""
 
 
 @dataclass(frozen=True)
@@ -119,3 +122,11 @@ def argument_names(function: func.FuncOp) -> list[GraphName | None]:
 def result_names(function: func.FuncOp) -> list[GraphName | None]:
     """Per result, the graph output it returns (None for a result without one)."""
     return _names(function.res_attrs, len(function.function_type.outputs))
+
+
+def unsigned_arguments(function: func.FuncOp) -> set[int]:
+    """The arguments that carry `GRAPH_UNSIGNED`."""
+    attributes = function.arg_attrs
+    if attributes is None:
+        return set()
+    return {i for i, a in enumerate(attributes.data) if GRAPH_UNSIGNED in a.data}

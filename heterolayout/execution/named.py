@@ -21,7 +21,12 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.func import FuncOp
 
-from heterolayout.dialects.functions import GraphName, argument_names, result_names
+from heterolayout.dialects.functions import (
+    GraphName,
+    argument_names,
+    result_names,
+    unsigned_arguments,
+)
 from heterolayout.execution.arguments import from_value
 from heterolayout.execution.errors import ExecutionError
 from heterolayout.execution.runtime.values import element_of
@@ -129,7 +134,11 @@ def named_outputs(
     """The outputs of a call that took `arguments` and returned `results`, by name."""
     named = NamedResult()
     remaining = iter(results)
+    unsigned = unsigned_arguments(function)
     for key, index in output_keys(function):
-        named[key] = from_value(arguments[index]) if index is not None else next(remaining)
+        value = from_value(arguments[index]) if index is not None else next(remaining)
+        if index in unsigned and isinstance(value, np.ndarray) and value.dtype.kind == "i":
+            value = value.view(np.dtype(f"u{value.dtype.itemsize}"))
+        named[key] = value
     named.output = output
     return named

@@ -200,8 +200,11 @@ def import_onnx(
     with context:
         function = module.regions[0].blocks[0].operations[0]
         function.attributes["sym_name"] = ir.StringAttr.get("main")
-        function.attributes["arg_attrs"] = graph_names(ir, GRAPH_INPUT, signature.inputs)
-        function.attributes["res_attrs"] = graph_names(ir, GRAPH_OUTPUT, signature.outputs)
+        unsigned = _unsigned_values(proto)
+        function.attributes["arg_attrs"] = graph_names(ir, GRAPH_INPUT, signature.inputs, unsigned)
+        function.attributes["res_attrs"] = graph_names(
+            ir, GRAPH_OUTPUT, signature.outputs, unsigned
+        )
         try:
             module.verify()
         except Exception as error:
@@ -209,3 +212,16 @@ def import_onnx(
         with open(destination, "wb") as stream:
             module.write_bytecode(stream)
     return signature
+
+
+UNSIGNED_ELEMENTS = frozenset({2, 4, 12, 13})
+"""ONNX's UINT8, UINT16, UINT32 and UINT64."""
+
+
+def _unsigned_values(model: Any) -> frozenset[str]:
+    """The graph inputs and outputs of unsigned integer element types."""
+    return frozenset(
+        value.name
+        for value in (*model.graph.input, *model.graph.output)
+        if value.type.tensor_type.elem_type in UNSIGNED_ELEMENTS
+    )

@@ -15,10 +15,24 @@ class Signature:
     outputs: tuple[str, ...]
 
 
-def graph_names(ir: Any, key: str, names: tuple[str, ...]) -> Any:
+def graph_names(
+    ir: Any, key: str, names: tuple[str, ...], unsigned: frozenset[str] = frozenset()
+) -> Any:
     """An `arg_attrs` / `res_attrs` array (in the importer's MLIR bindings `ir`): one
-    dictionary `{key = "name"}` per value."""
-    return ir.ArrayAttr.get([ir.DictAttr.get({key: ir.StringAttr.get(n)}) for n in names])
+    dictionary `{key = "name"}` per value, with `GRAPH_UNSIGNED` for those in `unsigned`."""
+    from heterolayout.dialects.functions import GRAPH_UNSIGNED
+
+    return ir.ArrayAttr.get(
+        [
+            ir.DictAttr.get(
+                {
+                    key: ir.StringAttr.get(n),
+                    **({GRAPH_UNSIGNED: ir.UnitAttr.get()} if n in unsigned else {}),
+                }
+            )
+            for n in names
+        ]
+    )
 
 
 def one_line(error: BaseException) -> str:
