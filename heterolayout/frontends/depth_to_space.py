@@ -17,6 +17,7 @@ from heterolayout.frontends.errors import FrontendError
 from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
+    is_onnx_op,
     rewrite_nodes,
     shape_of,
     text,
@@ -29,11 +30,7 @@ def crd_nodes(graph: Any) -> list[Any]:
 
 
 def _is_crd(node: Any) -> bool:
-    return (
-        node.op_type == "DepthToSpace"
-        and node.domain in ("", "ai.onnx")
-        and text(attributes(node).get("mode", b"DCR")) == "CRD"
-    )
+    return is_onnx_op(node, "DepthToSpace") and text(attributes(node).get("mode", b"DCR")) == "CRD"
 
 
 def write_out_crd(model: Any, inferred: Any) -> None:

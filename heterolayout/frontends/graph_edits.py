@@ -32,9 +32,29 @@ def attributes(node: Any) -> dict[str, Any]:
     return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
 
 
+DEFAULT_DOMAINS = ("", "ai.onnx")
+"""The names of ONNX's default operator domain."""
+
+
+def is_onnx_op(node: Any, *op_types: str) -> bool:
+    """Whether the node is one of ONNX's own ops `op_types` (of the default domain)."""
+    return node.op_type in op_types and node.domain in DEFAULT_DOMAINS
+
+
 def default_opset(model: Any) -> int:
     """The model's opset of the default domain (`""` or `ai.onnx`); 0 when it has none."""
-    return max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
+    return max((o.version for o in model.opset_import if o.domain in DEFAULT_DOMAINS), default=0)
+
+
+def kernel_of(node: Any, inferred: Any) -> list[int | None]:
+    """The node's `kernel_shape`, else its weights' spatial dims as the shape-inferred
+    `inferred` types them (ONNX reads the kernel off the weights when it is not given);
+    empty when neither is known."""
+    given = attributes(node).get("kernel_shape")
+    if given:
+        return [int(k) for k in given]
+    weights = shape_of(inferred, node.input[1]) if len(node.input) > 1 else None
+    return list(weights[2:]) if weights is not None else []
 
 
 def text(value: bytes | str) -> str:

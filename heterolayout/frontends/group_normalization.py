@@ -21,6 +21,7 @@ from heterolayout.frontends.graph_edits import (
     FreshNames,
     attributes,
     default_opset,
+    is_onnx_op,
     rewrite_nodes,
     shape_of,
     value_of,
@@ -36,7 +37,7 @@ def group_normalizations(graph: Any) -> list[Any]:
 
 
 def _is_group_normalization(node: Any) -> bool:
-    return node.op_type == "GroupNormalization" and node.domain in ("", "ai.onnx")
+    return is_onnx_op(node, "GroupNormalization")
 
 
 def per_channel(model: Any, inferred: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from heterolayout.dialects.functions import GRAPH_INPUT, GRAPH_OUTPUT
 from heterolayout.frontends.depth_to_space import crd_nodes, write_out_crd
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
+from heterolayout.frontends.graph_edits import DEFAULT_DOMAINS
 from heterolayout.frontends.group_normalization import group_normalizations, per_channel
 from heterolayout.frontends.opset_upgrade import upgraded
 from heterolayout.frontends.pads_before_transposed_convolutions import (
@@ -138,7 +139,7 @@ def _unknown_ops(onnx: Any, model: Any) -> list[Any]:
         node
         for node in model.graph.node
         if (node.domain, node.op_type) not in local
-        and not onnx.defs.has(node.op_type, "" if node.domain == "ai.onnx" else node.domain)
+        and not onnx.defs.has(node.op_type, "" if node.domain in DEFAULT_DOMAINS else node.domain)
     ]
 
 

@@ -28,6 +28,7 @@ from heterolayout.frontends.graph_edits import (
     attributes,
     constant_value,
     default_opset,
+    is_onnx_op,
     rewrite_nodes,
     set_attribute,
     text,
@@ -94,7 +95,7 @@ def _flattened_hardmaxes(model: Any) -> Any:
 
 
 def _is_hardmax(node: Any) -> bool:
-    return node.op_type == "Hardmax" and node.domain in ("", "ai.onnx")
+    return is_onnx_op(node, "Hardmax")
 
 
 def _keep_asymmetric_coordinates(original: Any, converted: Any) -> None:
@@ -104,7 +105,7 @@ def _keep_asymmetric_coordinates(original: Any, converted: Any) -> None:
     old = {
         node.output[0]: node
         for node in original.graph.node
-        if node.op_type in ASYMMETRIC_RESIZES and node.domain in ("", "ai.onnx")
+        if is_onnx_op(node, *ASYMMETRIC_RESIZES)
     }
     for node in converted.graph.node:
         if node.op_type == "Resize" and node.output[0] in old:

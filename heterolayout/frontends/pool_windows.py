@@ -38,6 +38,7 @@ from heterolayout.frontends.graph_edits import (
     drop_value_info,
     element_of,
     insert_after,
+    is_onnx_op,
     same_split,
     set_attribute,
     shape_of,
@@ -142,7 +143,7 @@ def rewrite_first(model: Any, inferred: Any) -> None:
 
 
 def _to_rewrite(node: Any) -> bool:
-    if node.op_type not in POOLS or node.domain not in ("", "ai.onnx"):
+    if not is_onnx_op(node, *POOLS):
         return False
     given = attributes(node)
     return bool(given.get("ceil_mode", 0)) or auto_pad(given).startswith("SAME")

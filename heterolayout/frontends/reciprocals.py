@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from heterolayout.frontends.graph_edits import FreshNames, element_of, rewrite_nodes
+from heterolayout.frontends.graph_edits import (
+    FreshNames,
+    element_of,
+    is_onnx_op,
+    rewrite_nodes,
+)
 
 
 def has_reciprocals(graph: Any) -> bool:
@@ -42,4 +47,4 @@ def as_divisions(model: Any, inferred: Any) -> None:
 
 
 def _is_reciprocal(node: Any) -> bool:
-    return node.op_type == "Reciprocal" and node.domain in ("", "ai.onnx")
+    return is_onnx_op(node, "Reciprocal")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from heterolayout.dialects.functions import GRAPH_UNSIGNED
+
 
 @dataclass(frozen=True)
 class Signature:
@@ -20,8 +22,6 @@ def graph_names(
 ) -> Any:
     """An `arg_attrs` / `res_attrs` array (in the importer's MLIR bindings `ir`): one
     dictionary `{key = "name"}` per value, with `GRAPH_UNSIGNED` for those in `unsigned`."""
-    from heterolayout.dialects.functions import GRAPH_UNSIGNED
-
     return ir.ArrayAttr.get(
         [
             ir.DictAttr.get(

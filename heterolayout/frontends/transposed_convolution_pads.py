@@ -37,6 +37,8 @@ from heterolayout.frontends.graph_edits import (
     default_opset,
     drop_value_info,
     insert_after,
+    is_onnx_op,
+    kernel_of,
     remove_attributes,
     same_split,
     set_attribute,
@@ -61,8 +63,7 @@ def rewrite_first_transposed(model: Any, inferred: Any) -> None:
     node = transposed_to_rewrite(graph)[0]
     given = attributes(node)
     source = shape_of(inferred, node.input[0])
-    weights = shape_of(inferred, node.input[1]) or []
-    kernel = list(given.get("kernel_shape", [])) or weights[2:]
+    kernel = kernel_of(node, inferred)
     spatial = len(source) - 2 if source is not None else 0
     if source is None or None in source or spatial < 1 or len(kernel) != spatial:
         raise FrontendError(
@@ -118,7 +119,7 @@ inputs)."""
 
 
 def _to_rewrite(node: Any) -> bool:
-    if node.op_type != "ConvTranspose" or node.domain not in ("", "ai.onnx"):
+    if not is_onnx_op(node, "ConvTranspose"):
         return False
     given = attributes(node)
     if auto_pad(given) != "NOTSET" or "output_shape" in given:

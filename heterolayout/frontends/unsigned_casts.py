@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from heterolayout.frontends.graph_edits import FreshNames, attributes, element_of, rewrite_nodes
+from heterolayout.frontends.graph_edits import (
+    FreshNames,
+    attributes,
+    element_of,
+    is_onnx_op,
+    rewrite_nodes,
+)
 
 FLOATS = (1, 10, 11, 16)
 """ONNX's FLOAT, FLOAT16, DOUBLE and BFLOAT16."""
@@ -30,11 +36,9 @@ def split_unsigned_casts(model: Any, inferred: Any) -> None:
     names = FreshNames(model.graph)
 
     def through_int32(node: Any) -> list[Any] | None:
-        if node.op_type != "Cast" or node.domain not in ("", "ai.onnx"):
+        if not _casts_to_uint8(node) or element_of(inferred, node.input[0]) not in FLOATS:
             return None
-        target = int(attributes(node).get("to", 0))
-        if target not in UNSIGNED or element_of(inferred, node.input[0]) not in FLOATS:
-            return None
+        target = int(attributes(node)["to"])
         wide = names.new(f"{node.output[0]}_int32")
         base = node.name or node.output[0]
         return [
@@ -49,7 +53,8 @@ def split_unsigned_casts(model: Any, inferred: Any) -> None:
 
 def has_unsigned_casts(graph: Any) -> bool:
     """Whether the graph casts to `uint8`, which torch-mlir converts floats to wrongly."""
-    return any(
-        node.op_type == "Cast" and int(attributes(node).get("to", 0)) in UNSIGNED
-        for node in graph.node
-    )
+    return any(_casts_to_uint8(node) for node in graph.node)
+
+
+def _casts_to_uint8(node: Any) -> bool:
+    return is_onnx_op(node, "Cast") and int(attributes(node).get("to", 0)) in UNSIGNED

@@ -15,7 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from heterolayout.frontends.errors import FrontendError
-from heterolayout.frontends.graph_edits import attributes, auto_pad, shape_of
+from heterolayout.frontends.graph_edits import (
+    attributes,
+    auto_pad,
+    is_onnx_op,
+    kernel_of,
+    shape_of,
+)
 
 WINDOWED = ("Conv", "MaxPool", "AveragePool", "LpPool")
 """Ops whose output size under VALID is the spec's formula over their window's span."""
@@ -25,16 +31,13 @@ def check_valid_windows(inferred: Any) -> None:
     """FrontendError for the first windowed node of the shape-inferred `inferred` whose
     VALID window spans more cells than its input has along some spatial dim."""
     for node in inferred.graph.node:
-        if node.op_type not in WINDOWED or node.domain not in ("", "ai.onnx"):
+        if not is_onnx_op(node, *WINDOWED):
             continue
         given = attributes(node)
         source = shape_of(inferred, node.input[0])
         if auto_pad(given) != "VALID" or source is None:
             continue
-        kernel = list(given.get("kernel_shape", []))
-        if not kernel and len(node.input) > 1:
-            weights = shape_of(inferred, node.input[1])
-            kernel = list(weights[2:]) if weights is not None else []
+        kernel = kernel_of(node, inferred)
         dilations = list(given.get("dilations", [1] * len(kernel)))
         for dim, (size, k, dilation) in enumerate(zip(source[2:], kernel, dilations, strict=False)):
             if size is None or k is None:
