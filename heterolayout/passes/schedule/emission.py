@@ -31,6 +31,11 @@ class NestEmitter:
         self.forwarded = _forwarded_stores(plan)
         self.constants: dict[tuple, SSAValue] = {}
         self.preamble: list[Operation] = []
+        self.first_block = True
+        """Whether the tile being emitted runs the first block of `plan.reduction_block`
+        (or there is none): its statements before the reduction loops run."""
+        self.last_block = True
+        """Whether it runs the last one: its statements after them run."""
 
     def emit(self) -> list[Operation]:
         """The ops that replace the nest."""
@@ -59,6 +64,9 @@ class NestEmitter:
             self._tile(instance, block)
             return
         digit = self.plan.outer[index]
+        if digit == self.plan.reduction_block:
+            self._blocks(index, instance, block)
+            return
         loop, weight = digit.loop, digit.weight
         offset, size = instance.offsets[loop], instance.sizes[loop]
         count, rest = divmod(size, weight)
@@ -73,6 +81,45 @@ class NestEmitter:
             self._outer(index + 1, instance.but(loop, offset, weight), block)
         if rest:
             self._outer(index + 1, instance.but(loop, offset + count * weight, rest), block)
+
+    def _blocks(self, index: int, instance: Instance, block: Block) -> None:
+        """The reduction block digit: its first and last blocks apart (they run the
+        statements before and after the reduction loops), a loop over the ones between."""
+        digit = self.plan.outer[index]
+        loop, weight = digit.loop, digit.weight
+        offset, size = instance.offsets[loop], instance.sizes[loop]
+        count, rest = divmod(size, weight)
+        chunks = [(offset + k * weight, weight) for k in range(count)]
+        if rest:
+            chunks.append((offset + count * weight, rest))
+        middle = chunks[1:-1]
+        self._block(index, instance, chunks[0], True, len(chunks) == 1, block)
+        if len(middle) == 1:
+            self._block(index, instance, middle[0], False, False, block)
+        elif middle:
+            body = self._loop_block(loop, [])
+            counter = AffineExpr.dimension(len(self.ivs) - 1)
+            start = (middle[0][0] + counter * weight, weight)
+            self._block(index, instance, start, False, False, body)
+            self.ivs.pop()
+            body.add_op(affine.YieldOp.get())
+            block.add_op(affine.ForOp.from_region([], [], [], [], 0, len(middle), Region(body)))
+        if len(chunks) > 1:
+            self._block(index, instance, chunks[-1], False, True, block)
+        self.first_block = self.last_block = True
+
+    def _block(
+        self,
+        index: int,
+        instance: Instance,
+        chunk: tuple[AffineExpr, int],
+        first: bool,
+        last: bool,
+        block: Block,
+    ) -> None:
+        self.first_block, self.last_block = first, last
+        loop = self.plan.outer[index].loop
+        self._outer(index + 1, instance.but(loop, *chunk), block)
 
     def _tile(self, instance: Instance, block: Block) -> None:
         plan = self.plan
@@ -96,9 +143,10 @@ class NestEmitter:
         accumulators: list[SSAValue] = []
         for copy, emitter in zip(instances, emitters, strict=True):
             captured: dict[Operation, SSAValue | None] = dict.fromkeys(self.forwarded.values())
-            emitter.emit(plan.nest.pre, copy, add, captured=captured)
+            if self.first_block:
+                emitter.emit(plan.nest.pre, copy, add, captured=captured)
             for load, _ in plan.hoisted:
-                forwarded = self.forwarded.get(load.op)
+                forwarded = self.forwarded.get(load.op) if self.first_block else None
                 if forwarded is None:
                     accumulators.append(emitter.load(load, copy, add))
                     continue
@@ -116,7 +164,7 @@ class NestEmitter:
         if plan.partials:
             results = self._folded(emitters, results, initial, add)
         width = len(plan.hoisted)
-        kept = _kept_in_registers(plan)
+        kept = _kept_in_registers(plan) if self.last_block else []
         for number, (copy, emitter) in enumerate(zip(instances, emitters, strict=True)):
             registers: dict[Operation, SSAValue] = {}
             for slot, (_, store) in enumerate(plan.hoisted):
@@ -124,7 +172,8 @@ class NestEmitter:
                     registers[store.op] = results[number * width + slot]
                 else:
                     emitter.store(store, results[number * width + slot], copy, add)
-            emitter.emit(plan.nest.post, copy, add, registers=registers)
+            if self.last_block:
+                emitter.emit(plan.nest.post, copy, add, registers=registers)
             for store in kept:
                 emitter.store(store, registers[store.op], copy, add)
 

@@ -73,6 +73,7 @@ from heterolayout.passes.schedule.packed_words import word_level
 from heterolayout.passes.schedule.padding import fill_borders
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.powers import expand_constant_powers
+from heterolayout.passes.schedule.reduction_blocks import L1_BYTES, block_reductions
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
 from heterolayout.passes.schedule.strip_mining import strip_mine
 from heterolayout.passes.schedule.unread_buffers import drop_unread_buffers
@@ -352,6 +353,13 @@ class LayoutSchedulePass(ModulePass):
                 say(why)
         if self.reassociate:
             block_sums(plan)
+        if (moved := block_reductions(plan, parallel, found)) is not None:
+            digit, before = moved
+            name = nest.loops[digit.loop].name(digit.loop)
+            say(
+                f"{name}/{digit.weight} runs around the tile: one tile's reads "
+                f"({before // 1024} KB) exceed L1 ({L1_BYTES // 1024} KB)"
+            )
         return plan
 
     def _tile_sizes(

@@ -68,6 +68,10 @@ class Plan:
     partial results, added to the accumulators after each block (`blocked_sums`)."""
     blocked: dict[Operation, Combining] = field(default_factory=dict)
     """With `block_depth`: each accumulator's combining op."""
+    reduction_block: Digit | None = None
+    """A reduction loop's block digit moved out among the loops around the tile
+    (`reduction_blocks`): the statements before the reduction loops run with its first
+    block, the ones after them with its last."""
 
     @property
     def written(self) -> set[SSAValue]:

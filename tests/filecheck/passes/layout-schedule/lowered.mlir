@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @conv(%x: memref<1x2x6x10x16xf32>, %w: memref<2x2x3x3x16x16xf32>, %y: memref<1x2x4x8x16xf32>) {
 // CHECK:         %{{.*}} = vector.load %y[{{.*}}] : memref<1x2x4x8x16xf32>, vector<8xf32>
-// CHECK:         affine.for %{{.*}} = 0 to 2 iter_args(
+// CHECK:         affine.for %{{.*}} = 0 to 16 iter_args(
 // CHECK:           %[[X:.*]] = memref.load %x[{{.*}}] : memref<1x2x6x10x16xf32>
 // CHECK:           %[[W:.*]] = vector.load %w[{{.*}}] : memref<2x2x3x3x16x16xf32>, vector<8xf32>
 // CHECK-NEXT:      %[[S:.*]] = vector.broadcast %[[X]] : f32 to vector<8xf32>
