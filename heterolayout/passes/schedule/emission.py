@@ -279,7 +279,7 @@ class NestEmitter:
     def _kept_rolled(self, index: int) -> bool:
         plan = self.plan
         return (
-            plan.embedded_broadcasts
+            plan.rolled_overlaps
             and index == len(plan.inner) - 1
             and overlapping_reads(plan, plan.inner[index].loop)
         )

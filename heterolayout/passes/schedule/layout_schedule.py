@@ -75,6 +75,7 @@ from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.powers import expand_constant_powers
 from heterolayout.passes.schedule.reduction_blocks import L1_BYTES, block_reductions
 from heterolayout.passes.schedule.register_tiling import register_tile, vector_length
+from heterolayout.passes.schedule.rolled_loops import keeps_overlaps_rolled
 from heterolayout.passes.schedule.strip_mining import strip_mine
 from heterolayout.passes.schedule.unread_buffers import drop_unread_buffers
 from heterolayout.passes.schedule.vectorization import (
@@ -333,6 +334,9 @@ class LayoutSchedulePass(ModulePass):
             inner,
             fused=self.fma,
             embedded_broadcasts=target in EMBEDDED_BROADCASTS,
+            rolled_overlaps=keeps_overlaps_rolled(
+                target in EMBEDDED_BROADCASTS, self.fma, registers
+            ),
         )
         refusal = vectorize(plan, parallel, width, gathers) if self.vectorize else None
         sizes = self._tile_sizes(nest, lead, hint, say)

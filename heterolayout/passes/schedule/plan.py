@@ -57,9 +57,10 @@ class Plan:
     fused: bool = False
     """Multiply-adds become `vector.fma` (one rounding instead of two)."""
     embedded_broadcasts: bool = False
-    """The target's multiplies take a broadcast memory operand (AVX-512): the innermost
-    reduction loop stays rolled where the copies' broadcast reads overlap along it
-    (`rolled_loops`)."""
+    """The target's multiplies take a broadcast memory operand (AVX-512)."""
+    rolled_overlaps: bool = False
+    """The innermost reduction loop stays rolled where the copies' broadcast reads overlap
+    along it (`rolled_loops.keeps_overlaps_rolled`)."""
     partials: dict[Operation, Combining] = field(default_factory=dict)
     """When the vector loop is a reduction: each accumulator's combining op, and how its
     vector of partial results starts and folds (`reductions`)."""

@@ -3,7 +3,8 @@
 Where the register tile's copies read overlapping broadcast elements along the innermost
 reduction loop (a convolution's input column `ow + kw` is column `ow + 1 + kw - 1` of the
 next copy), LLVM unrolls a short loop whole and merges the loads its steps share. On
-AVX-512 (`EMBEDDED_BROADCASTS`) that loop stays rolled:
+AVX-512 (`EMBEDDED_BROADCASTS`) that loop stays rolled, and in the exact mode with 16 vector
+registers (`keeps_overlaps_rolled`):
 
 - with one vector per copy (the exact mode's tile, `register_tiling.one_vector_tiles`) a
   merged load has several users, no longer folds into a multiply's memory operand
@@ -12,7 +13,13 @@ AVX-512 (`EMBEDDED_BROADCASTS`) that loop stays rolled:
 - with two, the merged broadcasts stay live across the unrolled loop: the ResNet stem's
   7×7 stride-2 convolution spilled (31 stack accesses in its hot loop, 126 FMAs) and ran
   at 1.06× onnxruntime, 0.98× with `kw` rolled (18 FMAs, no stack access); the 3×3 conv of
-  benchmarks/schedule.py runs alike either way (benchmarks/RESULTS.md).
+  benchmarks/schedule.py runs alike either way (benchmarks/RESULTS.md);
+- on AVX2, the exact conv's 16 × 5 tile keeps 10 accumulators, and the 7 broadcasts its 3
+  unrolled steps share do not fit the 6 registers left beside its weight vectors: LLVM
+  reorders the steps around them, and the hot loop, alone in L1, ran at 0.92 of the FP
+  pipes' peak, 0.94 rolled (5 broadcasts per step, reloaded). With the reduction blocks
+  around the tile (`reduction_blocks`) the conv went from 0.90–0.91 to 0.92–0.93 of oneDNN.
+  Fused multiply-adds (32 × 3) ran alike either way and stay unrolled.
 
 The hint is upstream's: `convert-scf-to-cf` carries an `scf.for`'s `loop_annotation` to
 the back edge and LLVM IR gets `llvm.loop.unroll.disable`. `lower-affine` drops the
@@ -34,6 +41,13 @@ from heterolayout.dialects.upstream.llvm import LOOP_ANNOTATION, rolled
 from heterolayout.passes.index.memref_accesses import as_memref_access
 from heterolayout.passes.schedule.plan import Plan
 from heterolayout.passes.schedule.register_tiling import broadcast_reads
+
+
+def keeps_overlaps_rolled(embedded: bool, fused: bool, registers: int) -> bool:
+    """Whether the innermost reduction loop along which the copies' broadcast reads overlap
+    stays rolled: on a target with embedded broadcasts, and in the exact mode on one with
+    16 vector registers or fewer (the module docstring)."""
+    return embedded or (not fused and registers <= 16)
 
 
 def overlapping_reads(plan: Plan, loop: int) -> bool:

@@ -6,11 +6,14 @@
 // affine.apply indices (an scf.for counter is no affine dim). With fma=true the tile keeps
 // two vectors (32 channels x 8 columns), each broadcast feeding two FMAs, and kw stays
 // rolled too (unrolled, the broadcasts it merges stay live across it and spill: the ResNet
-// stem); AVX2 has no embedded broadcasts and is unchanged. Upstream's lowering makes the
-// hint LLVM's llvm.loop.unroll.disable.
+// stem). AVX2 has no embedded broadcasts: its exact tile (two vectors of 8 by 4 columns)
+// keeps kw rolled too (16 registers: the steps' merged broadcasts do not fit beside its
+// accumulators), its fused tile unrolls it. Upstream's lowering makes the hint LLVM's
+// llvm.loop.unroll.disable.
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512}' | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512 fma=true}' | filecheck %s --check-prefix=FMA
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2}' | filecheck %s --check-prefix=AVX2
+// RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true}' | filecheck %s --check-prefix=YMMFUSED
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512 tile=1,16,1,4}' | filecheck %s --check-prefix=TILE
 // RUN: layout-opt %s -p 'layout-schedule{target=avx512},layout-lower' | filecheck %s --check-prefix=LOWERED
 
@@ -46,8 +49,16 @@
 // FMA:                 } {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
 
 // AVX2-LABEL: func.func @conv(
-// AVX2:          affine.for %kw = 0 to 3
-// AVX2-NOT:      loop_annotation
+// AVX2:          affine.for %ow = 0 to 4 {
+// AVX2:            = scf.for %kw =
+// AVX2-COUNT-8:      arith.mulf %{{.*}} : vector<8xf32>
+// AVX2-NOT:          arith.mulf
+// AVX2:            } {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
+// AVX2-NOT:      affine.for %kw
+
+// YMMFUSED-LABEL: func.func @conv(
+// YMMFUSED:          affine.for %kw = 0 to 3
+// YMMFUSED-NOT:      loop_annotation
 
 // A tile the user gives that is one vector gets the rolled loop too: 8 columns as 2 x 4.
 // TILE-LABEL: func.func @conv(
