@@ -47,6 +47,7 @@ from heterolayout.dialects.roots import storage_root
 from heterolayout.layout.expressions import linear_form
 from heterolayout.layout.model import Layout
 from heterolayout.passes.schedule.nest import INDEX, Nest
+from heterolayout.passes.schedule.reduction_blocks import L1_BYTES
 from heterolayout.passes.schedule.register_tiling import (
     folds_into_multiply,
     one_vector_tiles,
@@ -58,7 +59,7 @@ from heterolayout.search.program import Buffer
 SCALAR_FLOPS = 4e9
 CONVERSION_BYTES_PER_SECOND = 32e9
 LINE_BYTES = 64
-CACHES = ((32 * 1024, 8, 0.35e-9), (512 * 1024, 8, 0.9e-9))
+CACHES = ((L1_BYTES, 8, 0.35e-9), (512 * 1024, 8, 0.9e-9))
 """(bytes, ways, seconds per line that misses it) of L1 and L2: this machine's AMD EPYC
 (`/sys/devices/system/cpu/cpu0/cache`); the costs from the matmul's B along k in 32-column
 panels (128 B apart: +0.5 ms over 16-column panels) and row-major (2 KB: +1.3 ms)."""

@@ -20,7 +20,7 @@
 // CHECK:         affine.for %oh = 0 to 2 {
 // CHECK-NEXT:      affine.for %ow = 0 to 2 {
 // CHECK-NEXT:        {{.*}} = affine.for %c = 0 to 16 iter_args(%{{.*}} = %[[ZERO]],
-// CHECK:               affine.load %x[0, %c, %oh + %kh, %ow * 2 + %kw]
+// CHECK:               memref.load %x[%{{.*}}, %c, %{{.*}}, %{{.*}}]
 // CHECK:             vector.transfer_write
 // CHECK-NOT:         arith.maximumf
 // CHECK:         affine.for %[[BLOCK:.*]] = 0 to 2 {
@@ -28,11 +28,13 @@
 // CHECK-NEXT:        affine.for %[[OW:.*]] = 0 to 2 {
 // CHECK:               %[[Y:.*]] = vector.transfer_read %y[{{.*}}, %[[OH]], {{.*}}]
 // CHECK:               {{.*}} = affine.for %[[C:.*]] = 0 to 16 iter_args(%{{.*}} = %[[Y]],
-// CHECK:                   affine.load %x[0, %[[BLOCK]] * 16 + 16 + %[[C]], %[[OH]] + %{{.*}}, %[[OW]] * 2 + %{{.*}}]
+// CHECK:                   %[[CH:.*]] = affine.apply affine_map<(d0, d1) -> ((((d0 * 16) + 16) + d1))> (%[[BLOCK]], %[[C]])
+// CHECK:                   memref.load %x[%{{.*}}, %[[CH]], %{{.*}}, %{{.*}}]
 // CHECK-NOT:         arith.maximumf
 // CHECK:         affine.for %[[OH:.*]] = 0 to 2 {
 // CHECK-NEXT:      affine.for %[[OW:.*]] = 0 to 2 {
-// CHECK:               affine.load %x[0, %{{.*}} + 48, %[[OH]] + %{{.*}}, %[[OW]] * 2 + %{{.*}}]
+// CHECK:               %[[LAST:.*]] = affine.apply affine_map<(d0) -> ((d0 + 48))> (%{{.*}})
+// CHECK:               memref.load %x[%{{.*}}, %[[LAST]], %{{.*}}, %{{.*}}]
 // CHECK:             %[[B:.*]] = affine.vector_load %bias[0]
 // CHECK-NEXT:        %[[S:.*]] = arith.addf %{{.*}}, %[[B]] : vector<8xf32>
 // CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %[[ZERO]] : vector<8xf32>
