@@ -12,10 +12,11 @@ once per block, as oneDNN's direct convolutions do (`IC_FLAG_FIRST`/`IC_FLAG_LAS
 The additions into each accumulator keep their order (the blocks run in order, and the loops
 inside each keep theirs), so the exact mode may do it as well. The statements before the
 reduction loops (a zeroed output pixel) run with the first block only and the ones after
-them (a fused epilogue) with the last (`NestEmitter`). It needs every loop the block moves
-past to carry no dependence, and every dependence the reduction loop carries to be an
-accumulator's own sum. On the AVX2 exact conv of benchmarks/schedule.py it took the kernel
-from 0.85 to 0.91 of oneDNN (benchmarks/RESULTS.md).
+them (a fused epilogue) with the last (`NestEmitter`). It needs every loop around the tile to
+carry no dependence, every dependence the reduction loop carries to be an accumulator's own
+sum, and no value the statements before the sums compute to be used after them. On the AVX2
+exact conv of benchmarks/schedule.py it took the kernel from 0.86 to 0.90–0.91 of oneDNN
+(best calls, benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ def _used_after_pre(plan: Plan) -> bool:
 
 def _place(plan: Plan, loop: int) -> int:
     """Just inside the loops around the tile that the read the block walks with the most
-    bytes per tile depends on (a convolution's weights: the output-channel blocks), so that read's block stays in L1
-    while the tiles inside reuse it."""
+    bytes per tile depends on (a convolution's weights: the output-channel blocks), so that
+    read's block stays in L1 while the tiles inside reuse it."""
     walking = [a for a in _reads(plan) if any(loop in e.used_dims() for e in a.exprs)]
     if not walking:
         return 0

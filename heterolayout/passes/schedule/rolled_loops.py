@@ -14,12 +14,13 @@ registers (`keeps_overlaps_rolled`):
   7×7 stride-2 convolution spilled (31 stack accesses in its hot loop, 126 FMAs) and ran
   at 1.06× onnxruntime, 0.98× with `kw` rolled (18 FMAs, no stack access); the 3×3 conv of
   benchmarks/schedule.py runs alike either way (benchmarks/RESULTS.md);
-- on AVX2, the exact conv's 16 × 5 tile keeps 10 accumulators, and the 7 broadcasts its 3
-  unrolled steps share do not fit the 6 registers left beside its weight vectors: LLVM
-  reorders the steps around them, and the hot loop, alone in L1, ran at 0.92 of the FP
-  pipes' peak, 0.94 rolled (5 broadcasts per step, reloaded). With the reduction blocks
-  around the tile (`reduction_blocks`) the conv went from 0.90–0.91 to 0.92–0.93 of oneDNN.
-  Fused multiply-adds (32 × 3) ran alike either way and stay unrolled.
+- on AVX2 (16 registers), the exact conv's 16 × 5 tile keeps 10 accumulators, which leave
+  6 registers for the 3 unrolled steps' 6 weight vectors, products and the 7 broadcasts
+  they share: LLVM reorders the steps around them, and the hot loop, alone in L1, ran at
+  0.92–0.93 of the FP pipes' peak, 0.94–0.95 rolled (5 broadcasts per step, reloaded).
+  With the reduction blocks around the tile (`reduction_blocks`) the conv went from
+  0.90–0.91 to 0.92–0.94 of oneDNN. Fused multiply-adds (32 × 3) ran alike either way
+  and stay unrolled.
 
 The hint is upstream's: `convert-scf-to-cf` carries an `scf.for`'s `loop_annotation` to
 the back edge and LLVM IR gets `llvm.loop.unroll.disable`. `lower-affine` drops the
