@@ -3,8 +3,9 @@ tests/filecheck/passes/layout-schedule/reduction-blocks.mlir): the exact mode's 
 their order, so the scheduled program equals the one before scheduling bit for bit (random
 floats, where another order rounds differently), with its zeroed or bias-seeded output
 before the sums and a residual add and ReLU after them, fused or written in the nest, over
-2, 3 and 4 blocks (the first, those between, the last), natively and in the interpreter; a tile whose reads fit L1 keeps its
-blocks inside, and a loop it would move past that carries a dependence keeps it there."""
+2, 3 and 4 blocks (the first, those between, the last), natively and in the interpreter. A
+tile whose reads fit L1 keeps its blocks inside, and so does one around which a loop carries
+a dependence, or whose statements before the sums compute a value used after them."""
 
 from __future__ import annotations
 
