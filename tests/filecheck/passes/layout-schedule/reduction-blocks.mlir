@@ -5,7 +5,8 @@
 // block's 9 KB serve every tile. The additions keep their order: the first block starts
 // from the zeroed pixel (the statement before the reduction loops), the two between load
 // and store the accumulators, the last runs the bias and ReLU after them. @small's tiles read
-// 18 KB and @reassociated sums in blocks of its own: both keep the block inside the tile.
+// 18 KB, and with reassociate=true @conv sums in blocks of its own: both keep the block
+// inside the tile.
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 remarks=true}' 2>&1 | filecheck %s
 // RUN: layout-opt %s -p 'layout-schedule{target=avx2 fma=true reassociate=true remarks=true}' 2>&1 | filecheck %s --check-prefix=REASSOCIATE
 
