@@ -20,6 +20,7 @@ from heterolayout.frontends.depth_to_space import crd_nodes, write_out_crd
 from heterolayout.frontends.errors import ONNX_EXTRA, FrontendError, MissingFrontend
 from heterolayout.frontends.graph_edits import DEFAULT_DOMAINS
 from heterolayout.frontends.group_normalization import group_normalizations, per_channel
+from heterolayout.frontends.nan_extrema import has_extrema, keep_nans
 from heterolayout.frontends.opset_upgrade import upgraded
 from heterolayout.frontends.pads_before_transposed_convolutions import (
     move_pads_past_transposed_convolutions,
@@ -39,6 +40,7 @@ GRAPH_REWRITES: tuple[tuple[Callable[[Any], object], Callable[[Any, Any], None]]
     (group_normalizations, per_channel),
     (has_unsigned_casts, split_unsigned_casts),
     (has_reciprocals, as_divisions),
+    (has_extrema, keep_nans),
 )
 """Rewrites of ONNX nodes torch-mlir lowers wrong, each with what says the graph has one:
 run in order on the model, its shapes (the shape-inferred copy) inferred again after each."""
