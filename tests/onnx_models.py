@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,10 +40,13 @@ def _weights(rng: np.random.Generator, name: str, shape: tuple[int, ...]) -> Any
     return numpy_helper.from_array(rng.uniform(-1, 1, shape).astype(np.float32), name)
 
 
-def _model(nodes: list[Any], inputs: list[Any], outputs: list[Any], weights: list[Any]) -> Any:
+def graph_model(
+    nodes: list[Any], inputs: list[Any], outputs: list[Any], weights: Sequence[Any] = ()
+) -> Any:
+    """The checked model of one graph of the default domain at `OPSET`."""
     from onnx import checker, helper
 
-    graph = helper.make_graph(nodes, "graph", inputs, outputs, weights)
+    graph = helper.make_graph(nodes, "graph", inputs, outputs, list(weights))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     checker.check_model(model)
     return model
@@ -77,7 +81,7 @@ def mlp(
         helper.make_node("Relu", ["hb"], ["r"]),
         helper.make_node("MatMul", ["r", "w2"], ["y"]),
     ]
-    return _model(nodes, [_tensor("x", [batch, k])], [_tensor("y", [batch, n])], weights)
+    return graph_model(nodes, [_tensor("x", [batch, k])], [_tensor("y", [batch, n])], weights)
 
 
 def conv_block(seed: int = 0) -> Any:
@@ -92,7 +96,7 @@ def conv_block(seed: int = 0) -> Any:
         helper.make_node("Add", ["r", "x"], ["y"]),
     ]
     shape: list[int | str] = [1, 4, 6, 6]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def two_by_two() -> Any:
@@ -103,7 +107,7 @@ def two_by_two() -> Any:
         helper.make_node("Add", ["zeta", "alpha"], ["sum"]),
         helper.make_node("Sub", ["zeta", "alpha"], ["diff"]),
     ]
-    return _model(
+    return graph_model(
         nodes,
         [_tensor("zeta", [2, 3]), _tensor("alpha", [2, 3])],
         [_tensor("sum", [2, 3]), _tensor("diff", [2, 3])],
@@ -207,7 +211,7 @@ def cnn_ops(seed: int = 0) -> Any:
         node("Gemm", ["flat", "fc", "fc_bias"], ["logits"], transB=1),
         node("Softmax", ["logits"], ["y"], axis=-1),
     ]
-    return _model(nodes, [_tensor("x", [1, 3, 12, 12])], [_tensor("y", [1, 5])], weights)
+    return graph_model(nodes, [_tensor("x", [1, 3, 12, 12])], [_tensor("y", [1, 5])], weights)
 
 
 def _attention(source: str) -> list[Any]:
@@ -290,7 +294,7 @@ def transformer_ops(seed: int = 0) -> Any:
         node("Concat", ["s", "t"], ["st"], axis=-1),
         node("Reshape", ["st", "shape"], ["z"]),
     ]
-    return _model(
+    return graph_model(
         nodes,
         [_tensor("x", [2, 4, 8])],
         [_tensor("y", [2, 4, 8]), _tensor("z", [2, 64])],
@@ -327,7 +331,7 @@ def basic_block(seed: int = 0, channels: int = 8, size: int = 8) -> Any:
         helper.make_node("Relu", ["s"], ["y"]),
     ]
     shape: list[int | str] = [1, c, size, size]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def downsampling_block(seed: int = 0, channels: int = 8, size: int = 8) -> Any:
@@ -352,7 +356,7 @@ def downsampling_block(seed: int = 0, channels: int = 8, size: int = 8) -> Any:
         helper.make_node("Add", ["c2", "short"], ["s"]),
         helper.make_node("Relu", ["s"], ["y"]),
     ]
-    return _model(
+    return graph_model(
         nodes,
         [_tensor("x", [1, c, size, size])],
         [_tensor("y", [1, d, size // 2, size // 2])],
@@ -374,7 +378,7 @@ def resnet_stem(seed: int = 0, channels: int = 8, size: int = 32) -> Any:
             "MaxPool", ["r"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]
         ),
     ]
-    return _model(
+    return graph_model(
         nodes,
         [_tensor("x", [1, 3, size, size])],
         [_tensor("y", [1, channels, size // 4, size // 4])],
@@ -409,7 +413,7 @@ def inverted_residual(seed: int = 0, channels: int = 8, size: int = 8, expand: i
         helper.make_node("Add", ["p", "x"], ["y"]),
     ]
     shape: list[int | str] = [1, c, size, size]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def resnext_block(
@@ -442,7 +446,7 @@ def resnext_block(
         node("Relu", ["s"], ["y"]),
     ]
     shape: list[int | str] = [1, c, size, size]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) -> Any:
@@ -486,7 +490,7 @@ def encoder_layer(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int =
         node("LayerNormalization", ["h2", "gamma2", "beta2"], ["y"], axis=-1),
     ]
     shape: list[int | str] = [1, tokens, width]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def gpt2_mlp(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) -> Any:
@@ -539,7 +543,7 @@ def gpt2_mlp(seed: int = 0, tokens: int = 8, width: int = 16, hidden: int = 32) 
         node("Add", ["f10", "x"], ["y"]),
     ]
     shape: list[int | str] = [1, tokens, width]
-    return _model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
+    return graph_model(nodes, [_tensor("x", shape)], [_tensor("y", shape)], weights)
 
 
 def onednn_tags(block: int) -> tuple[dict[int, str], dict[int, str]]:
@@ -690,7 +694,9 @@ def resnet18(seed: int = 0, size: int = 224, classes: int = 1000, width: int = 6
     weights.append(_scaled(rng, "fc_w", (classes, channels), np.sqrt(1.0 / channels)))
     weights.append(_scaled(rng, "fc_b", (classes,), 0.1))
     nodes.append(node("Gemm", ["flat", "fc_w", "fc_b"], ["y"], transB=1))
-    return _model(nodes, [_tensor("x", [1, 3, size, size])], [_tensor("y", [1, classes])], weights)
+    return graph_model(
+        nodes, [_tensor("x", [1, 3, size, size])], [_tensor("y", [1, classes])], weights
+    )
 
 
 def _scaled(rng: np.random.Generator, name: str, shape: tuple[int, ...], scale: float) -> Any:

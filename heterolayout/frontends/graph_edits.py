@@ -7,6 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+FLOAT_ELEMENTS = (1, 10, 11, 16)
+"""ONNX's element types with a NaN: FLOAT, FLOAT16, DOUBLE and BFLOAT16 (`TensorProto`'s
+numbers, which the spec fixes)."""
+
 
 class FreshNames:
     """Names no value or initializer of the graph has, each given once."""

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from heterolayout.frontends.graph_edits import FreshNames, element_of, is_onnx_op, rewrite_nodes
-
-FLOATS = ("FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16")
-"""The ONNX element types with a NaN."""
+from heterolayout.frontends.graph_edits import (
+    FLOAT_ELEMENTS,
+    FreshNames,
+    element_of,
+    is_onnx_op,
+    rewrite_nodes,
+)
 
 
 def has_extrema(graph: Any) -> bool:
@@ -30,12 +33,11 @@ def keep_nans(model: Any, inferred: Any) -> None:
     shape-inferred copy `inferred`) as the chain of NaN-keeping steps."""
     import onnx
 
-    floats = {getattr(onnx.TensorProto, name) for name in FLOATS}
     graph = model.graph
     names = FreshNames(graph)
 
     def chain(node: Any) -> list[Any] | None:
-        if not _is_extremum(node) or element_of(inferred, node.output[0]) not in floats:
+        if not _is_extremum(node) or element_of(inferred, node.output[0]) not in FLOAT_ELEMENTS:
             return None
         nodes: list[Any] = []
         result = node.input[0]

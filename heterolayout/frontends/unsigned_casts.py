@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from heterolayout.frontends.graph_edits import (
+    FLOAT_ELEMENTS,
     FreshNames,
     attributes,
     element_of,
@@ -20,8 +21,6 @@ from heterolayout.frontends.graph_edits import (
     rewrite_nodes,
 )
 
-FLOATS = (1, 10, 11, 16)
-"""ONNX's FLOAT, FLOAT16, DOUBLE and BFLOAT16."""
 UNSIGNED = (2,)
 """ONNX's UINT8."""
 WIDE = 6
@@ -36,7 +35,7 @@ def split_unsigned_casts(model: Any, inferred: Any) -> None:
     names = FreshNames(model.graph)
 
     def through_int32(node: Any) -> list[Any] | None:
-        if not _casts_to_uint8(node) or element_of(inferred, node.input[0]) not in FLOATS:
+        if not _casts_to_uint8(node) or element_of(inferred, node.input[0]) not in FLOAT_ELEMENTS:
             return None
         target = int(attributes(node)["to"])
         wide = names.new(f"{node.output[0]}_int32")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import heterolayout
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import graph_model, onnxruntime_outputs, require_frontend
 
 NAN = np.nan
 
@@ -20,13 +20,11 @@ def _model(op: str, element: str, shapes: list[list[int]], out: list[int]) -> ob
 
     kind = getattr(TensorProto, element)
     names = [f"x{i}" for i in range(len(shapes))]
-    graph = helper.make_graph(
+    return graph_model(
         [helper.make_node(op, names, ["y"], name="extremum")],
-        "extremum",
         [helper.make_tensor_value_info(n, kind, s) for n, s in zip(names, shapes, strict=True)],
         [helper.make_tensor_value_info("y", kind, out)],
     )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
 def _run(model: object, inputs: dict[str, np.ndarray], engine: str) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import heterolayout
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import graph_model, onnxruntime_outputs, require_frontend
 
 
 @pytest.mark.parametrize("engine", ["interp", "compiled", "native"])
@@ -18,13 +18,11 @@ def test_reciprocals_of_zeros_are_infinities(engine: str, source: str) -> None:
     from onnx import TensorProto, helper
 
     element = getattr(TensorProto, source)
-    graph = helper.make_graph(
+    model = graph_model(
         [helper.make_node("Reciprocal", ["x"], ["y"], name="inverse")],
-        "reciprocal",
         [helper.make_tensor_value_info("x", element, [5])],
         [helper.make_tensor_value_info("y", element, [5])],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     x = np.array([-0.0, 0.0, 4.0, 0.5, -3.0], np.float32 if source == "FLOAT" else np.float64)
     expected = onnxruntime_outputs(model, {"x": x})["y"]
     got = heterolayout.run(heterolayout.import_model(model), {"x": x}, engine=engine)["y"]

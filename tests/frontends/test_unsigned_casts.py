@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import heterolayout
-from tests.onnx_models import onnxruntime_outputs, require_frontend
+from tests.onnx_models import graph_model, onnxruntime_outputs, require_frontend
 
 
 @pytest.mark.parametrize("engine", ["interp", "compiled", "native"])
@@ -19,13 +19,11 @@ def test_a_float_to_uint8_cast_gives_onnxruntimes_bits(engine: str, source: str)
     from onnx import TensorProto, helper
 
     element = getattr(TensorProto, source)
-    graph = helper.make_graph(
+    model = graph_model(
         [helper.make_node("Cast", ["x"], ["z"], to=TensorProto.UINT8)],
-        "cast",
         [helper.make_tensor_value_info("x", element, [8])],
         [helper.make_tensor_value_info("z", TensorProto.UINT8, [8])],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     dtype = np.float32 if source == "FLOAT" else np.float64
     x = np.array([1.7, 225.0, 40000.0, -3.9, 255.9, 0.0, 65535.0, 70000.0], dtype)
     expected = onnxruntime_outputs(model, {"x": x})["z"]
@@ -43,20 +41,18 @@ def test_unsigned_inputs_and_outputs_keep_their_type(pipeline: str) -> None:
     from heterolayout.dialects.context import parse_program
     from heterolayout.passes.pipeline import apply_pipeline
 
-    graph = helper.make_graph(
+    model = graph_model(
         [
             helper.make_node("Cast", ["x"], ["f"], to=TensorProto.FLOAT),
             helper.make_node("Mul", ["f", "f"], ["y"]),
             helper.make_node("Cast", ["y"], ["z"], to=TensorProto.UINT8),
         ],
-        "square",
         [helper.make_tensor_value_info("x", TensorProto.UINT8, [4])],
         [
             helper.make_tensor_value_info("y", TensorProto.FLOAT, [4]),
             helper.make_tensor_value_info("z", TensorProto.UINT8, [4]),
         ],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     x = np.array([1, 2, 200, 15], np.uint8)
     text = heterolayout.import_model(model)
     assert text.count("heterolayout.unsigned") == 2  # x and z, not y

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from heterolayout.frontends.pool_windows import ceil_output_size
-from tests.onnx_models import _constant, _feed_forward, _model, _tensor, _weights
+from tests.onnx_models import _constant, _feed_forward, _tensor, _weights, graph_model
 
 CNN_SHARE = 0.7
 """The share of CNNs among the drawn models; the rest are encoder layers."""
@@ -148,7 +148,7 @@ class _Cnn:
         if self.rng.random() < 0.3:
             self._head()
         self.nodes.append(helper.make_node("Identity", [self.value], ["y"]))
-        model = _model(
+        model = graph_model(
             self.nodes, [_tensor("x", list(self.input))], [_tensor("y", self.shape)], self.weights
         )
         return RandomModel(seed, "cnn", model, tuple(self.input), tuple(self.layers))
@@ -418,5 +418,5 @@ def _encoder(rng: np.random.Generator, seed: int, scale: int) -> RandomModel:
         node("Add", ["f8", "n1"], ["y"]),
     ]
     shape = [1, tokens, width]
-    model = _model(nodes, [_tensor("x", list(shape))], [_tensor("y", list(shape))], weights)
+    model = graph_model(nodes, [_tensor("x", list(shape))], [_tensor("y", list(shape))], weights)
     return RandomModel(seed, "encoder", model, tuple(shape), tuple(layers))
