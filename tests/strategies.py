@@ -186,7 +186,9 @@ def blocked_size(terms: Terms) -> Callable[[tuple[int, ...]], int]:
 
 def choose_block_terms(c: Choices, rank: int, max_blocks: int = 4, max_size: int = 8) -> Terms:
     """Every dim's rest once, random blocks (several per dim allowed), random physical order."""
-    blocks = [(c.integer(0, rank - 1), c.integer(1, max_size)) for _ in range(c.integer(0, max_blocks))]
+    blocks = [
+        (c.integer(0, rank - 1), c.integer(1, max_size)) for _ in range(c.integer(0, max_blocks))
+    ]
     rests: list[tuple[int, int | None]] = [(d, None) for d in range(rank)]
     return tuple(c.permutation(rests + blocks))
 

@@ -23,7 +23,16 @@ ROWS = (
 def _reorder(*options: str) -> subprocess.CompletedProcess[str]:
     """benchmarks/reorder.py, one repetition of a millisecond, with these options."""
     return subprocess.run(
-        [sys.executable, "-m", "benchmarks.reorder", "--repeat", "1", "--min-time", "0.001", *options],
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.reorder",
+            "--repeat",
+            "1",
+            "--min-time",
+            "0.001",
+            *options,
+        ],
         cwd=REPOSITORY,
         capture_output=True,
         text=True,
@@ -59,4 +68,6 @@ def test_reorder_benchmark_takes_a_shape() -> None:
     assert [row.split("|")[2].strip() for row in rows] == ["1×16×32×32 f32"] * 2
     bad = _reorder("--shape", "1,16,32")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert bad.stderr.splitlines()[-1].endswith("--shape 1,16,32: expected N,C,H,W with C >= 5 and H, W >= 3")
+    assert bad.stderr.splitlines()[-1].endswith(
+        "--shape 1,16,32: expected N,C,H,W with C >= 5 and H, W >= 3"
+    )

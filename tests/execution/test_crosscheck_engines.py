@@ -370,7 +370,10 @@ func.func @main() {
     # The native engine runs the program stripped of its layout: a plain 2x3 buffer, whose
     # unwritten elements are whatever malloc left there (MLIR does not initialise allocs).
     header, *rows = printed(text, "native").splitlines()
-    assert header == "Unranked Memref base@ = 0x1000 rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1] data = "
+    assert (
+        header
+        == "Unranked Memref base@ = 0x1000 rank = 2 offset = 0 sizes = [2, 3] strides = [3, 1] data = "
+    )
     assert rows[1].endswith("9]]")
 
 

@@ -19,8 +19,8 @@ from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.remarks import remarks_collected
 from tests.onnx_models import (
     _constant,
-    _model,
     _tensor,
+    graph_model,
     onnxruntime_outputs,
     random_input,
     require_frontend,
@@ -123,7 +123,7 @@ def _resize(scales: list[float], transform: str, rounding: str) -> tuple[object,
         nearest_mode=rounding,
     )
     scale = _constant("scales", np.array(scales, np.float32))
-    return _model([node], [_tensor("x", list(shape))], [_tensor("y", out)], [scale]), shape
+    return graph_model([node], [_tensor("x", list(shape))], [_tensor("y", out)], [scale]), shape
 
 
 @pytest.mark.slow

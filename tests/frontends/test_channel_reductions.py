@@ -16,9 +16,9 @@ from heterolayout.passes.pipeline import apply_pipeline
 from heterolayout.passes.remarks import remarks_collected
 from tests.onnx_models import (
     _conv,
-    _model,
     _tensor,
     _weights,
+    graph_model,
     onnxruntime_outputs,
     random_input,
     require_frontend,
@@ -44,7 +44,7 @@ def _head(reduction: str) -> object:
         ]
         out = [1, 1, SIZE, SIZE]
     shape = [1, CHANNELS, SIZE, SIZE]
-    return _model([conv, *tail], [_tensor("x", shape)], [_tensor("y", out)], weights)
+    return graph_model([conv, *tail], [_tensor("x", shape)], [_tensor("y", out)], weights)
 
 
 @pytest.mark.slow

@@ -162,7 +162,9 @@ def test_output_sizes_are_onnxruntimes(size: int) -> None:
                         if dilation * (kernel - 1) + 1 > size + before + after:
                             continue
                         x = np.zeros((1, 1, size), np.float32)
-                        shape = onnxruntime_outputs(_model([node], [1, 1, size]), {"x": x})["y"].shape
+                        shape = onnxruntime_outputs(_model([node], [1, 1, size]), {"x": x})[
+                            "y"
+                        ].shape
                         wanted = ceil_output_size(size, kernel, stride, dilation, before, after)
                         assert shape[-1] == wanted, (kernel, stride, dilation, before, after)
 

@@ -31,9 +31,9 @@ from heterolayout.frontends.transposed_convolutions import (
 )
 from heterolayout.passes.pipeline import apply_pipeline
 from tests.onnx_models import (
-    _model,
     _tensor,
     _weights,
+    graph_model,
     onnxruntime_outputs,
     random_input,
     require_frontend,
@@ -188,7 +188,9 @@ def _transposed(
         helper.make_node("Relu", ["t"], ["y"]),
     ]
     shape = (1, channels, *size)
-    model = _model(nodes, [_tensor("x", list(shape))], [_tensor("y", [1, features, *out])], weights)
+    model = graph_model(
+        nodes, [_tensor("x", list(shape))], [_tensor("y", [1, features, *out])], weights
+    )
     return model, shape
 
 
@@ -290,7 +292,7 @@ def _padded_transposed(
         ),
     ]
     shape = (1, 4, *size)
-    model = _model(nodes, [_tensor("x", list(shape))], [_tensor("y", [1, 3, *out])], weights)
+    model = graph_model(nodes, [_tensor("x", list(shape))], [_tensor("y", [1, 3, *out])], weights)
     return model, shape
 
 

@@ -721,9 +721,19 @@ DIAGNOSTICS = [
         None,
         "3 kinds for 2 dims",
     ),
-    ("partition<strided, dims = [0], factor = 2>", (8,), None, r"expected a partition kind \(cyclic, block or complete\), not 'strided'"),
+    (
+        "partition<strided, dims = [0], factor = 2>",
+        (8,),
+        None,
+        r"expected a partition kind \(cyclic, block or complete\), not 'strided'",
+    ),
     ("partition<cyclic, factor = 2>", (8,), None, "needs dims ="),
-    ("partition<dims = [0], factor = 2>", (8,), None, r"expected a partition kind \(cyclic, block or complete\), not 'dims'"),
+    (
+        "partition<dims = [0], factor = 2>",
+        (8,),
+        None,
+        r"expected a partition kind \(cyclic, block or complete\), not 'dims'",
+    ),
     ("partition<cyclic, dims = [0], factor = 2>", "?x4", None, "dim 0 is dynamic"),
 ]
 

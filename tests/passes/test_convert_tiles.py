@@ -40,7 +40,11 @@ def brute_force_runs(layout: Layout) -> tuple[int, ...]:
                 there = (*index[:dim], index[dim] + 1, *index[dim + 1 :])
                 if layout.offset(there) - layout.offset(index) != 1:
                     good[index[dim]] = False
-        candidates = [n for n in range(extent, 1, -1) if all(good[i] for i in range(extent - 1) if (i + 1) % n)]
+        candidates = [
+            n
+            for n in range(extent, 1, -1)
+            if all(good[i] for i in range(extent - 1) if (i + 1) % n)
+        ]
         lengths.append(candidates[0] if candidates else 1)
     return tuple(lengths)
 
@@ -69,7 +73,10 @@ def test_tiles_load_inside_one_physical_row() -> None:
     assert plan is not None and plan.width == 4
     wide = tile_plan(parse_layout("W->W", (4096,)), parse_layout("W->W", (4096,)), f32)
     assert wide is not None and wide.width == 8
-    assert tile_plan(parse_layout("nchw", (2, 64, 64, 1)), parse_layout("nhwc", (2, 64, 64, 1)), f32) is None
+    assert (
+        tile_plan(parse_layout("nchw", (2, 64, 64, 1)), parse_layout("nhwc", (2, 64, 64, 1)), f32)
+        is None
+    )
 
 
 def test_pieces_are_aligned_powers_of_two() -> None:
@@ -90,22 +97,52 @@ CASES = {
     "pad-and-tail": ("", '#layout.tag<"nChw16c", pad = -1.0>', (2, 20, 9, 11), "f32"),
     "nchw-to-nhwc-f64": ("", '#layout.tag<"nhwc">', (1, 5, 31, 33), "f64"),
     "oihw16i16o": ("", '#layout.tag<"OIhw16i16o">', (32, 48, 3, 3), "f32"),
-    "nChw8c-to-nChw16c": ('#layout.tag<"nChw8c">', '#layout.tag<"nChw16c">', (1, 32, 12, 12), "i16"),
+    "nChw8c-to-nChw16c": (
+        '#layout.tag<"nChw8c">',
+        '#layout.tag<"nChw16c">',
+        (1, 32, 12, 12),
+        "i16",
+    ),
     "crouton-pad": ("", CROUTON, (2, 10, 9, 60), "i8"),
     "crouton-f32": ("", CROUTON, (1, 16, 16, 64), "f32"),
     "bits-lsb": ("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 13, 14, 16), "i1"),
-    "bits-msb-pad": ("", '#layout.tag<"NHWC->NHWC8c", pack = i8, bit_order = "msb", pad = 1>', (2, 13, 14, 13), "i1"),
-    "bits-i6": ("", '#layout.tag<"NHWC->NHWC6c", pack = i6, bit_order = "msb">', (1, 24, 24, 12), "i1"),
+    "bits-msb-pad": (
+        "",
+        '#layout.tag<"NHWC->NHWC8c", pack = i8, bit_order = "msb", pad = 1>',
+        (2, 13, 14, 13),
+        "i1",
+    ),
+    "bits-i6": (
+        "",
+        '#layout.tag<"NHWC->NHWC6c", pack = i6, bit_order = "msb">',
+        (1, 24, 24, 12),
+        "i1",
+    ),
     "i4-in-i8": ("", '#layout.tag<"NC->NC2c", pack = i8>', (30, 301), "i4"),
     "i8-in-i32": ("", '#layout.tag<"NC->CN4n", pack = i32>', (60, 80), "i8"),
     "bits-groups-pad": ("", '#layout.tag<"NHWC->NHWC8c", pack = i8>', (1, 8, 9, 60), "i1"),
-    "bits-i16-msb": ("", '#layout.tag<"NHWC->NHWC16c", pack = i16, bit_order = "msb">', (1, 9, 9, 64), "i1"),
+    "bits-i16-msb": (
+        "",
+        '#layout.tag<"NHWC->NHWC16c", pack = i16, bit_order = "msb">',
+        (1, 9, 9, 64),
+        "i1",
+    ),
     "i2-in-i8-pad": ("", '#layout.tag<"NC->NC4c", pack = i8, pad = 1>', (20, 250), "i2"),
     "i4-in-i32": ("", '#layout.tag<"NC->NC8c", pack = i32>', (9, 512), "i4"),
-    "bits-from-nchw": ('#layout.tag<"NHWC->NCHW">', '#layout.tag<"NHWC->NHWC8c", pack = i8>', (2, 9, 16, 24), "i1"),
+    "bits-from-nchw": (
+        '#layout.tag<"NHWC->NCHW">',
+        '#layout.tag<"NHWC->NHWC8c", pack = i8>',
+        (2, 9, 16, 24),
+        "i1",
+    ),
     # transposed tiles whose load dim (W, 35 = 17 tiles of 2 + 1) ends inside a tile while the
     # store dim divides: the last tile was all pad (fuzz seed 33223)
-    "chunked-load-dim-tail": ("", "#layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 4, 2, 4, 3, 32, 1, 2, 2, 2]>", (2, 4, 6, 35), "i32"),
+    "chunked-load-dim-tail": (
+        "",
+        "#layout.chunked<[0, 0, 1, 0, 2, 0, 3, 0, 1, 4, 2, 4, 3, 32, 1, 2, 2, 2]>",
+        (2, 4, 6, 35),
+        "i32",
+    ),
 }
 
 
@@ -123,7 +160,9 @@ def test_conversion_is_vectorized_and_exact(name: str, engine: str) -> None:
     lowered = str(apply_pipeline(parse_program(text), "layout-lower"))
     packed = "pack =" in text
     assert ("vector.bitcast" if packed else "vector.load") in lowered
-    transposed = (name.startswith(("nchw-to-", "nChw")) and name != "nChw8c-to-nChw16c") or name in ("pad-and-tail", "oihw16i16o", "chunked-load-dim-tail")
+    transposed = (
+        name.startswith(("nchw-to-", "nChw")) and name != "nChw8c-to-nChw16c"
+    ) or name in ("pad-and-tail", "oihw16i16o", "chunked-load-dim-tail")
     assert packed or ("vector.shuffle" in lowered) == transposed
     report = heterolayout.check(text, seed=3, engine=engine)
     shape = CASES[name][2]
@@ -135,11 +174,18 @@ def test_small_tiles_in_the_interpreter(name: str, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(convert_loops, "VECTOR_MIN_SLOTS", 0)
     source, target, shape, element = CASES[name]
     small = (1, *[min(e, 9) for e in shape[1:-1]], shape[-1])
-    assert str(heterolayout.check(convert_program(source, target, small, element), seed=1, engine="interp")).startswith("OK")
+    assert str(
+        heterolayout.check(convert_program(source, target, small, element), seed=1, engine="interp")
+    ).startswith("OK")
 
 
 def test_small_conversions_keep_the_scalar_nest() -> None:
-    lowered = str(apply_pipeline(parse_program(convert_program("", '#layout.tag<"nChw16c">', (1, 16, 4, 4), "f32")), "layout-lower"))
+    lowered = str(
+        apply_pipeline(
+            parse_program(convert_program("", '#layout.tag<"nChw16c">', (1, 16, 4, 4), "f32")),
+            "layout-lower",
+        )
+    )
     assert "vector." not in lowered and "memref.store" in lowered
 
 
@@ -150,17 +196,28 @@ ELEMENT_TYPES = ("f32", "i8", "i16", "i64")
 @st.composite
 def conversion_pairs(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
     """A random unpacked source layout and a random blocked destination on one shape."""
-    case = draw(any_layout_case().filter(lambda c: c.container is None and c.physical_shape_argument is None))
+    case = draw(
+        any_layout_case().filter(
+            lambda c: c.container is None and c.physical_shape_argument is None
+        )
+    )
     layout = case.build()
     rank = layout.rank
     terms = draw(block_terms(rank, max_blocks=2, max_size=8))
     element = draw(st.sampled_from(ELEMENT_TYPES))
     source = str(layout_attr(layout.with_params(pad=0), "map"))
-    target = f"#layout.chunked<[{', '.join(str(v) for dim, size in terms for v in (dim, size or 0))}]>"
+    target = (
+        f"#layout.chunked<[{', '.join(str(v) for dim, size in terms for v in (dim, size or 0))}]>"
+    )
     return source, target, layout.logical_shape, element  # type: ignore[return-value]
 
 
-@settings(max_examples=25, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=25,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(pair=conversion_pairs())
 def test_random_conversions_tile_and_stay_exact(pair, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
     source, target, shape, element = pair
@@ -181,14 +238,23 @@ def test_tile_plans_of_the_reorder_benchmark() -> None:
     def plan(source: str, target: str, shape: tuple[int, ...], element: str):  # type: ignore[no-untyped-def]
         from xdsl.dialects.builtin import Float32Type, IntegerType
 
-        identity = parse_layout(f"affine_map<({', '.join(f'd{i}' for i in range(4))}) -> ({', '.join(f'd{i}' for i in range(4))})>", shape)
+        identity = parse_layout(
+            f"affine_map<({', '.join(f'd{i}' for i in range(4))}) -> ({', '.join(f'd{i}' for i in range(4))})>",
+            shape,
+        )
         a = parse_layout(source, shape) if source else identity
         b = parse_layout(target, shape) if target else identity
         return tile_plan(a, b, Float32Type() if element == "f32" else IntegerType(8))
 
     big = (8, 64, 112, 112)
     p = plan("", "nChw16c", big, "f32")
-    assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (8, 16, 1, 3, "always")
+    assert p is not None and (p.width, p.span, p.store_dim, p.load_dim, p.streaming) == (
+        8,
+        16,
+        1,
+        3,
+        "always",
+    )
     p = plan("nChw16c", "", big, "f32")  # whole 16-channel runs in the source's order, 8×8 blocks
     assert p is not None and (p.width, p.span, p.rows, p.store_dim, p.load_dim) == (8, 8, 16, 3, 1)
     assert (p.order, p.steps, p.streaming) == ((0, 1, 2, 3), {3: 8, 1: 16}, "never")
@@ -211,11 +277,19 @@ def test_rows_in_one_cache_set_are_read_a_line_at_a_time() -> None:
         plain = parse_layout("NCHW->NCHW", shape)
         for tag, order in (("nChw16c", (0, 1, 2, 4, 3)), ("nhwc", (0, 1, 3, 2))):
             p = tile_plan(plain, parse_layout(tag, shape), f32)
-            assert p is not None and (p.width, p.span, p.rows, p.order, p.streaming) == (8, 8, 16, order, "never")
+            assert p is not None and (p.width, p.span, p.rows, p.order, p.streaming) == (
+                8,
+                8,
+                16,
+                order,
+                "never",
+            )
     for shape in ((1, 64, 56, 56), (1, 64, 112, 112), (2, 256, 64, 64)):
         p = tile_plan(parse_layout("NCHW->NCHW", shape), parse_layout("nChw16c", shape), f32)
         assert p is not None and (p.span, p.rows) == (16, 8), shape
-    p = tile_plan(parse_layout("NCHW->NCHW", (2, 256, 64, 64)), parse_layout("nhwc", (2, 256, 64, 64)), f32)
+    p = tile_plan(
+        parse_layout("NCHW->NCHW", (2, 256, 64, 64)), parse_layout("nhwc", (2, 256, 64, 64)), f32
+    )
     assert p is not None and (p.span, p.rows, p.streaming) == (8, 16, "never")
     # nChw16c -> NCHW: whole 16-channel runs; where the planes lie in one set, a line of each
     for shape, span in (((1, 64, 64, 64), 16), ((1, 64, 32, 32), 16), ((1, 64, 112, 112), 8)):
@@ -235,8 +309,13 @@ def test_rows_in_one_cache_set_are_read_a_line_at_a_time() -> None:
         ('#layout.tag<"nChw32c">', (1, 40, 64, 64), "i8"),
     ],
 )
-def test_line_tiles_stay_exact(target: str, shape: tuple[int, ...], element: str, engine: str) -> None:
-    for text in (convert_program("", target, shape, element), convert_program(target, "", shape, element)):
+def test_line_tiles_stay_exact(
+    target: str, shape: tuple[int, ...], element: str, engine: str
+) -> None:
+    for text in (
+        convert_program("", target, shape, element),
+        convert_program(target, "", shape, element),
+    ):
         assert "vector.shuffle" in str(apply_pipeline(parse_program(text), "layout-lower"))
         report = heterolayout.check(text, seed=5, engine=engine)
         assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
@@ -251,14 +330,24 @@ def planes_in_one_set(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]:
     height = 4096 * draw(st.integers(1, 2)) // (width * size)
     channels = draw(st.one_of(st.integers(2, 40), st.sampled_from([32, 48, 64])))
     block = draw(st.sampled_from([4, 8, 16, 32]))
-    target = draw(st.sampled_from([f'#layout.tag<"nChw{block}c">', '#layout.tag<"nhwc">', f'#layout.tag<"nChw{block}c", pad = 1>']))
+    target = draw(
+        st.sampled_from(
+            [
+                f'#layout.tag<"nChw{block}c">',
+                '#layout.tag<"nhwc">',
+                f'#layout.tag<"nChw{block}c", pad = 1>',
+            ]
+        )
+    )
     if element == "f32" and "pad = 1" in target:
         target = target.replace("pad = 1", "pad = -1.0")
     shape = (draw(st.integers(1, 2)), channels, height, width)
     return (target, "", shape, element) if draw(st.booleans()) else ("", target, shape, element)
 
 
-@settings(max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(case=planes_in_one_set())
 def test_line_tiles_on_random_planes_in_one_set(case) -> None:  # type: ignore[no-untyped-def]
     assert heterolayout.check(convert_program(*case), seed=4, engine="compiled").equal, case
@@ -269,18 +358,29 @@ def test_packed_groups_load_whole_runs() -> None:
     the source's innermost dim, one lane load each where they do not."""
     from heterolayout.passes.convert.packed import Grouping, grouping
 
-    def groups(source: str, target: str, shape: tuple[int, ...], dtype: str, **options: object) -> Grouping:
+    def groups(
+        source: str, target: str, shape: tuple[int, ...], dtype: str, **options: object
+    ) -> Grouping:
         dims = ", ".join(f"d{i}" for i in range(len(shape)))
         plain = source or f"affine_map<({dims}) -> ({dims})>"
-        return grouping(parse_layout(plain, shape, dtype=dtype), parse_layout(target, shape, dtype=dtype, **options))
+        return grouping(
+            parse_layout(plain, shape, dtype=dtype),
+            parse_layout(target, shape, dtype=dtype, **options),
+        )
 
     assert groups("", "NHWC->NHWC8c", (8, 112, 112, 64), "i1", pack="i8") == Grouping(8, True)
-    assert groups("", "NHWC->NHWC8c", (1, 8, 9, 60), "i1", pack="i8") == Grouping(8, True)  # the last group pads
+    assert groups("", "NHWC->NHWC8c", (1, 8, 9, 60), "i1", pack="i8") == Grouping(
+        8, True
+    )  # the last group pads
     assert groups("", "NHWC->NHWC16c", (1, 9, 9, 64), "i1", pack="i16") == Grouping(4, True)
     assert groups("", "NC->NC2c", (30, 301), "i4", pack="i8") == Grouping(1, True)  # 151 containers
-    assert groups("", "NC->NC4c", (4, 64), "i1", pack="i8") == Grouping(1, True)  # 4 lanes of 8 bits
+    assert groups("", "NC->NC4c", (4, 64), "i1", pack="i8") == Grouping(
+        1, True
+    )  # 4 lanes of 8 bits
     assert groups("", "NC->CN4n", (60, 80), "i8", pack="i32") == Grouping(1, False)  # lanes along n
-    assert groups("NHWC->NCHW", "NHWC->NHWC8c", (2, 9, 16, 24), "i1", pack="i8") == Grouping(1, False)
+    assert groups("NHWC->NCHW", "NHWC->NHWC8c", (2, 9, 16, 24), "i1", pack="i8") == Grouping(
+        1, False
+    )
 
 
 def test_the_bit_packed_benchmark_conversion_is_one_vector_per_pixel() -> None:
@@ -300,12 +400,18 @@ def whole_run_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], s
     along c and w."""
     element = draw(st.sampled_from(("f32", "f64", "i16", "i8")))
     block = draw(st.sampled_from((8, 16)))
-    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)) * block + draw(st.sampled_from((0, 0, 3, block - 1))),
-             draw(st.integers(1, 4)), draw(st.integers(1, 40)))
+    shape = (
+        draw(st.integers(1, 2)),
+        draw(st.integers(1, 3)) * block + draw(st.sampled_from((0, 0, 3, block - 1))),
+        draw(st.integers(1, 4)),
+        draw(st.integers(1, 40)),
+    )
     return f'#layout.tag<"nChw{block}c">', "", shape, element
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(case=whole_run_conversions())
 def test_whole_run_tiles_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
     assert heterolayout.check(convert_program(*case), seed=4, engine="compiled").equal, case
@@ -320,22 +426,31 @@ def packed_conversions(draw: st.DrawFn) -> tuple[str, str, tuple[int, ...], str]
     container = draw(st.sampled_from([w for w in (8, 16, 32) if w // bits >= 2]))
     lanes = draw(st.sampled_from([n for n in (2, 4, 8, 16, 32) if n * bits <= container]))
     order = draw(st.sampled_from(("lsb", "msb")))
-    channels = draw(st.integers(1, 4)) * lanes * draw(st.sampled_from((1, 2, 4))) - draw(st.sampled_from((0, 0, 1)))
+    channels = draw(st.integers(1, 4)) * lanes * draw(st.sampled_from((1, 2, 4))) - draw(
+        st.sampled_from((0, 0, 1))
+    )
     shape = (1, draw(st.integers(1, 3)), draw(st.integers(1, 5)), max(channels, 1))
     target = f'#layout.tag<"NHWC->NHWC{lanes}c", pack = i{container}, bit_order = "{order}">'
     return "", target, shape, element
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=20, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(case=packed_conversions())
 def test_packed_groups_stay_exact(case, monkeypatch_module) -> None:  # type: ignore[no-untyped-def]
     assert heterolayout.check(convert_program(*case), seed=6, engine="compiled").equal, case
 
 
 @pytest.mark.parametrize("engine", ["compiled", "native"])
-@pytest.mark.parametrize(("source", "built"), [("", "vector.load"), ('#layout.tag<"NHWC->NCHW">', "vector.from_elements")])
+@pytest.mark.parametrize(
+    ("source", "built"),
+    [("", "vector.load"), ('#layout.tag<"NHWC->NCHW">', "vector.from_elements")],
+)
 @pytest.mark.parametrize("channels", [60, 64])
-def test_vector_containers_are_built_whole(channels: int, source: str, built: str, engine: str) -> None:
+def test_vector_containers_are_built_whole(
+    channels: int, source: str, built: str, engine: str
+) -> None:
     """`pack = vector<6xi1>`: each container is its six lanes (one vector load where they run
     along the source, else `vector.from_elements`) stored at once; a partial last container
     (64 = 10·6 + 4) too, each lane an `scf.if` yielding the source's element or the pad,
@@ -352,7 +467,7 @@ def test_vector_containers_are_built_whole(channels: int, source: str, built: st
     assert str(report) == f"OK: {2 * math.prod(shape)} elements compared"
 
 
-SHORT_BLOCK = '#layout.chunked<[1, 0, 0, 0, 1, 6, 1, 6, 0, 5], pad = {pad}, pack = vector<5xi1>>'
+SHORT_BLOCK = "#layout.chunked<[1, 0, 0, 0, 1, 6, 1, 6, 0, 5], pad = {pad}, pack = vector<5xi1>>"
 """Fuzz seed 560192's layout: rows in blocks of 5 lanes (103 = 20·5 + 3), columns split 36/6/6."""
 
 

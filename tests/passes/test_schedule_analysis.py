@@ -45,11 +45,15 @@ def nests(draw: st.DrawFn) -> tuple[str, list[int], list[tuple[list[int], int]]]
         coefficients = [draw(st.integers(-2, 2)) for _ in range(depth)]
         low = sum(min(0, a * (t - 1)) for a, t in zip(coefficients, trips, strict=True))
         subscripts.append((coefficients, -low + draw(st.integers(0, 2))))
-    size = max(
-        c + sum(max(0, a * (t - 1)) for a, t in zip(co, trips, strict=True)) for co, c in subscripts
-    ) + 1
+    size = (
+        max(
+            c + sum(max(0, a * (t - 1)) for a, t in zip(co, trips, strict=True))
+            for co, c in subscripts
+        )
+        + 1
+    )
     ivs = [f"%i{d}" for d in range(depth)]
-    memref = f"memref<{size}xf32, #layout.tag<\"N->N\">>"
+    memref = f'memref<{size}xf32, #layout.tag<"N->N">>'
 
     def expr(coefficients: list[int], constant: int) -> str:
         terms = [f"d{d} * {a}" for d, a in enumerate(coefficients) if a]
@@ -94,7 +98,9 @@ def test_every_dependence_is_reported_with_its_direction(case) -> None:
             earlier = first < second or (first == second and not source_is_store and sink_is_store)
             if a != b or not earlier:
                 continue
-            directions = tuple("<" if x < y else "=" if x == y else ">" for x, y in zip(p, q, strict=True))
+            directions = tuple(
+                "<" if x < y else "=" if x == y else ">" for x, y in zip(p, q, strict=True)
+            )
             assert (source_is_store, sink_is_store, directions) in found, (text, p, q)
 
 
@@ -139,7 +145,14 @@ def test_stencils_compute_the_same_bits_after_schedule(text: str) -> None:
 
 
 # ---- layout queries ---------------------------------------------------------------------------
-TAGS = ["NCHW->nChw16c", "NCHW->nChw8c", "NCHW->nhwc", "OIHW->OIhw16i16o", "OIHW->HWIO", "NCHW->NCHW4c2h"]
+TAGS = [
+    "NCHW->nChw16c",
+    "NCHW->nChw8c",
+    "NCHW->nhwc",
+    "OIHW->OIhw16i16o",
+    "OIHW->HWIO",
+    "NCHW->NCHW4c2h",
+]
 
 
 @given(
@@ -169,7 +182,10 @@ def _aligned_runs(offsets: np.ndarray, dim: int, length: int) -> bool:
     return True
 
 
-@given(st.sampled_from(TAGS), st.tuples(st.integers(1, 2), st.integers(1, 40), st.integers(1, 4), st.integers(1, 4)))
+@given(
+    st.sampled_from(TAGS),
+    st.tuples(st.integers(1, 2), st.integers(1, 40), st.integers(1, 4), st.integers(1, 4)),
+)
 @SETTINGS
 def test_dim_digits_rebuild_every_logical_index(tag: str, shape) -> None:
     layout = parse_layout(tag, shape)
@@ -192,7 +208,10 @@ def test_fma_rounds_the_exact_value_once(a: float, b: float, c: float) -> None:
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     nearest = np.float32(result)
     assert float(nearest) == result
-    neighbours = [np.nextafter(nearest, np.float32(np.inf)), np.nextafter(nearest, np.float32(-np.inf))]
+    neighbours = [
+        np.nextafter(nearest, np.float32(np.inf)),
+        np.nextafter(nearest, np.float32(-np.inf)),
+    ]
     error = abs(Fraction(float(nearest)) - exact)
     assert all(abs(Fraction(float(n)) - exact) >= error for n in neighbours)
 

@@ -15,9 +15,9 @@ from heterolayout.dialects.context import parse_program
 from heterolayout.passes.pipeline import apply_pipeline
 from tests.onnx_models import (
     _conv,
-    _model,
     _tensor,
     _weights,
+    graph_model,
     onnxruntime_outputs,
     random_input,
     require_frontend,
@@ -82,7 +82,7 @@ def test_an_imported_mask_runs_natively_like_onnxruntime(activation: str) -> Non
     }[activation]
     nodes = [_conv("c", "x", "w", None, kernel_shape=[3, 3], pads=[1, 1, 1, 1]), *tail]
     shape: list[int | str] = [1, 16, 6, 6]
-    model = _model(
+    model = graph_model(
         nodes,
         [_tensor("x", shape)],
         [_tensor("y", shape)],

@@ -196,6 +196,7 @@ def test_validation_needs_what_the_views_guarantee(monkeypatch: pytest.MonkeyPat
     """Unsigned division of `offset + index` is right only because upstream keeps a view
     inside its source: without that fact the validator finds the code unproven."""
     from heterolayout.passes.validate import domain as validation_domain
+
     monkeypatch.setattr(validation_domain.Access, "fact", lambda self, term: None)
     with pytest.raises(Exception, match="not proven"):
         apply_pipeline(load_module(TILES), "layout-lower{validate=true}")
